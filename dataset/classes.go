@@ -74,25 +74,35 @@ func (c *Classes) FromText() bool {
 }
 
 // BlankLine returns the first blank line of the text file between two
-// lines of labels, or 0 when there is none: it holds no label, as a
-// missing label does where pandas' to_csv writes NaN as nothing, so a file
-// of labels with a blank line has fewer labels than it has lines.
-func (c *Classes) BlankLine() int {
-	if c.src == nil {
-		return 0
-	}
-	return c.src.gaps.blank
+// lines of labels, or else before the first or after the last, and where
+// it is, or 0 when there is none: it holds no label, as a missing label
+// does where pandas' to_csv writes NaN as nothing, so a file of labels
+// with a blank line has fewer labels than it has lines.
+func (c *Classes) BlankLine() (int, LinePlace) {
+	return c.gapLine(func(g gapLines) int { return g.blank })
 }
 
 // CommentLine returns the first line of the text file between two lines
 // of labels that is read as a comment (its first non-blank character is
-// '#'), or 0 when there is none: it holds no label, as a class "#tag"
+// '#'), or else such a line before the first or after the last, and where
+// it is, or 0 when there is none: it holds no label, as a class "#tag"
 // written unquoted (np.savetxt(path, y, fmt="%s")) does not.
-func (c *Classes) CommentLine() int {
+func (c *Classes) CommentLine() (int, LinePlace) {
+	return c.gapLine(func(g gapLines) int { return g.comment })
+}
+
+// gapLine returns the line of of the gap lines between the lines of
+// labels, or else before them, or else after them, and that place.
+func (c *Classes) gapLine(of func(gapLines) int) (int, LinePlace) {
 	if c.src == nil {
-		return 0
+		return 0, BetweenLabels
 	}
-	return c.src.gaps.comment
+	for p, g := range c.src.gaps {
+		if line := of(g); line > 0 {
+			return line, LinePlace(p)
+		}
+	}
+	return 0, BetweenLabels
 }
 
 // LabelHeader says whether the first value of a text label file is a

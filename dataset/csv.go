@@ -132,7 +132,6 @@ func DecodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 	lr := newLineReader(r, name)
 	var (
-		sep        byte
 		started    bool
 		headerLine int
 		// rangeHeader: the first line is pandas' column names 0, 1, …,
@@ -151,21 +150,19 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 		err         error
 		dataLine    [2]int // the lines of the first two rows
 	)
-	var split fieldSplit // how the lines are split, for parseValue's messages
+	var split fieldSplit // how the lines are split, also for parseValue's messages
 	for line, ok := lr.content(); ok; line, ok = lr.content() {
 		if !started && !split.directive {
-			if sep, split.directive = lr.sepDirective(line); split.directive {
-				split.sep = sep
+			if split.sep, split.directive = lr.sepDirective(line); split.directive {
 				continue
 			}
-			sep = detectSep(line)
-			split.sep = sep
+			split.sep = detectSep(line)
 		}
 		q := &quoted // which of the first row's fields were quoted (firstRow)
 		if started {
 			q = nil
 		}
-		fields, err = splitQuoted(fields, line, sep, &scratch, q)
+		fields, err = splitQuoted(fields, line, split.sep, &scratch, q)
 		if err != nil {
 			return nil, &Error{File: name, Line: lr.line, Err: err}
 		}
@@ -184,7 +181,7 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 				}
 				continue
 			}
-			rangeHeader = (sep == ',' || sep == '\t') && len(fields) >= 3 && isRangeHeader(fields)
+			rangeHeader = (split.sep == ',' || split.sep == '\t') && len(fields) >= 3 && isRangeHeader(fields)
 			rangeRow = !rangeHeader && len(fields) >= 2 && isRangeHeader(fields)
 		} else if rangeRow && decimals {
 			decimals = allDecimals(fields)

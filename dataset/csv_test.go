@@ -463,9 +463,12 @@ func TestDecodeCSVSepDirective(t *testing.T) {
 // tabs or blanks, whose commas the separator detection takes for the
 // separator ("1,5\t2,25": "1", "5\t2", "25"), and a decimal comma in a
 // tab-separated file under a header, are refused naming the line and the
-// likely cause, where the message said only "cannot parse"; a field of
-// blanks in a comma-separated file whose first line has none, or of other
-// than numbers, is a comma missing and gets the plain message.
+// likely cause, where the message said only "cannot parse" (also when
+// the fractions carry exponents, 1,5e-02); a field of blanks in a
+// comma-separated file whose first line has none, or of other than
+// numbers, is a comma missing, and one in a first line that no split at
+// decimal commas makes (a date before numbers: "2024 11 27,1.5,2.5") a
+// field of blanks: both get the plain message.
 func TestDecodeCSVDecimalCommas(t *testing.T) {
 	const points = " as Excel writes them where the decimal separator is a comma? greedytl reads '.' decimal points: write them so (pandas: read_csv(path, sep="
 	for _, tc := range []struct{ name, in, want string }{
@@ -490,6 +493,17 @@ func TestDecodeCSVDecimalCommas(t *testing.T) {
 		{"a negative fraction part beside evidence", "1,-3 4,5 6,7\n", `x.csv:1: column 2: cannot parse "-3 4" as a number`},
 		{"quoted", "1,\"2 3 4\",5\n", `x.csv:1: column 2: cannot parse "2 3 4" as a number`},
 		{"tabs, negative", "-1,5\t-2,25\n", `x.csv:1: column 2: cannot parse "5\t-2" as a number: the line holds tabs and commas, and the commas were read as the separator: values separated by tabs with decimal commas (1,5),` + points + `'\t', decimal=','), then to_csv(path, index=False))`},
+		// Decimal commas in exponent form: the fraction part carries the exponent.
+		{"blanks, exponents", "1,5e-02 2,5e-01\n", `x.csv:1: column 2: cannot parse "5e-02 2" as a number: the line holds blanks and commas, and the commas were read as the separator: values separated by blanks with decimal commas (1,5),` + points + `r'\s+', decimal=','), then to_csv(path, index=False))`},
+		{"tabs, exponents", "1,5E+3\t-2,25\n", `x.csv:1: column 2: cannot parse "5E+3\t-2" as a number: the line holds tabs and commas, and the commas were read as the separator: values separated by tabs with decimal commas (1,5),` + points + `'\t', decimal=','), then to_csv(path, index=False))`},
+		// A date (blank-separated) before numbers in a comma-separated
+		// file: a decimal point, or a single number between two commas,
+		// is no split at decimal commas.
+		{"a date, decimal points", "2024 11 27,1.5,2.5\n", `x.csv:1: column 1: cannot parse "2024 11 27" as a number`},
+		{"a date, integers", "2024 11 27,3,4\n", `x.csv:1: column 1: cannot parse "2024 11 27" as a number`},
+		{"a date, exponents", "2024 11 27,1e-3,2\n", `x.csv:1: column 1: cannot parse "2024 11 27" as a number`},
+		{"a date below a header", "a,b\n2024 11 27,3\n", `x.csv:2: column 1: cannot parse "2024 11 27" as a number`},
+		{"an exponent in a fraction part's place", "1,5 2e,3\n", `x.csv:1: column 2: cannot parse "5 2e" as a number`},
 	} {
 		_, err := DecodeMatrix(strings.NewReader(tc.in), "x.csv")
 		if err == nil || err.Error() != tc.want {

@@ -49,9 +49,12 @@
 // feature is read (DecodeNPY alone returns values as stored), with the
 // message of standardize.NonFiniteError, the module's one check of it
 // (standardize.CheckFinite applies it to any matrix). Caller mistakes are
-// errors too, never panics: a nil reader, writer or matrix, labels that do
-// not match the rows, a negative shape, a dtype the readers do not read;
-// only a method called on a nil *Classes, *Folder or *NPYRowWriter panics.
+// errors too, never panics: a nil reader, writer (or a nil pointer in
+// one, such as a nil *bytes.Buffer) or matrix, labels that do
+// not match the rows, a negative shape, a dtype the readers do not read, a
+// nil *Folder or *NPYRowWriter given a method with an error result; only a
+// method called on a nil *Classes, Folder.Rows, and FeatureRows.RowTo and
+// FeatureRows.Bytes called on a nil *FeatureRows (whose Len is 0), panic.
 //
 // # Design notes
 //

@@ -219,8 +219,11 @@ func checkDistinct(path string, names []string) error {
 }
 
 // ClassIndex returns the index of the class called name, or an error listing
-// a few class names when there is none.
+// a few class names when there is none (and for a nil f).
 func (f *Folder) ClassIndex(name string) (int, error) {
+	if f == nil {
+		return -1, errNoFolder
+	}
 	for k, c := range f.Classes {
 		if c == name {
 			return k, nil
@@ -234,8 +237,12 @@ func (f *Folder) ClassIndex(name string) (int, error) {
 	return -1, fmt.Errorf("dataset %s: no class named %q (classes: %s)", f.Dir, name, list)
 }
 
-// ClassCounts returns the number of rows of each class, by class index.
+// ClassCounts returns the number of rows of each class, by class index
+// (none for a nil f).
 func (f *Folder) ClassCounts() []int {
+	if f == nil {
+		return nil
+	}
 	counts := make([]int, len(f.Classes))
 	for _, l := range f.Labels {
 		counts[l]++
@@ -243,11 +250,24 @@ func (f *Folder) ClassCounts() []int {
 	return counts
 }
 
+// classes returns f's class names, none for a nil f.
+func (f *Folder) classes() []string {
+	if f == nil {
+		return nil
+	}
+	return f.Classes
+}
+
+// errNoFolder is the error of a Folder's method with an error result on a
+// nil *Folder.
+var errNoFolder = errors.New("dataset: no folder (nil *Folder)")
+
 // Rows returns the indices, in increasing order, of the rows labelled class.
-// It panics if class is not in [0, len(f.Classes)).
+// It panics if class is not in [0, len(f.Classes)) (every class, for a nil
+// f).
 func (f *Folder) Rows(class int) []int {
-	if class < 0 || class >= len(f.Classes) {
-		panic(fmt.Sprintf("dataset: class %d out of range [0, %d)", class, len(f.Classes)))
+	if n := len(f.classes()); class < 0 || class >= n {
+		panic(fmt.Sprintf("dataset: class %d out of range [0, %d)", class, n))
 	}
 	var rows []int
 	for i, l := range f.Labels {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/fileerr"
+	"github.com/greedytl/greedytl/internal/typednil"
 )
 
 const bufSize = 1 << 16
@@ -86,7 +87,7 @@ func (s *source) close() {
 // it starts with the gzip magic bytes 1f 8b, and whether it was.
 // A nil r is an error.
 func maybeGunzip(r io.Reader, name string) (*bufio.Reader, bool, error) {
-	if r == nil {
+	if typednil.Is(r) {
 		return nil, false, &Error{File: name, Err: errNoReader}
 	}
 	br := bufio.NewReaderSize(r, bufSize)
@@ -283,15 +284,42 @@ func isSkippable(line []byte) bool {
 
 // detectSep picks a file's field separator from its first content line:
 // ',' if the line has a comma, else '\t' if it has a tab, else 0 (runs of
-// blanks).
+// blanks); but '\t' where every comma is inside a quoted field between
+// tabs (tabQuotedCommas): a tab-separated header of names holding commas,
+// quoted, as FormatHeaderCell writes predict --scores's class names.
+// Python's csv.Sniffer, which pandas' read_csv(sep=None) asks, tells the
+// separator of such a line the same way, from the characters next to its
+// quoted fields.
 func detectSep(line []byte) byte {
+	comma, tab := bytes.IndexByte(line, ',') >= 0, bytes.IndexByte(line, '\t') >= 0
 	switch {
-	case bytes.IndexByte(line, ',') >= 0:
+	case comma && tab && tabQuotedCommas(line):
+		return '\t'
+	case comma:
 		return ','
-	case bytes.IndexByte(line, '\t') >= 0:
+	case tab:
 		return '\t'
 	}
 	return 0
+}
+
+// tabQuotedCommas reports whether line, split at tabs, is fields whose
+// commas are all inside quotes ("a,b"): no unquoted field holds one, and
+// the line splits (no unterminated quote, nothing but blanks between a
+// closing quote and the next tab).
+func tabQuotedCommas(line []byte) bool {
+	var scratch []byte
+	var quoted []bool
+	fields, err := splitQuoted(nil, line, '\t', &scratch, &quoted)
+	if err != nil {
+		return false
+	}
+	for j, f := range fields {
+		if !quoted[j] && bytes.IndexByte(f, ',') >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // directiveSeps are the separators Excel's directive line may name
@@ -326,9 +354,9 @@ type fieldSplit struct {
 	sep       byte // splitFields's separator
 	directive bool // Excel's directive line named sep (sepDirective): pandas reads it as a row
 	// splitBlanks are the blanks (" ", "\t") of the first row's fields
-	// that are blankIntegers ("5\t2" of "1,5\t2,25") where a comma
-	// separator was detected from it: numbers with decimal commas
-	// separated by blanks.
+	// with blanks ("5\t2" of "1,5\t2,25") where a comma separator was
+	// detected from it and the row is decimalCommaSplit: numbers with
+	// decimal commas separated by blanks.
 	splitBlanks string
 }
 
@@ -336,17 +364,50 @@ type fieldSplit struct {
 // was detected from (splitBlanks); quoted tells which of them were quoted
 // (splitQuoted), which no split at decimal commas makes.
 func (s *fieldSplit) firstRow(fields [][]byte, quoted []bool) {
-	if s.sep != ',' || s.directive {
+	if s.sep != ',' || s.directive || !decimalCommaSplit(fields, quoted) {
 		return
 	}
-	for j, f := range fields {
-		if quoted[j] {
-			continue
-		}
-		if k := bytes.IndexAny(f, " \t"); blankIntegers(f, j == 0) && strings.IndexByte(s.splitBlanks, f[k]) < 0 {
+	for _, f := range fields {
+		if k := bytes.IndexAny(f, " \t"); k >= 0 && strings.IndexByte(s.splitBlanks, f[k]) < 0 {
 			s.splitBlanks += string(f[k])
 		}
 	}
+}
+
+// decimalCommaSplit reports whether fields, a line split at commas, can be
+// numbers with decimal commas separated by blanks split at their commas
+// ("1,5 2,25": "1", "5 2", "25"), at least one field holding a blank.
+// Every comma is then inside a number, between an integer part, which
+// ends a field, and a fraction part, which begins the next: no field is
+// quoted, and every field between two commas holds two numbers or more
+// (blankIntegers). A decimal point, or a single number between two
+// commas, is no such line: "2024 11 27,1.5,2.5" and "2024 11 27,3,4" are
+// a date (or three numbers) in a comma-separated file.
+func decimalCommaSplit(fields [][]byte, quoted []bool) bool {
+	last, blank := len(fields)-1, false
+	for j, f := range fields {
+		if quoted[j] {
+			return false
+		}
+		switch n := len(bytes.Fields(f)); {
+		case n >= 2:
+			if !blankIntegers(f, j == 0) {
+				return false
+			}
+			blank = true
+		case n == 1 && j == 0:
+			if !digitsOnly(bytes.TrimPrefix(f, []byte("-"))) {
+				return false
+			}
+		case n == 1 && j == last:
+			if !fractionPart(f) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return blank
 }
 
 // blankIntegers reports whether b is two or more integers separated by
@@ -355,18 +416,36 @@ func (s *fieldSplit) firstRow(fields [][]byte, quoted []bool) {
 // among them too ("1,5\t2\t3,25": "1", "5\t2\t3", "25"; "1\t2\t3,5":
 // "1\t2\t3", "5"). Every integer but the first may be negative; the first
 // only in the line's first field (first): in any other it follows a
-// decimal comma, a fraction part ("1,-2 3,5" is no such line).
+// decimal comma, a fraction part ("1,-2 3,5" is no such line), which may
+// carry an exponent ("1,5e-02 2,5e-01": "1", "5e-02 2", "5e-01").
 func blankIntegers(b []byte, first bool) bool {
 	f := bytes.Fields(b)
 	for i, x := range f {
-		if i > 0 || first {
-			x = bytes.TrimPrefix(x, []byte("-"))
+		if i == 0 && !first {
+			if !fractionPart(x) {
+				return false
+			}
+			continue
 		}
-		if !digitsOnly(x) {
+		if !digitsOnly(bytes.TrimPrefix(x, []byte("-"))) {
 			return false
 		}
 	}
 	return len(f) >= 2
+}
+
+// fractionPart reports whether b is what follows a decimal comma: digits,
+// and an exponent (5e-02 of 1,5e-02) or none.
+func fractionPart(b []byte) bool {
+	k := bytes.IndexAny(b, "eE")
+	if k < 0 {
+		return digitsOnly(b)
+	}
+	exp := b[k+1:]
+	if len(exp) > 0 && (exp[0] == '+' || exp[0] == '-') {
+		exp = exp[1:]
+	}
+	return digitsOnly(b[:k]) && digitsOnly(exp)
 }
 
 // splitFields appends the fields of line to dst[:0] and returns it. With sep
@@ -550,10 +629,10 @@ func parseValue(b []byte, col int, split fieldSplit) (float64, error) {
 		if bytes.IndexByte(b, ';') >= 0 {
 			return 0, fmt.Errorf("column %d: cannot parse %s as a number: fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: %s, then to_csv(path, index=False))", col, quoteField(b), pandasDecimalComma(';', split.directive))
 		}
-		if k := bytes.IndexAny(b, " \t"); k >= 0 && splitDecimalCommas(b, col, split) {
+		if blank, ok := splitDecimalCommas(b, col, split); ok {
 			// "1,5\t2,25" split at its commas: "1", "5\t2", "25".
 			what, by := "tabs", byte('\t')
-			if b[k] == ' ' {
+			if blank == ' ' {
 				what, by = "blanks", 0
 			}
 			return 0, fmt.Errorf("column %d: cannot parse %s as a number: the line holds %s and commas, and the commas were read as the separator: values separated by %s with decimal commas (1,5), as Excel writes them where the decimal separator is a comma? greedytl reads '.' decimal points: write them so (pandas: %s, then to_csv(path, index=False))", col, quoteField(b), what, what, pandasDecimalComma(by, false))
@@ -601,10 +680,14 @@ func decimalComma(b []byte) bool {
 // fields split at the same blanks; col is b's 1-based column (only the
 // first may begin with a minus sign: blankIntegers). A comma named by
 // Excel's directive, or a first row of none (a header "a,b,c" above
-// "1,2 3,4", a comma missing, a quoted field) is no such evidence.
-func splitDecimalCommas(b []byte, col int, split fieldSplit) bool {
+// "1,2 3,4", a comma missing, a quoted field) is no such evidence. When it
+// is one, blank is its first blank (' ' or '\t').
+func splitDecimalCommas(b []byte, col int, split fieldSplit) (blank byte, ok bool) {
 	k := bytes.IndexAny(b, " \t")
-	return k >= 0 && blankIntegers(b, col == 1) && strings.IndexByte(split.splitBlanks, b[k]) >= 0
+	if k < 0 || !blankIntegers(b, col == 1) || strings.IndexByte(split.splitBlanks, b[k]) < 0 {
+		return 0, false
+	}
+	return b[k], true
 }
 
 // digitsOnly reports whether b is one or more decimal digits.

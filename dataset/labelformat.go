@@ -104,21 +104,22 @@ func labelNeedsQuotes(v string) bool {
 // header of numeric class names it reads as a row of data or refuses)
 // read it back: as it is, or quoted as
 // FormatLabel quotes (between double quotes, each '"' doubled) when it
-// holds sep or a '"' (a quoted field's start), starts with '#' (in the
-// first cell, a comment line) or has white space at either end (trimmed,
-// unquoted). A line break would end the header, quoted or not: no class
-// name holds one (CheckLabel), nor a tab. A name holding a hidden
+// holds sep, a comma or a '"' (a quoted field's start), starts with '#'
+// (in the first cell, a comment line) or has white space at either end
+// (trimmed, unquoted). A line break would end the header, quoted or not:
+// no class name holds one (CheckLabel), nor a tab. A name holding a hidden
 // character (labelrunes.go; a model's from before the rule) is written as
 // ShowName shows it, escaped, and reads back otherwise.
 //
-// DecodeCSV tells the separator from the header's bytes, a comma inside
-// quotes included, so that a tab-separated file with a class name holding
-// a comma reads as comma-separated; pandas' read_csv(sep="\t") reads it.
+// A comma is quoted whatever sep is: DecodeCSV tells the separator from
+// the header line, a comma if it has one outside quotes (detectSep), so
+// that a tab-separated header with a name holding a comma unquoted would
+// read as comma-separated.
 func FormatHeaderCell(name string, sep byte) string {
 	if hiddenRune(name) >= 0 {
 		return strconv.Quote(name)
 	}
-	if strings.ContainsAny(name, string(sep)+`"`) || strings.HasPrefix(name, "#") || strings.TrimSpace(name) != name {
+	if strings.ContainsAny(name, string(sep)+`,"`) || strings.HasPrefix(name, "#") || strings.TrimSpace(name) != name {
 		return quoteCSV(name)
 	}
 	return name

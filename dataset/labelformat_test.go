@@ -359,6 +359,67 @@ func TestFormatHeaderCell(t *testing.T) {
 	}
 }
 
+// TestHeaderCellsRoundTrip: a tab-separated header of class names, each
+// a cell as FormatHeaderCell writes it, reads back by DecodeMatrixNames
+// as those names, a comma in one of them too, as predict --scores's file
+// is given back as --source-scores. A name holding a comma read as a
+// comma-separated line ("expected 2 values as in the header on line 1,
+// got 1" on the row below), the comma unquoted.
+func TestHeaderCellsRoundTrip(t *testing.T) {
+	for _, names := range [][]string{
+		{"Blue Whale", "a,b", "café"},
+		{"a,b", "c"},
+		{"x", "a, b", "c,d,", ","},
+		{"a;b", "c"},
+		{"say \"hi\"", "a,\"b\""},
+		{"in side", "Blue Whale,  Pacific"},
+		{"#a", "a,#b", "C#"},
+		{"a,b"},
+	} {
+		cells := make([]string, len(names))
+		for i, n := range names {
+			cells[i] = FormatHeaderCell(n, '\t')
+		}
+		row := strings.Repeat("1\t", len(names)-1) + "1\n"
+		var got []string
+		if _, err := DecodeMatrixNames(strings.NewReader(strings.Join(cells, "\t")+"\n"+row+row), "s.tsv", &got); err != nil || !reflect.DeepEqual(got, names) {
+			t.Errorf("names %q as header %q read back as %q, %v", names, cells, got, err)
+		}
+	}
+	// A tab no class name holds (CheckLabel): a model's from before the
+	// rule is written escaped, as ShowName shows it, in its one cell.
+	var got []string
+	if _, err := DecodeMatrixNames(strings.NewReader(FormatHeaderCell("a\tb", '\t')+"\t"+FormatHeaderCell("c,d", '\t')+"\n1\t2\n"), "s.tsv", &got); err != nil || len(got) != 2 {
+		t.Errorf("a name holding a tab: %q, %v", got, err)
+	}
+}
+
+// TestDetectSep: a line's separator is a comma if it has one, else a tab
+// if it has one, else blanks; but a tab where every comma is inside a
+// quoted field between tabs, as Python's csv.Sniffer tells each of these
+// lines (a header of class names written by FormatHeaderCell).
+func TestDetectSep(t *testing.T) {
+	for line, want := range map[string]byte{
+		"a,b":                       ',',
+		"a\tb":                      '\t',
+		"a b":                       0,
+		"\"a,b\"\tc":                '\t',
+		"x\t\"a,b\"\ty":             '\t',
+		"x\t \"a,b\" \t\"c,\"\"d\"": '\t',
+		"a,b\tc\td":                 ',', // a comma outside quotes
+		"\"a\",b\tc":                ',',
+		"1,5\t2,25":                 ',', // decimal commas: fieldSplit's note
+		"\"a\tb\",c":                ',',
+		"\"a,b\"":                   ',',
+		"\"a,b\tc":                  ',', // unterminated
+		"\"a,b\"x\tc":               ',', // text after the quote
+	} {
+		if got := detectSep([]byte(line)); got != want {
+			t.Errorf("detectSep(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
+
 // TestShowName: a name is shown as it is, or quoted and escaped as
 // messages show it when it holds a hidden character (labelrunes.go) or
 // white space at either end, which a table would show as something else.

@@ -112,16 +112,60 @@ type labelFile struct {
 	vals []string   // the values, a header included
 	at   []labelPos // text: the place of each value; nil for .npy
 	npy  bool       // a .npy file (its non-finite values are refused on reading)
-	// gaps are the first blank and comment lines between two lines of
-	// labels, which hold none.
+	// gaps are the first blank and comment lines before, between and
+	// after the lines of labels, which hold none.
 	gaps labelGaps
 }
 
-// labelGaps are the first blank line and the first comment line between
-// two lines of labels of a text file (0: none): they hold no label, where
-// pandas writes a missing label (NaN) as a blank line and np.savetxt a
-// class "#tag" as a line that reads as a comment.
-type labelGaps struct{ blank, comment int }
+// labelGaps are, by LinePlace, the first blank line and the first comment
+// line of a text label file before its first line of labels, between two
+// and after its last.
+type labelGaps [placeCount]gapLines
+
+// gapLines are the first blank line and the first comment line of a part
+// of a text label file (0: none): they hold no label, where pandas writes
+// a missing label (NaN) as a blank line and np.savetxt a class "#tag" as
+// a line that reads as a comment.
+type gapLines struct{ blank, comment int }
+
+// note notes line, a line that holds no label (isSkippable), blank or a
+// comment, if it is the first of its kind.
+func (g *gapLines) note(line []byte, num int) {
+	if len(bytes.TrimLeft(line, " \t")) == 0 {
+		g.blank = cmp.Or(g.blank, num)
+	} else {
+		g.comment = cmp.Or(g.comment, num)
+	}
+}
+
+// LinePlace is where a line of a text label file that holds no label
+// (blank, or a comment) stands among the lines that hold them.
+type LinePlace int
+
+const (
+	// BetweenLabels is a line between two lines of labels (a header
+	// counts as one).
+	BetweenLabels LinePlace = iota
+	// BeforeLabels is a line before the first line of labels.
+	BeforeLabels
+	// AfterLabels is a line after the last line of labels.
+	AfterLabels
+	placeCount
+)
+
+// String returns where p is, as a message says it: "between labels",
+// "before the first label", "after the last label".
+func (p LinePlace) String() string {
+	switch p {
+	case BetweenLabels:
+		return "between labels"
+	case BeforeLabels:
+		return "before the first label"
+	case AfterLabels:
+		return "after the last label"
+	}
+	return "LinePlace(" + strconv.Itoa(int(p)) + ")"
+}
 
 // labelPos is the place of a label in a text file: its 1-based line and,
 // when a line holds all the labels, its 1-based column (else 0); and
@@ -346,8 +390,8 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		firstLine []byte     // the first content line, split at the end
 		firstOne  bool       // whether firstLine holds one field
 		err       error
-		gaps      labelGaps // between content lines
-		pending   labelGaps // since the last content line
+		gaps      labelGaps // before, between and after content lines
+		pending   gapLines  // since the last content line
 		split     labelSplitter
 		dsep      byte // the separator Excel's directive line names (sepDirective); 0: none, or blanks, detected as without one
 	)
@@ -359,18 +403,17 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			continue
 		}
 		if isSkippable(line) {
-			switch {
-			case lines == 0:
-			case len(bytes.TrimLeft(line, " \t")) == 0:
-				pending.blank = cmp.Or(pending.blank, lr.line)
-			default:
-				pending.comment = cmp.Or(pending.comment, lr.line)
+			if lines == 0 {
+				gaps[BeforeLabels].note(line, lr.line)
+			} else {
+				pending.note(line, lr.line)
 			}
 			continue
 		}
-		gaps.blank = cmp.Or(gaps.blank, pending.blank)
-		gaps.comment = cmp.Or(gaps.comment, pending.comment)
-		pending = labelGaps{}
+		between := &gaps[BetweenLabels]
+		between.blank = cmp.Or(between.blank, pending.blank)
+		between.comment = cmp.Or(between.comment, pending.comment)
+		pending = gapLines{}
 		if lines++; lines == 1 {
 			firstNum, firstLine = lr.line, bytes.Clone(line)
 			firstOne = oneField(firstLine, sepOf(firstLine))
@@ -408,6 +451,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 	if lines == 0 {
 		return nil, nil, labelGaps{}, errorf(name, 0, "no labels")
 	}
+	gaps[AfterLabels] = pending
 	// A single content line holds all the labels; otherwise it is the
 	// first of one label per line and has no separator.
 	sep := cmp.Or(dsep, ',')

@@ -642,30 +642,45 @@ func TestDropBinaryHeader(t *testing.T) {
 }
 
 // TestBlankLine: the first blank line between two lines of labels (where
-// pandas' to_csv writes a missing label) is reported, not a blank line
-// before the first label or after the last, nor a comment; the first
-// comment line between labels (a class "#tag" written unquoted) is
-// reported by CommentLine; a .npy file has neither.
+// pandas' to_csv writes a missing label) is reported, else the first
+// before the first label or after the last (pandas' first or last label
+// missing: they were not reported), not a comment; the first comment line
+// is reported by CommentLine, between labels (a class "#tag" written
+// unquoted) or else before or after them (np.savetxt of sorted labels
+// "#a" and "b": they were not reported); a .npy file has neither.
 func TestBlankLine(t *testing.T) {
-	for text, want := range map[string][2]int{ // BlankLine, CommentLine
-		"1\n-1\n\n1\n":          {3, 0},
-		"1\n-1\n\n\n1\n\n-1\n":  {3, 0},
-		"\n\n1\n-1\n1\n":        {0, 0},
-		"1\n-1\n1\n\n\n":        {0, 0},
-		"1\n# c\n-1\n":          {0, 2},
-		"1\n  \n-1\n":           {2, 0},
-		"1,-1,1\n":              {0, 0},
-		"1\n-1\n#tag\n1\n":      {0, 3},
-		"# labels\n1\n-1\n1\n":  {0, 0},
-		"1\n-1\n1\n# end\n":     {0, 0},
-		"1\n\n  # c\n# d\n-1\n": {2, 3},
-		"1\n-1\n\"#tag\"\n":     {0, 0},
+	type gap struct {
+		line  int
+		place LinePlace
+	}
+	for text, want := range map[string][2]gap{ // BlankLine, CommentLine
+		"1\n-1\n\n1\n":          {{3, BetweenLabels}, {}},
+		"1\n-1\n\n\n1\n\n-1\n":  {{3, BetweenLabels}, {}},
+		"\n\n1\n-1\n1\n":        {{1, BeforeLabels}, {}},
+		"1\n-1\n1\n\n\n":        {{4, AfterLabels}, {}},
+		"y\n0\n1\n\n":           {{4, AfterLabels}, {}},
+		"\n1\n\n-1\n\n":         {{3, BetweenLabels}, {}},
+		"\n1\n-1\n\n":           {{1, BeforeLabels}, {}},
+		"1\n# c\n-1\n":          {{}, {2, BetweenLabels}},
+		"1\n  \n-1\n":           {{2, BetweenLabels}, {}},
+		"1,-1,1\n":              {{}, {}},
+		"1,-1,1\n\n":            {{2, AfterLabels}, {}},
+		"1\n-1\n#tag\n1\n":      {{}, {3, BetweenLabels}},
+		"# labels\n1\n-1\n1\n":  {{}, {1, BeforeLabels}},
+		"1\n-1\n1\n# end\n":     {{}, {4, AfterLabels}},
+		"#a\n#a\nb\nb\n":        {{}, {1, BeforeLabels}},
+		"#a\n1\n#b\n-1\n#c\n":   {{}, {3, BetweenLabels}},
+		"1\n\n  # c\n# d\n-1\n": {{2, BetweenLabels}, {3, BetweenLabels}},
+		"1\n-1\n\"#tag\"\n":     {{}, {}},
 	} {
 		c, err := ReadClasses(writeFile(t, "y.txt", []byte(text)))
 		if err != nil {
 			t.Fatalf("%q: %v", text, err)
 		}
-		if got := [2]int{c.BlankLine(), c.CommentLine()}; got != want {
+		var got [2]gap
+		got[0].line, got[0].place = c.BlankLine()
+		got[1].line, got[1].place = c.CommentLine()
+		if got != want {
 			t.Errorf("%q: BlankLine, CommentLine %v; want %v", text, got, want)
 		}
 	}
@@ -673,8 +688,20 @@ func TestBlankLine(t *testing.T) {
 	if err := WriteNPYInts(&b, []int{0, 1, 0}); err != nil {
 		t.Fatal(err)
 	}
-	if c, err := ReadClasses(writeFile(t, "y.npy", b.Bytes())); err != nil || c.BlankLine() != 0 || c.CommentLine() != 0 {
-		t.Errorf(".npy: %v", err)
+	c, err := ReadClasses(writeFile(t, "y.npy", b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := c.BlankLine(); b != 0 {
+		t.Errorf(".npy: blank line %d", b)
+	}
+	if l, _ := c.CommentLine(); l != 0 {
+		t.Errorf(".npy: comment line %d", l)
+	}
+	for p, want := range map[LinePlace]string{BetweenLabels: "between labels", BeforeLabels: "before the first label", AfterLabels: "after the last label"} {
+		if p.String() != want {
+			t.Errorf("LinePlace %d: %q, want %q", p, p, want)
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/typednil"
 	"github.com/greedytl/greedytl/standardize"
 )
 
@@ -69,7 +70,7 @@ type npyType struct {
 //
 // A nil r is an error.
 func DecodeNPY(r io.Reader, name string) (*NPYArray, error) {
-	if r == nil {
+	if typednil.Is(r) {
 		return nil, &Error{File: name, Err: errNoReader}
 	}
 	return decodeNPY(r, name, -1)
@@ -851,10 +852,16 @@ func (a *NPYArray) vector(name string) ([]float64, error) {
 // WriteNPY writes m to w in .npy format version 1.0: dtype '<f8', C order,
 // shape (r, c), the header padded to a multiple of 64 bytes as NumPy pads it.
 // It returns an error, writing nothing, when w or m is nil, m is a nil
-// pointer or an empty matrix (the zero mat.Dense), and when w fails.
+// pointer or an empty matrix (the zero mat.Dense), or m holds a NaN or an
+// infinity (a *standardize.NonFiniteError naming its row and column, as
+// NPYRowWriter refuses one: the readers here refuse it too), and when w
+// fails.
 func WriteNPY(w io.Writer, m mat.Matrix) error {
 	if standardize.Absent(m) {
 		return errors.New("dataset: WriteNPY: no matrix (nil or empty)")
+	}
+	if err := standardize.CheckFinite("", m); err != nil {
+		return fmt.Errorf("dataset: WriteNPY: %w", err)
 	}
 	r, c := m.Dims()
 	if err := writeNPYHeader(w, "<f8", []int{r, c}); err != nil {
@@ -917,7 +924,7 @@ func WriteNPYHeader(w io.Writer, descr string, shape []int) error {
 // returns an error, writing nothing, when w is nil or a dimension is
 // negative.
 func writeNPYHeader(w io.Writer, descr string, shape []int) error {
-	if w == nil {
+	if typednil.Is(w) {
 		return errors.New("dataset: no writer (nil)")
 	}
 	if slices.ContainsFunc(shape, func(d int) bool { return d < 0 }) {

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/shareddata"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -323,6 +324,27 @@ func TestWriteNPYNoMatrix(t *testing.T) {
 		err := WriteNPY(&buf, m)
 		if err == nil || err.Error() != "dataset: WriteNPY: no matrix (nil or empty)" || buf.Len() > 0 {
 			t.Errorf("WriteNPY(%#v) = %v with %d bytes written; want the error \"no matrix\" and nothing written", m, err, buf.Len())
+		}
+	}
+}
+
+// TestWriteNPYNonFinite: a NaN or an infinity is refused, naming its row
+// and column, with nothing written, as NPYRowWriter refuses one (WriteNPY
+// wrote it, a file the readers here refuse).
+func TestWriteNPYNonFinite(t *testing.T) {
+	for _, c := range []struct {
+		m    mat.Matrix
+		want string
+	}{
+		{mat.NewDense(2, 3, []float64{1, 2, 3, 4, math.NaN(), 6}), "dataset: WriteNPY: row 1 column 1 is NaN"},
+		{mat.NewDense(1, 2, []float64{math.Inf(1), 0}), "dataset: WriteNPY: row 0 column 0 is +Inf"},
+		{mat.NewDense(2, 2, []float64{0, 1, 2, math.Inf(-1)}).T(), "dataset: WriteNPY: row 1 column 1 is -Inf"},
+	} {
+		var buf bytes.Buffer
+		err := WriteNPY(&buf, c.m)
+		var nf *standardize.NonFiniteError
+		if err == nil || err.Error() != c.want || !errors.As(err, &nf) || buf.Len() > 0 {
+			t.Errorf("WriteNPY = %v with %d bytes written; want %q and nothing written", err, buf.Len(), c.want)
 		}
 	}
 }

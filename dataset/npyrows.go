@@ -164,8 +164,11 @@ type FeatureRows struct {
 	Cols int
 }
 
-// Len returns the number of rows.
+// Len returns the number of rows: 0 for a nil b or one of no columns.
 func (b *FeatureRows) Len() int {
+	if b == nil || b.Cols <= 0 {
+		return 0
+	}
 	if b.F32 != nil {
 		return len(b.F32) / b.Cols
 	}
@@ -186,9 +189,13 @@ func (b *FeatureRows) RowTo(dst []float64, i int) {
 // Bytes returns the memory the values take.
 func (b *FeatureRows) Bytes() int64 { return int64(len(b.F32))*4 + int64(len(b.F64))*8 }
 
-// Dims returns the number of examples and of features.
+// Dims returns the number of examples and of features: none for a nil f
+// or one without features.
 func (f *Folder) Dims() (rows, cols int) {
-	if f.rows != nil {
+	switch {
+	case f == nil || f.rows == nil && f.X == nil:
+		return 0, 0
+	case f.rows != nil:
 		return f.rows.rows, f.rows.cols
 	}
 	return f.X.Dims()
@@ -197,8 +204,11 @@ func (f *Folder) Dims() (rows, cols int) {
 // ReadRows returns the features of the given rows, in that order (repeats
 // allowed): read from features.npy on demand for a folder opened with
 // OpenFolder, copied from X otherwise. It returns an error when a row is
-// out of range or the file cannot be read.
+// out of range, the file cannot be read or f is nil.
 func (f *Folder) ReadRows(rows []int) (*FeatureRows, error) {
+	if f == nil {
+		return nil, errNoFolder
+	}
 	r, c := f.Dims()
 	for _, i := range rows {
 		if i < 0 || i >= r {
@@ -221,7 +231,7 @@ func (f *Folder) ReadRows(rows []int) (*FeatureRows, error) {
 // writing to it. OpenFolder computes it in the pass that checks the
 // features; it is nil for other folders, which the caller hashes itself.
 func (f *Folder) FeaturesHash() hash.Hash {
-	if f.rows == nil {
+	if f == nil || f.rows == nil {
 		return nil
 	}
 	h := sha256.New()
@@ -232,9 +242,10 @@ func (f *Folder) FeaturesHash() hash.Hash {
 }
 
 // Close releases the features file of a folder opened with OpenFolder; it
-// does nothing for other folders. The folder's rows cannot be read after.
+// does nothing for other folders (a nil f among them). The folder's rows
+// cannot be read after.
 func (f *Folder) Close() error {
-	if f.rows == nil {
+	if f == nil || f.rows == nil {
 		return nil
 	}
 	return f.rows.file.Close()

@@ -2,10 +2,12 @@ package dataset
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
-	"github.com/greedytl/greedytl/standardize"
 	"io"
 	"math"
+
+	"github.com/greedytl/greedytl/standardize"
 )
 
 // NPYRowWriter writes a 2-D float32 .npy array (dtype '<f4', C order) one
@@ -19,6 +21,10 @@ type NPYRowWriter struct {
 	buf        []byte
 }
 
+// errNoRowWriter is the error of NPYRowWriter's methods on a nil or zero
+// writer.
+var errNoRowWriter = errors.New("dataset: an NPYRowWriter not made by NewNPYRowWriter")
+
 // NewNPYRowWriter writes the header of a rows × cols float32 array to w
 // and returns the writer of its rows. It returns an error for a nil w, a
 // negative shape or when the header cannot be written.
@@ -31,9 +37,12 @@ func NewNPYRowWriter(w io.Writer, rows, cols int) (*NPYRowWriter, error) {
 
 // WriteRow writes the next row. It returns an error when the row has the
 // wrong length, holds a NaN or an infinity, every row has been written
-// already, or the write fails.
+// already, the write fails, or nw is nil or was not made by
+// NewNPYRowWriter.
 func (nw *NPYRowWriter) WriteRow(row []float32) error {
 	switch {
+	case nw == nil || nw.w == nil:
+		return errNoRowWriter
 	case len(row) != nw.cols:
 		return fmt.Errorf("dataset: row %d has %d values, want %d", nw.written, len(row), nw.cols)
 	case nw.written == nw.rows:
@@ -52,9 +61,13 @@ func (nw *NPYRowWriter) WriteRow(row []float32) error {
 	return nil
 }
 
-// Close returns an error when fewer rows were written than announced; it
-// does not close the underlying writer.
+// Close returns an error when fewer rows were written than announced, or
+// nw is nil or was not made by NewNPYRowWriter; it does not close the
+// underlying writer.
 func (nw *NPYRowWriter) Close() error {
+	if nw == nil || nw.w == nil {
+		return errNoRowWriter
+	}
 	if nw.written != nw.rows {
 		return fmt.Errorf("dataset: %d rows written of the %d announced", nw.written, nw.rows)
 	}

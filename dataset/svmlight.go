@@ -10,6 +10,7 @@ import (
 
 	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/number"
+	"github.com/greedytl/greedytl/internal/typednil"
 	"github.com/greedytl/greedytl/sparse"
 	"github.com/greedytl/greedytl/standardize"
 )
@@ -213,7 +214,7 @@ func parseNumber(b []byte) (float64, error) { return number.Parse(string(b)) }
 // error when a label or value is not finite.
 func WriteSVMLight(w io.Writer, x *sparse.CSR, y []float64) error {
 	switch {
-	case w == nil:
+	case typednil.Is(w):
 		return errors.New("dataset: WriteSVMLight: no writer (nil)")
 	case x == nil:
 		return errors.New("dataset: WriteSVMLight: no matrix (nil)")

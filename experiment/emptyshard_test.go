@@ -53,6 +53,8 @@ func TestEmptyShardTrainsNothing(t *testing.T) {
 // use — a sources directory, a directory holding a results file that no
 // run wrote — as the shard holding the group does; it returned before
 // these checks, and so accepted, silently, what the other shards refuse.
+// Nor does it accept a run directory of another run (its run.json checked
+// under the lock).
 func TestEmptyShardChecksOut(t *testing.T) {
 	f := testFolder(t)
 	for _, tc := range []struct {
@@ -75,6 +77,22 @@ func TestEmptyShardChecksOut(t *testing.T) {
 			if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("shard %v, --out %s: %v; want an input error (%q)", sh, tc.name, err, tc.want)
 			}
+		}
+	}
+	// A run directory's run.json is checked under its lock, for an empty
+	// shard as for the others: a seed-2 shard given a seed-1 run's
+	// directory is refused.
+	out := t.TempDir()
+	cfg := testConfig(f, out, "", "no-transfer")
+	cfg.Targets, cfg.Positives, cfg.Splits, cfg.Noise = []string{"c2"}, []int{2}, 1, []int{0}
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Seed = 2
+	for i := range 4 {
+		cfg.Shard = shard.Shard{I: i, N: 4}
+		if _, err := Run(context.Background(), cfg); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), "holds a run with other settings") {
+			t.Errorf("seed-2 shard %v, --out a seed-1 run: %v; want an input error (holds a run with other settings)", cfg.Shard, err)
 		}
 	}
 }

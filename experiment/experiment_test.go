@@ -1301,9 +1301,12 @@ func TestReadRuns(t *testing.T) {
 // cells are of the run's grid) is read without the warning that its
 // run.json is not found — its grid is the run's, known — whichever is
 // read first; it was warned of though the report's expectations were the
-// run's. Read alone, a dataset's grid unknown, it is still warned of, and
-// so is a file of such a copy's and a cell of no run read (another
-// dataset's).
+// run's. Given twice (by its path, spelt otherwise, or by its directory)
+// it is read once and not warned of (the second path, whose file was
+// read already, was warned of). Read alone, a dataset's grid unknown, it
+// is still warned of, and so is a file of such a copy's and a cell of no
+// run read (another dataset's), first — not every record a copy — and only
+// that file beside the copy; so is an empty file.
 func TestOwnCopyBesideItsRunWarnsNot(t *testing.T) {
 	f := testFolder(t)
 	src := testSources(t, f)
@@ -1316,42 +1319,69 @@ func TestOwnCopyBesideItsRunWarnsNot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	copied := filepath.Join(t.TempDir(), "copy.jsonl")
+	copied := filepath.Join(t.TempDir(), "results.jsonl") // its directory is a run's without run.json
 	if err := os.WriteFile(copied, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	notFound := func(res *Results) bool {
-		return slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, ManifestFile+": not found") })
+	// notFound returns the warnings that a run.json is not found.
+	notFound := func(res *Results) []string {
+		var ws []string
+		for _, w := range res.Warnings {
+			if strings.Contains(w, ManifestFile+": not found") {
+				ws = append(ws, w)
+			}
+		}
+		return ws
 	}
-	for _, paths := range [][]string{{run, copied}, {copied, run}, {sum.File, copied}} {
+	// The copy given twice (once by its directory) is read once, and warned
+	// of no more than once.
+	copyDir := filepath.Dir(copied)
+	for _, paths := range [][]string{{run, copied}, {copied, run}, {sum.File, copied}, {run, copied, copied},
+		{run, copied, copyDir + "/./results.jsonl"}, {run, copyDir, copied}, {copied, run, copyDir}} {
 		res, err := ReadRuns(paths, ReadOptions{Tolerant: true, CombineRuns: true})
 		if err != nil {
 			t.Fatalf("%q: %v", paths, err)
 		}
-		if notFound(res) {
-			t.Errorf("%q: the copy of the run's own results is warned of: %q", paths, res.Warnings)
+		if ws := notFound(res); len(ws) > 0 {
+			t.Errorf("%q: the copy of the run's own results is warned of: %q", paths, ws)
 		}
 		if len(res.Duplicates) != sum.Cells {
 			t.Errorf("%q: %d duplicates, want the copy's %d cells", paths, len(res.Duplicates), sum.Cells)
 		}
 	}
 	res, err := ReadRuns([]string{copied}, ReadOptions{Tolerant: true})
-	if err != nil || !notFound(res) {
+	if err != nil || len(notFound(res)) != 1 {
 		t.Errorf("the copy alone: %v, warnings %q; want the warning that its run.json is not found", err, res.Warnings)
 	}
-	// A line of another dataset's run (a run of no run.json read) in the
-	// copy: its grid is unknown, and the file is warned of.
+	// An empty file (a run without run.json that recorded nothing yet) is
+	// no copy of anything.
+	empty := filepath.Join(t.TempDir(), "results.jsonl")
+	writeText(t, empty, "")
+	if res, err := ReadRuns([]string{run, empty}, ReadOptions{Tolerant: true}); err != nil || len(notFound(res)) != 1 {
+		t.Errorf("an empty file beside the run: %v, warnings %v; want the warning that its run.json is not found", err, res.Warnings)
+	}
+	// A line of another dataset's run (a run of no run.json read) first in
+	// a copy: its grid is unknown, and the file is warned of; a copy beside
+	// it, in another directory, is not.
 	var rec Record
 	if err := json.Unmarshal(data[:bytes.IndexByte(data, '\n')], &rec); err != nil {
 		t.Fatal(err)
 	}
 	rec.Dataset = "other"
 	line, _ := json.Marshal(rec)
-	if err := os.WriteFile(copied, append(append(slices.Clone(data), line...), '\n'), 0o644); err != nil {
+	mixed := filepath.Join(t.TempDir(), "mixed.jsonl")
+	if err := os.WriteFile(mixed, append(append(line, '\n'), data...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if res, err := ReadRuns([]string{run, copied}, ReadOptions{Tolerant: true}); err != nil || !notFound(res) {
-		t.Errorf("the copy with a cell of another dataset: %v, warnings %q; want the warning that its run.json is not found", err, res.Warnings)
+	want := filepath.Join(filepath.Dir(mixed), ManifestFile) + ": not found"
+	for _, paths := range [][]string{{run, mixed}, {run, mixed, copied}, {run, copied, mixed}} {
+		res, err := ReadRuns(paths, ReadOptions{Tolerant: true})
+		if err != nil {
+			t.Fatalf("%q: %v", paths, err)
+		}
+		if ws := notFound(res); len(ws) != 1 || !strings.HasPrefix(ws[0], want) {
+			t.Errorf("%q: warnings %q; want one, %q…", paths, res.Warnings, want)
+		}
 	}
 }
 
@@ -1558,7 +1588,9 @@ func TestRunNamesBothSources(t *testing.T) {
 // TestRunRefusesASourcesDirectory: Run and Merge refuse to write a run into
 // a sources directory (train-sources' sources.json there) — Run given it as
 // --out in place of --sources trained sources of its own into it and wrote
-// its run there — and write nothing into it.
+// its run there — and write nothing into it. A run an earlier greedytl
+// wrote there, with its run.json or started (stopped while it trained its
+// sources), is resumed.
 func TestRunRefusesASourcesDirectory(t *testing.T) {
 	f := testFolder(t)
 	src := testSources(t, f)
@@ -1600,6 +1632,18 @@ func TestRunRefusesASourcesDirectory(t *testing.T) {
 	cfg.Out = src
 	if sum, err := Run(context.Background(), cfg); err != nil || sum.Present != sum.Cells {
 		t.Errorf("resuming a run in a sources directory: %v (%+v), want it resumed, every cell present", err, sum)
+	}
+	// So is one stopped while it trained its sources, before it wrote its
+	// run.json: its lock file and sources/ say it is a run's (startedRun).
+	started := t.TempDir()
+	writeText(t, filepath.Join(started, source.IndexFile), readText(t, filepath.Join(src, source.IndexFile)))
+	writeText(t, filepath.Join(started, dirlock.LockFile), "")
+	if err := os.Mkdir(filepath.Join(started, "sources"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Out = started
+	if sum, err := Run(context.Background(), cfg); err != nil || sum.Finished != sum.Cells {
+		t.Errorf("resuming a run started in a sources directory: %v (%+v), want it resumed, every cell run", err, sum)
 	}
 }
 

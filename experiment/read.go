@@ -74,11 +74,13 @@ type Results struct {
 	lines [][]byte       // the line of each record, as read (keepLines only)
 	index map[Key]int    // the position of each cell in Records
 	where map[Key]string // file:line of each kept record
-	// read holds, by dataset, the runs read with their run.json, and bare
+	// read holds, by dataset, the runs read with their run.json, bare
 	// the cells read from files without one (Tolerant), duplicates
-	// included: checkBare.
-	read map[string][]readRun
-	bare []bareCell
+	// included, and lacking the run.json not found of each path read
+	// without one that gave a file not read before: checkBare.
+	read    map[string][]readRun
+	bare    []bareCell
+	lacking []string
 }
 
 // readRun is a run read with its run.json: its identity, its grid and
@@ -89,12 +91,12 @@ type readRun struct {
 }
 
 // bareCell is a cell read from a results file without run.json: the run
-// of its record, where it was read, and the index in Results.Warnings of
-// the warning that the file's run.json is not found (runOf's).
+// of its record, where it was read, and the index in Results.lacking of
+// the file's run.json, not found.
 type bareCell struct {
 	k            Key
 	runID, where string
-	warning      int
+	lacking      int
 }
 
 // ReadRuns reads the results of the runs at paths: run directories (every
@@ -128,12 +130,12 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 	firstOf := map[string]string{} // dataset → the path whose run.json it is
 	seen := map[string]bool{}
 	for _, in := range paths {
-		man, files, err := res.runOf(in, opt)
+		man, files, lacks, err := runOf(in, opt)
 		if err != nil {
 			return nil, err
 		}
 		var g *grid
-		warning := len(res.Warnings) - 1 // without run.json, runOf's last
+		lacking := -1 // res.lacking's index of lacks, once a file is read
 		if man != nil {
 			name := man.Dataset.Name
 			if prevs, ok := res.Manifests[name]; ok {
@@ -176,7 +178,11 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 				continue
 			}
 			seen[abs] = true
-			if err := res.readFile(f, g, warning, runID, opt); err != nil {
+			if man == nil && lacking < 0 {
+				lacking = len(res.lacking)
+				res.lacking = append(res.lacking, lacks)
+			}
+			if err := res.readFile(f, g, lacking, runID, opt); err != nil {
 				return nil, err
 			}
 		}
@@ -194,15 +200,19 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 // run's tables as cells of its grid (or, where they repeat its cells, be
 // dropped as duplicates), and the run's grid would count them: a report
 // of numbers no run made together. A file of records without any run.json
-// of their dataset is read as it is. A file whose every record is such a
-// copy has the grid of its run, known: the warning that its run.json is
-// not found is withdrawn.
+// of their dataset is read as it is. Then it warns that the run.json of
+// each path read without one is not found, its grid unknown, unless every
+// record read from it is such a copy, with an identity (a run made before
+// records carried their run has none, and another run's records would
+// match it): their grid is their run's, known.
 func (res *Results) checkBare() error {
-	copies := map[int]bool{} // by warning, whether every cell read with it is a copy
+	// By path in res.lacking: whether a cell was read without its
+	// run.json, and whether one of them is not a copy.
+	some, other := make([]bool, len(res.lacking)), make([]bool, len(res.lacking))
 	for _, c := range res.bare {
 		runs := res.read[c.k.Dataset]
-		all, seen := copies[c.warning]
-		copies[c.warning] = (all || !seen) && len(runs) > 0
+		some[c.lacking] = true
+		other[c.lacking] = other[c.lacking] || len(runs) == 0 || c.runID == ""
 		if len(runs) == 0 {
 			continue
 		}
@@ -221,13 +231,11 @@ func (res *Results) checkBare() error {
 			return inputErrorf("%s: cell %v is not in the grid of run %s (%s), whose record it is: a results file without run.json must hold records of the runs read with theirs", c.where, c.k, runs[i].id, runs[i].path)
 		}
 	}
-	kept := res.Warnings[:0]
-	for i, w := range res.Warnings {
-		if !copies[i] {
-			kept = append(kept, w)
+	for i, path := range res.lacking {
+		if !some[i] || other[i] {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: not found; the grid, and so the cells expected, are unknown", path))
 		}
 	}
-	res.Warnings = kept
 	return nil
 }
 
@@ -313,46 +321,46 @@ func (res *Results) gridCells(d string, cell func(k Key)) {
 }
 
 // runOf returns the manifest and the results files of a run directory or
-// of a results file; a missing run.json gives a nil manifest and a warning
-// when opt is Tolerant.
-func (res *Results) runOf(in string, opt ReadOptions) (*Manifest, []string, error) {
+// of a results file; a missing run.json gives a nil manifest and, in
+// lacks, its path when opt is Tolerant.
+func runOf(in string, opt ReadOptions) (*Manifest, []string, string, error) {
 	fi, err := os.Stat(in)
 	if err != nil {
-		return nil, nil, inputErrorf("%s: %w", in, fileerr.Reason(err))
+		return nil, nil, "", inputErrorf("%s: %w", in, fileerr.Reason(err))
 	}
 	dir, files := in, []string{in}
 	if !fi.IsDir() {
 		dir = filepath.Dir(in)
 		if filepath.Base(in) == ManifestFile {
 			// Read as results, its JSON object was "truncated".
-			return nil, nil, inputErrorf("%s is the run's description, not a results file: give the run directory %s", in, dir)
+			return nil, nil, "", inputErrorf("%s is the run's description, not a results file: give the run directory %s", in, dir)
 		}
 	}
 	man, err := ReadManifest(dir)
 	tolerated := errors.Is(err, fs.ErrNotExist) && opt.Tolerant
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !tolerated && !fi.IsDir():
-		return nil, nil, inputErrorf("%s: no %s beside it, which a results file is read with: a file that merge --out FILE.jsonl wrote has none (it holds the merged records alone); put the %s of its run (any of its runs' or shards') beside it, or merge the runs into a run directory (merge … --out DIR), which has one", in, ManifestFile, ManifestFile)
+		return nil, nil, "", inputErrorf("%s: no %s beside it, which a results file is read with: a file that merge --out FILE.jsonl wrote has none (it holds the merged records alone); put the %s of its run (any of its runs' or shards') beside it, or merge the runs into a run directory (merge … --out DIR), which has one", in, ManifestFile, ManifestFile)
 	case err != nil && !tolerated && !fi.IsDir():
-		return nil, nil, inputErrorf("%s: the run.json beside it: %w", in, fileerr.Reason(err))
+		return nil, nil, "", inputErrorf("%s: the run.json beside it: %w", in, fileerr.Reason(err))
 	case errors.Is(err, fs.ErrNotExist) && !tolerated:
-		return nil, nil, inputErrorf("%s: no %s: not a run directory%s", in, ManifestFile, noRunHint(in))
+		return nil, nil, "", inputErrorf("%s: no %s: not a run directory%s", in, ManifestFile, noRunHint(in))
 	case err != nil && !tolerated:
-		return nil, nil, inputError{err}
+		return nil, nil, "", inputError{err}
 	}
 	if fi.IsDir() {
 		if files, err = filepath.Glob(filepath.Join(in, "results*.jsonl")); err != nil {
-			return nil, nil, inputError{err}
+			return nil, nil, "", inputError{err}
 		}
 		slices.Sort(files)
 	}
 	if man == nil {
 		if len(files) == 0 {
-			return nil, nil, inputErrorf("%s: no run.json and no results*.jsonl files: not a run directory%s", in, noRunHint(in))
+			return nil, nil, "", inputErrorf("%s: no run.json and no results*.jsonl files: not a run directory%s", in, noRunHint(in))
 		}
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: not found; the grid, and so the cells expected, are unknown", filepath.Join(dir, ManifestFile)))
+		return nil, files, filepath.Join(dir, ManifestFile), nil
 	}
-	return man, files, nil
+	return man, files, "", nil
 }
 
 // noRunHint returns, for the directory dir without run.json, a clause
@@ -419,10 +427,10 @@ func firstRunID() func(*Record) string {
 }
 
 // readFile reads one results file into res; g, if not nil, is its run's
-// grid, else warning is the index in res.Warnings of the warning that its
-// run.json is not found (bareCell); runID returns the identity that a
-// record read must carry, its run's (Manifest.RunID).
-func (res *Results) readFile(file string, g *grid, warning int, runID func(*Record) string, opt ReadOptions) error {
+// grid, else lacking is the index in res.lacking of its run.json, not
+// found (bareCell); runID returns the identity that a record read must
+// carry, its run's (Manifest.RunID).
+func (res *Results) readFile(file string, g *grid, lacking int, runID func(*Record) string, opt ReadOptions) error {
 	res.Files = append(res.Files, file)
 	_, partial, err := scanResults(file, func(line []byte, rec *Record, lineno int) error {
 		k := rec.Key()
@@ -432,7 +440,7 @@ func (res *Results) readFile(file string, g *grid, warning int, runID func(*Reco
 				return inputErrorf("%s: cell %v is not in the run's grid", here, k)
 			}
 		} else {
-			res.bare = append(res.bare, bareCell{k, rec.RunID, here, warning})
+			res.bare = append(res.bare, bareCell{k, rec.RunID, here, lacking})
 		}
 		if err := checkRunID(rec, runID(rec)); err != nil {
 			return inputErrorf("%s: %v", here, err)

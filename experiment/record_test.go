@@ -199,6 +199,37 @@ func TestRecordsCarryTheirRun(t *testing.T) {
 	}
 	_, err = Run(context.Background(), testConfig(f, legacy, src, allNegMethod))
 	check("resuming a run of before", err, "made before records carried their run's identity")
+	// Half of such a run, and the seed-2 run's records of its other cells
+	// without run_id, in a file without run.json: neither carries an
+	// identity, so the file's records cannot be told for the run's own, and
+	// its run.json not found is the file's only flag (it was withdrawn, the
+	// records matching the run's empty identity).
+	half := copyRunDir(t, legacy, oldLines[:len(oldLines)/2])
+	held := map[Key]bool{}
+	for _, l := range oldLines[:len(oldLines)/2] {
+		var r Record
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		held[r.Key()] = true
+	}
+	var rest []string
+	for _, l := range fileLines(t, other.File) {
+		var r Record
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		if !held[r.Key()] {
+			rest = append(rest, strings.TrimSuffix(strings.Replace(l, `"run_id":"`+otherMan.RunID+`",`, "", 1), "\n")+"\n")
+		}
+	}
+	otherBare := filepath.Join(t.TempDir(), "legacy-seed2.jsonl")
+	writeText(t, otherBare, strings.Join(rest, ""))
+	if res, err := ReadRuns([]string{half, otherBare}, ReadOptions{Tolerant: true}); err != nil {
+		t.Errorf("a run of before and a file of another's records without run_id: %v", err)
+	} else if want := filepath.Join(filepath.Dir(otherBare), ManifestFile) + ": not found"; !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.HasPrefix(w, want) }) {
+		t.Errorf("a run of before and a file of another's records without run_id: warnings %q, want %q…", res.Warnings, want)
+	}
 	oldLines[0] = lines[0]
 	_, err = Merge([]string{copyRunDir(t, legacy, oldLines)}, "")
 	check("a record with an identity in a run of before", err, "results.jsonl:1: cell")

@@ -322,11 +322,13 @@ type appender struct {
 // openAppender opens path for appending after truncating it to its first
 // size bytes (cutting off a partial last line), creating it if needed —
 // and then syncing its directory, so that the records synced into it do
-// not vanish with its name in a power loss.
+// not vanish with its name in a power loss. A new file gets mode 0o666
+// less the umask, as the lock files and output files do, so that a group
+// sharing a run directory under umask 002 may resume it.
 func openAppender(path string, size int64) (*appender, error) {
 	_, err := os.Lstat(path)
 	created := errors.Is(err, fs.ErrNotExist)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666)
 	if err != nil {
 		return nil, err
 	}

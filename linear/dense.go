@@ -134,21 +134,31 @@ func compactRows[T float32 | float64](sp *compact, x []T, cols, nnz int) []T {
 	return val
 }
 
-// Rows returns the number of rows of the problem.
+// Rows returns the number of rows of the problem: none for a nil or zero
+// Dense (one not made by NewDense32 or NewDense64), which Train refuses.
 func (d *Dense) Rows() int {
 	switch {
+	case d == nil:
+		return 0
 	case d.index != nil:
 		return len(d.index)
 	case d.sp != nil:
 		return len(d.sp.ptr) - 1
+	case d.cols <= 0:
+		return 0
 	case d.f32 != nil:
 		return len(d.f32) / d.cols
 	}
 	return len(d.f64) / d.cols
 }
 
-// Cols returns the number of columns.
-func (d *Dense) Cols() int { return d.cols }
+// Cols returns the number of columns (none for a nil Dense).
+func (d *Dense) Cols() int {
+	if d == nil {
+		return 0
+	}
+	return d.cols
+}
 
 // Select returns the problem of the rows rows of d (indices into d's
 // rows), sharing d's storage.

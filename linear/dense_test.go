@@ -161,3 +161,27 @@ func TestNewDenseErrors(t *testing.T) {
 		t.Errorf("label count: error %v", err)
 	}
 }
+
+// TestZeroDense: a nil or zero Dense (not made by NewDense32 or NewDense64)
+// has no rows or columns, and Train and CrossValidate refuse a problem of
+// it with an error, where Rows divided by its zero column count.
+func TestZeroDense(t *testing.T) {
+	defer func() {
+		if r := recover(); r != nil {
+			t.Errorf("panic %v", r)
+		}
+	}()
+	var nilDense *Dense
+	for _, d := range []*Dense{nilDense, {}} {
+		if d.Rows() != 0 || d.Cols() != 0 {
+			t.Errorf("%#v: %d rows, %d columns", d, d.Rows(), d.Cols())
+		}
+	}
+	prob := &Problem{Dense: &Dense{}, Y: []float64{1}}
+	if _, err := Train(context.Background(), prob, Params{}); err == nil || err.Error() != "linear: problem has no rows" {
+		t.Errorf("Train: %v", err)
+	}
+	if _, err := CrossValidate(context.Background(), prob, Params{}, 2, 1); err == nil {
+		t.Error("CrossValidate accepted a zero Dense")
+	}
+}

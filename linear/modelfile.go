@@ -14,6 +14,7 @@ import (
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/number"
+	"github.com/greedytl/greedytl/internal/typednil"
 )
 
 // WriteModel writes m to w in liblinear's model file format, which
@@ -45,7 +46,7 @@ func WriteModelContext(ctx context.Context, w io.Writer, m *Model) error {
 	if err := m.check(); err != nil {
 		return err
 	}
-	if w == nil {
+	if typednil.Is(w) {
 		return errors.New("linear: writing the model: no writer (nil)")
 	}
 	bw := bufio.NewWriter(w)
@@ -190,7 +191,7 @@ func DecodeModel(r io.Reader, name string) (*Model, error) { return readModel(r,
 // readModel is ReadModel, naming the file name in its errors when name is
 // not empty: the header, then the weights it announces.
 func readModel(r io.Reader, name string) (*Model, error) {
-	if r == nil {
+	if typednil.Is(r) {
 		if name != "" {
 			return nil, fmt.Errorf("%s: no reader (nil)", name)
 		}

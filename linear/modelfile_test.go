@@ -300,6 +300,10 @@ func TestModelFileNilReaderWriter(t *testing.T) {
 		{"WriteModel", "linear: writing the model: no writer (nil)", func() error { return WriteModel(nil, m) }},
 		{"ReadModel", "no reader (nil)", func() error { _, err := ReadModel(nil); return err }},
 		{"DecodeModel", "<stdin>: no reader (nil)", func() error { _, err := DecodeModel(nil, "<stdin>"); return err }},
+		// A nil pointer in the interface is no reader or writer either.
+		{"WriteModel, nil *bytes.Buffer", "linear: writing the model: no writer (nil)", func() error { return WriteModel((*bytes.Buffer)(nil), m) }},
+		{"ReadModel, nil *bytes.Buffer", "no reader (nil)", func() error { _, err := ReadModel((*bytes.Buffer)(nil)); return err }},
+		{"DecodeModel, nil *strings.Reader", "m.txt: no reader (nil)", func() error { _, err := DecodeModel((*strings.Reader)(nil), "m.txt"); return err }},
 	} {
 		func() {
 			defer func() {

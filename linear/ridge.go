@@ -87,7 +87,9 @@ const (
 // m, when X is empty, when lambda is not a finite positive number, when
 // intercept is true and m < 2 (no LOO fit is possible), and when the
 // regularised system is too ill-conditioned to solve accurately (λ tiny
-// relative to a singular XᵀX or XXᵀ), and ctx's error when ctx is done
+// relative to a singular XᵀX or XXᵀ) or a result (a weight, fitted value or
+// leave-one-out residual) is beyond float64's range — results of the order
+// of y are computed however large y/λ, and ctx's error when ctx is done
 // before it has finished (it is checked between the phases of the fit and
 // once more at its end, so that it never returns a model after ctx is
 // done); it panics when ctx is nil. X and y are not modified.
@@ -130,7 +132,9 @@ func FitRidgeWeights(ctx context.Context, X mat.Matrix, y []float64, lambda floa
 // whatever the number of rows. It returns an error when A and b disagree in
 // size or hold NaN or ±Inf, when lambda is not a finite positive number,
 // when A + λI is not positive definite or too ill-conditioned to solve
-// accurately (FitRidge's bound), and ctx's. A and b are not modified.
+// accurately (FitRidge's bound), when a weight is beyond float64's range
+// (the products are solved as given: no rescaling as in FitRidge), and
+// ctx's. A and b are not modified.
 func RidgeFromProducts(ctx context.Context, A mat.Symmetric, b []float64, lambda float64) ([]float64, error) {
 	if err := fitctx.Start(ctx, ridgeCaller); err != nil {
 		return nil, err
@@ -162,7 +166,10 @@ func RidgeFromProducts(ctx context.Context, A mat.Symmetric, b []float64, lambda
 		return nil, err
 	}
 	out := w.RawVector().Data
-	return out, finiteRidge(out)
+	if err := finiteRidge(out); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Predict returns wᵀx + b for every row x of X. It returns an error when X
@@ -260,19 +267,41 @@ func newRidgeData(X mat.Matrix, y []float64, intercept bool) (*ridgeData, error)
 	if err := standardize.CheckFiniteVector("y", y); err != nil {
 		return nil, fmt.Errorf("linear: ridge: %w", err)
 	}
-	r.y = append([]float64(nil), y...)
 	if intercept {
 		for i := range m {
 			floats.Add(r.xMean, r.x.RawRowView(i))
 		}
 		floats.Scale(1/float64(m), r.xMean)
-		r.yMean = floats.Sum(y) / float64(m)
 		for i := range m {
 			floats.Sub(r.x.RawRowView(i), r.xMean)
+		}
+	}
+	r.centreY()
+	return r, nil
+}
+
+// centreY sets r.y to r.yRaw, centred (and r.yMean to its mean) when r has
+// an intercept.
+func (r *ridgeData) centreY() {
+	r.y = append([]float64(nil), r.yRaw...)
+	if r.intercept {
+		r.yMean = floats.Sum(r.yRaw) / float64(r.m)
+		for i := range r.y {
 			r.y[i] -= r.yMean
 		}
 	}
-	return r, nil
+}
+
+// scaled returns a copy of r, sharing its X, whose targets are r.yRaw·2^e
+// (centred anew: r.y may hold the overflows the scaling avoids).
+func (r *ridgeData) scaled(e int) *ridgeData {
+	s := *r
+	s.yRaw = make([]float64, r.m)
+	for i, v := range r.yRaw {
+		s.yRaw[i] = math.Ldexp(v, e)
+	}
+	s.centreY()
+	return &s
 }
 
 // interrupted returns the context's error once it is done.
@@ -363,16 +392,59 @@ func fitRidge(ctx context.Context, X mat.Matrix, y []float64, lambda float64, in
 }
 
 // fit fits the model at lambda (checked) in the form chosen by form; with
-// r.weightsOnly, only W and B.
+// r.weightsOnly, only W and B. A fit whose result is not finite is fitted
+// again with y scaled (ridgeExponent): the dual form's (K + λI)⁻¹y is of
+// the order of y/λ along K's null space, which overflows for a large y at
+// a tiny λ (y = 1e300, λ = 1e-300) although the weights, fitted values and
+// residuals are of the order of y.
 func (r *ridgeData) fit(lambda float64, form ridgeForm) (*RidgeModel, error) {
+	model, err := r.fitOnce(lambda, form)
+	if err != errRidgeNonFinite {
+		return model, err // fitOnce's other errors come with no model
+	}
+	e := ridgeExponent(r.yRaw)
+	model, err = r.scaled(-e).fitOnce(lambda, form)
+	if err != nil {
+		return nil, err
+	}
+	model.B = math.Ldexp(model.B, e)
+	for _, v := range [][]float64{model.W, model.Fitted, model.LOO} {
+		for i := range v {
+			v[i] = math.Ldexp(v[i], e)
+		}
+	}
+	if err := finiteRidge(model.W, model.Fitted, model.LOO, []float64{model.B}); err != nil {
+		return nil, err // the results are beyond float64's range
+	}
+	return model, nil
+}
+
+// ridgeExponent returns the binary exponent e of the largest |y_i|
+// (math.Frexp's: 2^(e−1) ≤ max|y_i| < 2^e), 0 when y is all zeros. Every
+// ridge result is linear in y, and y·2^−e, whose entries are below 1 in
+// magnitude, is exact — except an entry below 2^(e−1022) in magnitude,
+// which becomes subnormal and keeps only the bits above 2^−1074 (at or
+// below about 2^(e−1075) it becomes 0) — as is scaling a result back by
+// 2^e (unless it overflows): a retry with y·2^−e computes y's results
+// without their intermediate overflows.
+func ridgeExponent(y []float64) int {
+	var top float64
+	for _, v := range y {
+		top = max(top, math.Abs(v))
+	}
+	_, e := math.Frexp(top)
+	return e
+}
+
+// fitOnce is fit without its retry.
+func (r *ridgeData) fitOnce(lambda float64, form ridgeForm) (*RidgeModel, error) {
 	intercept := r.intercept
 	var err error
 	model := &RidgeModel{Lambda: lambda, Intercept: intercept, W: make([]float64, r.d), Fitted: make([]float64, r.m), LOO: make([]float64, r.m)}
-	var oneMinusH []float64
 	if r.primal(form) {
-		oneMinusH, err = r.fitPrimal(lambda, model)
+		err = r.fitPrimal(lambda, model)
 	} else {
-		oneMinusH, err = r.fitDual(lambda, model)
+		err = r.fitDual(lambda, model)
 	}
 	if err != nil {
 		return nil, err
@@ -383,18 +455,23 @@ func (r *ridgeData) fit(lambda float64, form ridgeForm) (*RidgeModel, error) {
 	if r.weightsOnly {
 		return model, finiteRidge(model.W, []float64{model.B})
 	}
-	for i := range r.m {
-		model.LOO[i] = (r.yRaw[i] - model.Fitted[i]) / oneMinusH[i]
-	}
-	return model, finiteRidge(model.W, model.LOO, []float64{model.B})
+	return model, finiteRidge(model.W, model.Fitted, model.LOO, []float64{model.B})
 }
 
-// finiteRidge returns an error if any value is NaN or ±Inf.
+// errRidgeNonFinite is finiteRidge's error. The fits from the rows reach
+// it for results that are themselves beyond float64's range: they retry
+// an intermediate overflow with y scaled (fit, RidgeLOO.Path), and refuse
+// an ill-conditioned system before solving it (ridgeFactorize,
+// ridgeCheckCond). RidgeFromProducts, which does not rescale, may also
+// reach it by an overflow of its Cholesky solve's intermediate values.
+var errRidgeNonFinite = errors.New("linear: ridge: non-finite result: a weight, the intercept, a fitted value or a leave-one-out residual is beyond float64's range (about ±1.8e308)")
+
+// finiteRidge returns errRidgeNonFinite if any value is NaN or ±Inf.
 func finiteRidge(vs ...[]float64) error {
 	for _, v := range vs {
 		for _, x := range v {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return errors.New("linear: ridge: non-finite result; the problem is too ill-conditioned")
+				return errRidgeNonFinite
 			}
 		}
 	}
@@ -431,25 +508,26 @@ func (r *ridgeData) factorize(g *mat.SymDense, lambda float64) (*mat.Cholesky, e
 	return chol, nil
 }
 
-// fitPrimal solves (X_cᵀX_c + λI)w = X_cᵀy_c, sets W and Fitted and returns
-// 1 − H_ii, H_ii = [1/m] + x_ciᵀ(X_cᵀX_c + λI)⁻¹x_ci.
-func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) ([]float64, error) {
+// fitPrimal solves (X_cᵀX_c + λI)w = X_cᵀy_c and sets W and, unless
+// r.weightsOnly, Fitted and LOO = (y − Fitted)/(1 − H_ii),
+// H_ii = [1/m] + x_ciᵀ(X_cᵀX_c + λI)⁻¹x_ci.
+func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) error {
 	g, err := r.gram(r.x, true)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	chol, err := r.factorize(g, lambda)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var rhs, w mat.VecDense
 	rhs.MulVec(r.x.T(), mat.NewVecDense(r.m, r.y))
 	if err := chol.SolveVecTo(&w, &rhs); err != nil {
-		return nil, fmt.Errorf("linear: ridge: %w", err)
+		return fmt.Errorf("linear: ridge: %w", err)
 	}
 	copy(model.W, w.RawVector().Data)
 	if r.weightsOnly {
-		return nil, nil
+		return nil
 	}
 	fitted := mat.NewVecDense(r.m, model.Fitted)
 	fitted.MulVec(r.x, &w)
@@ -458,12 +536,11 @@ func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) ([]float64, err
 	chol.UTo(&u)
 	var t mat.Dense
 	if err := u.SolveTo(&t, true, r.x.T()); err != nil {
-		return nil, fmt.Errorf("linear: ridge: %w", err)
+		return fmt.Errorf("linear: ridge: %w", err)
 	}
 	if err := r.interrupted(); err != nil {
-		return nil, err
+		return err
 	}
-	oneMinusH := make([]float64, r.m)
 	for i := range r.m {
 		model.Fitted[i] += r.yMean
 		var s float64
@@ -473,17 +550,23 @@ func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) ([]float64, err
 		if r.intercept {
 			s += 1 / float64(r.m)
 		}
-		oneMinusH[i] = 1 - s
-		if oneMinusH[i] < ridgeMinOneMinusH {
-			return nil, fmt.Errorf("linear: ridge: row %d has leverage %.17g ≈ 1 (λ = %g too small for d < m); its leave-one-out residual is undefined", i, s, lambda)
+		oneMinusH := 1 - s
+		if oneMinusH < ridgeMinOneMinusH {
+			return fmt.Errorf("linear: ridge: row %d has leverage %.17g ≈ 1 (λ = %g too small for d < m); its leave-one-out residual is undefined", i, s, lambda)
 		}
+		model.LOO[i] = (r.yRaw[i] - model.Fitted[i]) / oneMinusH
 	}
-	return oneMinusH, nil
+	return nil
 }
 
-// fitDual solves (ZZᵀ + λI)α = Qᵀy with Z = QᵀX (Q from basis), sets
-// W = Zᵀα and Fitted = y − λQα and returns 1 − H_ii = λ·(Q(ZZᵀ+λI)⁻¹Qᵀ)_ii.
-func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error) {
+// fitDual solves (ZZᵀ + λI)α = Qᵀy with Z = QᵀX (Q from basis) and sets
+// W = Zᵀα and, unless r.weightsOnly, Fitted = y − λQα and
+// LOO_i = (λQα)_i/(1 − H_ii) = (Qα)_i/s_i, where 1 − H_ii = λs_i and
+// s_i = (Q(ZZᵀ+λI)⁻¹Qᵀ)_ii. The LOO residuals come from Qα itself, not
+// through Fitted: y − Fitted would cancel y's digits, an error of about
+// ε·|y|/(λs_i) (relative 1e-3 at λ = 1e-12 on N(0, 1) data, all of them
+// when λQα is below half an ulp of y).
+func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) error {
 	qt := r.basis()
 	k, _ := qt.Dims()
 	z := r.reduced()
@@ -491,20 +574,20 @@ func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error
 	yt.MulVec(qt, mat.NewVecDense(r.m, r.y))
 	g, err := r.gram(z, false)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	chol, err := r.factorize(g, lambda)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var alpha mat.VecDense
 	if err := chol.SolveVecTo(&alpha, yt); err != nil {
-		return nil, fmt.Errorf("linear: ridge: %w", err)
+		return fmt.Errorf("linear: ridge: %w", err)
 	}
 	w := mat.NewVecDense(r.d, model.W)
 	w.MulVec(z.T(), &alpha)
 	if r.weightsOnly {
-		return nil, nil
+		return nil
 	}
 	qa := mat.NewVecDense(r.m, nil)
 	qa.MulVec(qt.T(), &alpha) // Qα: the residuals are λQα
@@ -512,25 +595,23 @@ func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) ([]float64, error
 	chol.UTo(&u)
 	var t mat.Dense
 	if err := u.SolveTo(&t, true, qt); err != nil {
-		return nil, fmt.Errorf("linear: ridge: %w", err)
+		return fmt.Errorf("linear: ridge: %w", err)
 	}
 	if err := r.interrupted(); err != nil {
-		return nil, err
+		return err
 	}
-	oneMinusH := make([]float64, r.m)
 	for i := range r.m {
 		var s float64
 		for a := range k {
 			s += t.At(a, i) * t.At(a, i)
 		}
-		res := lambda * qa.AtVec(i)
-		model.Fitted[i] = r.yRaw[i] - res
-		oneMinusH[i] = lambda * s
-		if !(oneMinusH[i] > 0) {
-			return nil, fmt.Errorf("linear: ridge: row %d has leverage 1; its leave-one-out residual is undefined", i)
+		model.Fitted[i] = r.yRaw[i] - lambda*qa.AtVec(i)
+		if !(lambda*s > 0) {
+			return fmt.Errorf("linear: ridge: row %d has leverage 1; its leave-one-out residual is undefined", i)
 		}
+		model.LOO[i] = qa.AtVec(i) / s
 	}
-	return oneMinusH, nil
+	return nil
 }
 
 // ridgeLOOPath is RidgeLOOPath with a choice of form.

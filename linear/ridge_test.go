@@ -907,9 +907,274 @@ func TestRidgeFromProducts(t *testing.T) {
 		{"indefinite", ctx, mat.NewSymDense(2, []float64{-5, 0, 0, 1}), []float64{1, 2}, 1},
 		{"ill-conditioned", ctx, mat.NewSymDense(2, []float64{1e15, 0, 0, 0}), []float64{1, 2}, 1e-3},
 		{"cancelled", cancelled, eye, []float64{1, 2}, 1},
+		{"weights beyond float64", ctx, mat.NewSymDense(2, nil), []float64{1e300, 1}, 1e-10},
 	} {
-		if w, err := RidgeFromProducts(tc.ctx, tc.A, tc.b, tc.lambda); err == nil {
-			t.Errorf("%s: no error (weights %v)", tc.what, w)
+		if w, err := RidgeFromProducts(tc.ctx, tc.A, tc.b, tc.lambda); err == nil || w != nil {
+			t.Errorf("%s: weights %v, error %v; want no weights and an error", tc.what, w, err)
 		}
+	}
+}
+
+// TestRidgeZeroXHugeY: with X = 0 the ridge fit is the intercept-only
+// model (no intercept: the zero model) at every λ, whose leave-one-out
+// residuals are y_i − mean of the others (y_i): finite for y = ±1e300 at
+// λ = 1e-300, in both forms, although the dual form's (K + λI)⁻¹y =
+// y/λ overflows (FitRidge and RidgeLOOPath refused them as "non-finite").
+// RidgeLOO's Weights and SubsetWeights (rows 0 and 1, of mean 0) give
+// that model too. ±1.7e308 with an intercept is refused: y_i − ȳ₋ᵢ
+// overflows float64.
+func TestRidgeZeroXHugeY(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct{ m, d int }{{1, 3}, {3, 3}, {4, 20}, {12, 5}} {
+		for _, intercept := range []bool{false, true} {
+			if intercept && c.m < 2 {
+				continue
+			}
+			y := make([]float64, c.m)
+			var sum float64
+			for i := range y {
+				y[i] = 1e300
+				if i%3 == 1 {
+					y[i] = -1e300
+				}
+				sum += y[i] / float64(c.m)
+			}
+			want, b := slices.Clone(y), 0.0
+			if intercept {
+				b = sum
+				for i := range want {
+					want[i] = (y[i] - sum) * float64(c.m) / float64(c.m-1)
+				}
+			}
+			x := mat.NewDense(c.m, c.d, nil)
+			for _, form := range []ridgeForm{ridgeAuto, ridgePrimal, ridgeDual} {
+				name := fmt.Sprintf("m%d d%d intercept %v form %d", c.m, c.d, intercept, form)
+				// Two λ that overflow: each is fitted again.
+				path, err := ridgeLOOPath(ctx, x, y, []float64{1e-300, 1e-299, 1}, intercept, form)
+				if err != nil {
+					t.Errorf("%s: RidgeLOOPath: %v", name, err)
+					continue
+				}
+				for _, pt := range path {
+					if e, ok := relClose(pt.LOO, want, 1e-14); !ok {
+						t.Errorf("%s λ=%g: LOO %v, want %v (%.3g)", name, pt.Lambda, pt.LOO, want, e)
+					}
+				}
+				model, err := fitRidge(ctx, x, y, 1e-300, intercept, form)
+				if err != nil {
+					t.Errorf("%s: FitRidge: %v", name, err)
+					continue
+				}
+				if e, ok := relClose(model.LOO, want, 1e-14); !ok || math.Abs(model.B-b) > 1e-14*math.Abs(b) || slices.ContainsFunc(model.W, func(w float64) bool { return w != 0 }) {
+					t.Errorf("%s: FitRidge W %v B %v LOO %v, want 0, %v, %v (%.3g)", name, model.W, model.B, model.LOO, b, want, e)
+				}
+				rl, err := newRidgeLOO(ctx, x, y, intercept, form)
+				if err != nil {
+					t.Fatalf("%s: NewRidgeLOO: %v", name, err)
+				}
+				w, wb, err := rl.Weights(ctx, 1e-300)
+				if err != nil || math.Abs(wb-b) > 1e-14*math.Abs(b) || slices.ContainsFunc(w, func(w float64) bool { return w != 0 }) {
+					t.Errorf("%s: Weights %v, %v, %v, want 0, %v", name, w, wb, err, b)
+				}
+				if c.m > 2 {
+					rows := []int{0, 1}
+					w, wb, err := rl.SubsetWeights(ctx, rows, 1e-300)
+					if err != nil || math.Abs(wb) > 1e-14*1e300 || slices.ContainsFunc(w, func(w float64) bool { return w != 0 }) {
+						t.Errorf("%s: SubsetWeights %v, %v, %v, want 0, 0", name, w, wb, err)
+					}
+				}
+			}
+		}
+	}
+	y := []float64{1.7e308, -1.7e308, 1.7e308}
+	if _, err := RidgeLOOPath(ctx, mat.NewDense(3, 3, nil), y, []float64{1}, true); err == nil || !strings.Contains(err.Error(), "non-finite") {
+		t.Errorf("LOO residuals beyond float64: %v, want the non-finite error", err)
+	}
+	// Refused with no model (a non-nil model came with the error).
+	for _, form := range []ridgeForm{ridgePrimal, ridgeDual} {
+		if m, err := fitRidge(ctx, mat.NewDense(3, 2, nil), y, 1, true, form); m != nil || err == nil || !strings.Contains(err.Error(), "non-finite") {
+			t.Errorf("form %d: FitRidge of LOO residuals beyond float64: %v, %v, want no model and the non-finite error", form, m, err)
+		}
+	}
+}
+
+// TestFitRidgeFittedBeyondRange: a fit whose fitted values are beyond
+// float64's range is refused, with no model, as FitRidge's doc says — here
+// the weights, intercept and leave-one-out residuals are finite (the
+// first pass overflows and the fit is retried with y scaled): x_i = i −
+// 9.5, y = +1.3e308 on the first half and −1.3e308 on the second, whose
+// least-squares line reaches ±1.86e308 at the ends. (The retry's scaled
+// fitted values, scaled back, came out as ±Inf with no error.)
+func TestFitRidgeFittedBeyondRange(t *testing.T) {
+	ctx := context.Background()
+	const n = 20
+	x := mat.NewDense(n, 1, nil)
+	y := make([]float64, n)
+	for i := range n {
+		x.Set(i, 0, float64(i)-float64(n-1)/2)
+		y[i] = 1.3e308
+		if i >= n/2 {
+			y[i] = -1.3e308
+		}
+	}
+	for _, form := range []ridgeForm{ridgeAuto, ridgePrimal, ridgeDual} {
+		m, err := fitRidge(ctx, x, y, 1e-6, true, form)
+		if m != nil || err == nil || !strings.Contains(err.Error(), "non-finite") {
+			t.Errorf("form %d: %+v, %v; want no model and the non-finite error", form, m, err)
+		}
+	}
+}
+
+// TestFitRidgeDualLOOAtTinyLambda: the dual form's leave-one-out residuals
+// are the brute-force refits' (ridgeBruteLOO) to rounding at a tiny λ,
+// where the residuals y − ŷ = λQα are tiny against y: computed as
+// y − Fitted they lost about ε·|y|/λ (a relative error of 1e-3 at
+// λ = 1e-12 on N(0, 1) data), and with X ~ 1e10 and y ~ 1e300 at λ = 1e-3
+// all of it (LOO = 0, against ~1e300). The brute force of the second
+// problem is that of X·2^−33, y·2^−1000 and λ·2^−66 scaled back by 2^1000
+// (the same fits: ridge with X/c and λ/c² has weights c·w).
+func TestFitRidgeDualLOOAtTinyLambda(t *testing.T) {
+	ctx := context.Background()
+	x, y := ridgeRandom(11, 6, 40, 0)
+	big, bigY := ridgeRandom(12, 4, 10, 0)
+	big.Scale(math.Ldexp(1, 33), big)
+	for i := range bigY {
+		bigY[i] = math.Ldexp(bigY[i], 1000)
+	}
+	for _, intercept := range []bool{false, true} {
+		for _, lambda := range []float64{1e-8, 1e-12} {
+			model, err := FitRidge(ctx, x, y, lambda, intercept)
+			if err != nil {
+				t.Fatalf("intercept %v λ %g: %v", intercept, lambda, err)
+			}
+			want := ridgeBruteLOO(t, x, y, lambda, intercept)
+			if e, ok := relClose(model.LOO, want, 1e-12); !ok {
+				t.Errorf("intercept %v λ %g: LOO %v, want %v (%.3g)", intercept, lambda, model.LOO, want, e)
+			}
+		}
+		model, err := FitRidge(ctx, big, bigY, 1e-3, intercept)
+		if err != nil {
+			t.Fatalf("X ~ 1e10, intercept %v: %v", intercept, err)
+		}
+		small := mat.DenseCopyOf(big)
+		small.Scale(math.Ldexp(1, -33), big)
+		smallY := slices.Clone(bigY)
+		for i := range smallY {
+			smallY[i] = math.Ldexp(smallY[i], -1000)
+		}
+		want := ridgeBruteLOO(t, small, smallY, math.Ldexp(1e-3, -66), intercept)
+		for i := range want {
+			want[i] = math.Ldexp(want[i], 1000)
+		}
+		var top float64
+		for _, v := range want {
+			top = max(top, math.Abs(v))
+		}
+		for i := range want {
+			if math.Abs(model.LOO[i]-want[i]) > 1e-12*top {
+				t.Errorf("X ~ 1e10, intercept %v: LOO %v, want %v", intercept, model.LOO, want)
+				break
+			}
+		}
+	}
+}
+
+// TestRidgeRescaledResults: the results of the retry with y scaled are
+// the whole problem's, scaled back — checked where only the retry can
+// give them. (a) X = 0, y = 1.5e308 three times, with an intercept: the
+// sum of y overflows, so the scaled targets must be centred anew (not the
+// overflowed centred ones scaled); the model is the constant 1.5e308 and
+// every LOO residual 0. (b) X ~ 1e10 (10 × 3, the primal) and y ~ 1e300:
+// Xᵀy overflows in FitRidge and in RidgeLOOPath's sweep, whose retry must
+// use the scaled targets; the reference is the brute force of X·2^−33,
+// y·2^−1000 and λ·2^−66 scaled back by 2^1000 (ridge with X/c and λ/c²
+// has weights c·w).
+func TestRidgeRescaledResults(t *testing.T) {
+	ctx := context.Background()
+	y := []float64{1.5e308, 1.5e308, 1.5e308}
+	for _, form := range []ridgeForm{ridgePrimal, ridgeDual} {
+		m, err := fitRidge(ctx, mat.NewDense(3, 2, nil), y, 1, true, form)
+		if err != nil {
+			t.Errorf("(a) form %d: %v", form, err)
+			continue
+		}
+		if m.B != 1.5e308 || !slices.Equal(m.W, []float64{0, 0}) || !slices.Equal(m.Fitted, y) || !slices.Equal(m.LOO, []float64{0, 0, 0}) {
+			t.Errorf("(a) form %d: W %v B %v Fitted %v LOO %v, want 0, 1.5e308, y, 0", form, m.W, m.B, m.Fitted, m.LOO)
+		}
+		path, err := ridgeLOOPath(ctx, mat.NewDense(3, 2, nil), y, []float64{1, 2}, true, form)
+		if err != nil || !slices.Equal(path[0].LOO, []float64{0, 0, 0}) || !slices.Equal(path[1].LOO, []float64{0, 0, 0}) {
+			t.Errorf("(a) form %d: RidgeLOOPath %v, %v, want LOO 0", form, path, err)
+		}
+	}
+
+	x, y := ridgeRandom(13, 10, 3, 0)
+	x.Scale(math.Ldexp(1, 33), x)
+	for i := range y {
+		y[i] = math.Ldexp(y[i], 1000)
+	}
+	small := mat.DenseCopyOf(x)
+	small.Scale(math.Ldexp(1, -33), x)
+	smallY := slices.Clone(y)
+	for i := range smallY {
+		smallY[i] = math.Ldexp(smallY[i], -1000)
+	}
+	const lambda = 1e-3
+	for _, intercept := range []bool{false, true} {
+		want := ridgeBruteLOO(t, small, smallY, math.Ldexp(lambda, -66), intercept)
+		var top float64
+		for i := range want {
+			want[i] = math.Ldexp(want[i], 1000)
+			top = max(top, math.Abs(want[i]))
+		}
+		close := func(got []float64) bool {
+			for i := range want {
+				if !(math.Abs(got[i]-want[i]) <= 1e-12*top) {
+					return false
+				}
+			}
+			return true
+		}
+		for _, form := range []ridgeForm{ridgeAuto, ridgePrimal} { // the dual's m × m system is singular
+			path, err := ridgeLOOPath(ctx, x, y, []float64{lambda}, intercept, form)
+			if err != nil || !close(path[0].LOO) {
+				t.Errorf("(b) intercept %v form %d: RidgeLOOPath %v, %v, want LOO %v", intercept, form, path, err, want)
+			}
+			m, err := fitRidge(ctx, x, y, lambda, intercept, form)
+			if err != nil || !close(m.LOO) {
+				t.Errorf("(b) intercept %v form %d: FitRidge %+v, %v, want LOO %v", intercept, form, m, err, want)
+			}
+		}
+	}
+}
+
+// TestRidgeLOOInterceptBeyondRange: the intercept b = ȳ − x̄ᵀw of a column
+// of mean 1e100 and spread 1e88 (w ~ 1e212 for y ~ 1e300) is beyond
+// float64's range: FitRidge, Weights and SubsetWeights (which fall back
+// on a fit from scratch, whose intercept is shifted by x̄ᵀw) refuse it
+// with no weights.
+func TestRidgeLOOInterceptBeyondRange(t *testing.T) {
+	ctx := context.Background()
+	const m = 6
+	x := mat.NewDense(m, 1, nil)
+	y := make([]float64, m)
+	for i := range m {
+		x.Set(i, 0, 1e100*(1+float64(i)*0x1p-40))
+		y[i] = 1e300
+		if i%2 == 1 {
+			y[i] = -1e300
+		}
+	}
+	if model, err := FitRidge(ctx, x, y, 1, true); model != nil || err == nil {
+		t.Errorf("FitRidge: %+v, %v; want no model and an error", model, err)
+	}
+	rl, err := NewRidgeLOO(ctx, x, y, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w, b, err := rl.Weights(ctx, 1); w != nil || err == nil {
+		t.Errorf("Weights: %v, %v, %v; want no weights and an error", w, b, err)
+	}
+	if w, b, err := rl.SubsetWeights(ctx, []int{0, 1, 2, 3}, 1); w != nil || err == nil {
+		t.Errorf("SubsetWeights: %v, %v, %v; want no weights and an error", w, b, err)
 	}
 }

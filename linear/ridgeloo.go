@@ -168,34 +168,39 @@ func (rl *RidgeLOO) Path(ctx context.Context, lambdas []float64) ([]RidgePathPoi
 		}
 	}
 	r := rl.r
-	var loo func(i int, l, num, den float64) (float64, error)
-	if rl.primal {
-		// H_ii = [1/m] + P_iᵀ(T+λI)⁻¹P_i; ŷ_c = P(T+λI)⁻¹c.
-		base := 0.0
-		if r.intercept {
-			base = 1 / float64(r.m)
-		}
-		loo = func(i int, l, fit, h float64) (float64, error) {
-			omh := 1 - base - h
-			if omh < ridgeMinOneMinusH {
-				return 0, fmt.Errorf("linear: ridge: row %d has leverage %.17g ≈ 1 (λ = %g too small for d < m); its leave-one-out residual is undefined", i, base+h, l)
-			}
-			return (r.y[i] - fit) / omh, nil
-		}
-	} else {
-		// The LOO residual is U_iᵀ(T+λI)⁻¹c / U_iᵀ(T+λI)⁻¹U_i.
-		loo = func(i int, _, num, den float64) (float64, error) {
-			if !(den > 0) {
-				return 0, fmt.Errorf("linear: ridge: row %d has leverage 1; its leave-one-out residual is undefined", i)
-			}
-			return num / den, nil
-		}
-	}
-	path, err := ridgeSweep(ctx, rl.p, rl.c, rl.diag, rl.off, lambdas, loo)
+	path, err := ridgeSweep(ctx, rl.p, rl.c, rl.diag, rl.off, lambdas, rl.loo(r.y))
 	if err != nil {
 		return nil, err
 	}
+	// The scaled problem of the retries, made at the first.
+	var (
+		e  int
+		rs *ridgeData
+		c  []float64
+	)
 	for _, p := range path {
+		if finiteRidge(p.LOO) == nil {
+			continue
+		}
+		// Again with y scaled, as fit does (ridgeExponent; the sums
+		// of its centring may overflow too): the dual's
+		// (T+λI)⁻¹c is of the order of y/λ along the Gram matrix's null
+		// space, which overflows for a large y at a tiny λ although the
+		// residuals are of the order of y.
+		if rs == nil {
+			e = ridgeExponent(r.yRaw)
+			rs = r.scaled(-e)
+			var cv mat.VecDense
+			cv.MulVec(rl.p.T(), mat.NewVecDense(r.m, rs.y))
+			c = cv.RawVector().Data
+		}
+		again, err := ridgeSweep(ctx, rl.p, c, rl.diag, rl.off, []float64{p.Lambda}, rl.loo(rs.y))
+		if err != nil {
+			return nil, err
+		}
+		for i, v := range again[0].LOO {
+			p.LOO[i] = math.Ldexp(v, e)
+		}
 		if err := finiteRidge(p.LOO); err != nil {
 			return nil, err
 		}
@@ -203,10 +208,37 @@ func (rl *RidgeLOO) Path(ctx context.Context, lambdas []float64) ([]RidgePathPoi
 	return fitctx.Finish(ctx, path, nil, ridgeCaller)
 }
 
+// loo returns the function of ridgeSweep that gives row i's leave-one-out
+// residual at λ = l, for the targets y (r.y, or r.y scaled with c).
+func (rl *RidgeLOO) loo(y []float64) func(i int, l, num, den float64) (float64, error) {
+	if rl.primal {
+		// H_ii = [1/m] + P_iᵀ(T+λI)⁻¹P_i; ŷ_c = P(T+λI)⁻¹c.
+		base := 0.0
+		if rl.r.intercept {
+			base = 1 / float64(rl.r.m)
+		}
+		return func(i int, l, fit, h float64) (float64, error) {
+			omh := 1 - base - h
+			if omh < ridgeMinOneMinusH {
+				return 0, fmt.Errorf("linear: ridge: row %d has leverage %.17g ≈ 1 (λ = %g too small for d < m); its leave-one-out residual is undefined", i, base+h, l)
+			}
+			return (y[i] - fit) / omh, nil
+		}
+	}
+	// The LOO residual is U_iᵀ(T+λI)⁻¹c / U_iᵀ(T+λI)⁻¹U_i.
+	return func(i int, _, num, den float64) (float64, error) {
+		if !(den > 0) {
+			return 0, fmt.Errorf("linear: ridge: row %d has leverage 1; its leave-one-out residual is undefined", i)
+		}
+		return num / den, nil
+	}
+}
+
 // Weights returns the weights and intercept of FitRidgeWeights(X, y,
 // lambda, intercept) — the same numbers up to rounding — from the
-// tridiagonal form, in O(d·min(m, d) + m·d). Its errors are
-// FitRidgeWeights's that depend on λ, and ctx's.
+// tridiagonal form, in O(d·min(m, d) + m·d); when that solve overflows (a
+// large y at a tiny λ: see Path) it calls FitRidgeWeights itself, at its
+// cost. Its errors are FitRidgeWeights's that depend on λ, and ctx's.
 func (rl *RidgeLOO) Weights(ctx context.Context, lambda float64) (w []float64, b float64, err error) {
 	if err := rl.start(ctx, lambda); err != nil {
 		return nil, 0, err
@@ -238,7 +270,16 @@ func (rl *RidgeLOO) Weights(ctx context.Context, lambda float64) (w []float64, b
 	if r.intercept {
 		b = r.yMean - floats.Dot(r.xMean, w)
 	}
-	return w, b, finiteRidge(w, []float64{b})
+	if finiteRidge(w, []float64{b}) != nil {
+		// (T+λI)⁻¹c overflowed (see Path): fit from scratch, which
+		// scales y.
+		all := make([]int, r.m)
+		for i := range all {
+			all[i] = i
+		}
+		return rl.subsetDirect(ctx, all, lambda)
+	}
+	return w, b, nil
 }
 
 // SubsetWeights returns the weights and intercept of FitRidgeWeights on
@@ -303,7 +344,12 @@ func (rl *RidgeLOO) SubsetWeights(ctx context.Context, rows []int, lambda float6
 		}
 		b = ys/float64(len(rows)) - floats.Dot(r.xMean, w) - floats.Dot(mu, w)
 	}
-	return w, b, finiteRidge(w, []float64{b})
+	if finiteRidge(w, []float64{b}) != nil {
+		// An overflow of the solves' y/λ (see Path): fit from scratch,
+		// which scales y.
+		return rl.subsetDirect(ctx, rows, lambda)
+	}
+	return w, b, nil
 }
 
 // subsetDirect fits the rows rows from scratch: FitRidgeWeights on r.x's
@@ -324,7 +370,10 @@ func (rl *RidgeLOO) subsetDirect(ctx context.Context, rows []int, lambda float64
 	if r.intercept {
 		b -= floats.Dot(r.xMean, w)
 	}
-	return w, b, finiteRidge(w, []float64{b})
+	if err := finiteRidge(w, []float64{b}); err != nil {
+		return nil, 0, err
+	}
+	return w, b, nil
 }
 
 // subsetDual solves the dual system of the rows rows, (G_s + λI)α = y_s,

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/standardize"
@@ -331,7 +332,10 @@ func binaryLabels(y []float64) (labels []int, signed []float64, err error) {
 			return nil, nil, fmt.Errorf("linear: more than two classes (labels %d, %d and %d); train one binary problem per class", labels[0], labels[1], l)
 		}
 	}
-	if len(labels) != 2 {
+	switch len(labels) {
+	case 0:
+		return nil, nil, errors.New("linear: no labels; need two classes")
+	case 1:
 		return nil, nil, fmt.Errorf("linear: all %d labels are %d; need two classes", len(y), labels[0])
 	}
 	if labels[0] == -1 && labels[1] == 1 {
@@ -587,9 +591,16 @@ func (d *design) addSquares(i int, h float64, m []float64) {
 // with C_i = C·WeightPos for y_i = +1 and C·WeightNeg otherwise, r =
 // L1Ratio, and x_i extended by the bias feature when prob.Bias > 0 (its
 // weight, the last, is regularised). Comparing it across solvers and tools
-// is how the parity tests judge solutions. It panics when len(w) is not
-// prob.X.C (+1 with a bias) or the solver is not a classifier.
+// is how the parity tests judge solutions. It has no error result: like
+// Model.Scores it panics, with a message naming it, on a caller's mistake —
+// when prob is nil or fails Train's checks of a problem (no rows, labels
+// that do not match the rows, a NaN or ±Inf value, a malformed matrix),
+// when len(w) is not prob.X.C (+1 with a bias) or when the solver is not a
+// classifier.
 func PrimalObjective(prob *Problem, p Params, w []float64) float64 {
+	if _, err := checkProblem(prob); err != nil {
+		panic("linear: PrimalObjective: " + strings.TrimPrefix(err.Error(), "linear: "))
+	}
 	if len(w) != weightLen(prob) {
 		panic(fmt.Sprintf("linear: PrimalObjective: %d weights for %d features", len(w), weightLen(prob)))
 	}

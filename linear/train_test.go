@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"fmt"
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 	"github.com/greedytl/greedytl/sparse"
 	"gonum.org/v1/gonum/floats"
@@ -215,10 +216,20 @@ func TestWithLabelWeights(t *testing.T) {
 		{[]float64{1, -1}, map[int]float64{1: 0}, "weight 0 for class 1"},
 		{[]float64{1, -1}, map[int]float64{-1: math.Inf(1)}, "weight +Inf for class -1"},
 		{[]float64{1, 1}, map[int]float64{1: 2}, "need two classes"},
+		// No labels: an error, where labels[0] was out of range.
+		{nil, map[int]float64{1: 2}, "no labels; need two classes"},
+		{[]float64{}, nil, "no labels; need two classes"},
 	} {
-		if _, err := (Params{}).WithLabelWeights(c.y, c.weights); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("labels %v, weights %v: %v, want an error containing %q", c.y, c.weights, err, c.want)
-		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("labels %v, weights %v: panic %v", c.y, c.weights, r)
+				}
+			}()
+			if _, err := (Params{}).WithLabelWeights(c.y, c.weights); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("labels %v, weights %v: %v, want an error containing %q", c.y, c.weights, err, c.want)
+			}
+		}()
 	}
 }
 
@@ -343,24 +354,34 @@ func TestPrimalObjective(t *testing.T) {
 	}
 }
 
+// TestPrimalObjectivePanics: PrimalObjective, which has no error result,
+// panics as its doc comment says — with a message naming it, never a
+// runtime error (a nil dereference, an index out of range) — on a nil or
+// malformed problem, a w of the wrong length and a solver that is not a
+// classifier.
 func TestPrimalObjectivePanics(t *testing.T) {
 	prob := randomProblem(1, 5, 3, 1, 1)
+	shortY := *prob
+	shortY.Y = prob.Y[:4]
+	nan := *prob
+	nan.X = sparse.FromDense(mat.NewDense(1, 3, []float64{1, math.NaN(), 0}))
+	nan.Y = []float64{1}
 	for _, c := range []struct {
 		name string
+		prob *Problem
 		p    Params
 		w    []float64
+		want string
 	}{
-		{"short w", Params{Solver: L2RLR}, make([]float64, 3)},
-		{"unknown solver", Params{Solver: 101}, make([]float64, 4)},
+		{"short w", prob, Params{Solver: L2RLR}, make([]float64, 3), "3 weights for 4 features"},
+		{"unknown solver", prob, Params{Solver: 101}, make([]float64, 4), "not a classifier"},
+		{"nil problem", nil, Params{Solver: L2RLR}, make([]float64, 4), "nil problem"},
+		{"no matrix", &Problem{Y: []float64{1}}, Params{Solver: L2RLR}, make([]float64, 4), "nil problem"},
+		{"no rows", &Problem{X: &sparse.CSR{C: 3, Ptr: []int{0}}}, Params{Solver: L2RLR}, make([]float64, 3), "no rows"},
+		{"short y", &shortY, Params{Solver: L2RLR}, make([]float64, 4), "4 labels for 5 rows"},
+		{"NaN value", &nan, Params{Solver: L2RLR}, make([]float64, 4), "NaN"},
 	} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("%s: no panic", c.name)
-				}
-			}()
-			PrimalObjective(prob, c.p, c.w)
-		}()
+		errtest.Panics(t, c.name, "linear: PrimalObjective", c.want, func() { PrimalObjective(c.prob, c.p, c.w) })
 	}
 }
 

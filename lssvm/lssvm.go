@@ -142,9 +142,22 @@ func NewSystem(gram *mat.SymDense, zeta []float64, c float64) (*System, error) {
 	return &System{a: a, p: pv}, nil
 }
 
+// built returns an error for a nil or zero System, which NewSystem never
+// returns.
+func (s *System) built() error {
+	if s == nil || s.a == nil {
+		return errors.New("LS-SVM: a System not built by NewSystem")
+	}
+	return nil
+}
+
 // Solve returns the LS-SVM solution [α; b] = M⁻¹[r; 0] for the targets r,
-// one per row of the system (it panics otherwise: a programmer error).
+// one per row of the system (it panics otherwise, and on a nil or zero
+// System: a programmer error).
 func (s *System) Solve(r []float64) (alpha []float64, b float64) {
+	if err := s.built(); err != nil {
+		panic(err.Error())
+	}
 	m := len(r)
 	alpha = make([]float64, m)
 	mat.NewVecDense(m, alpha).MulVec(s.a, mat.NewVecDense(m, r))
@@ -163,10 +176,13 @@ func (s *System) Solve(r []float64) (alpha []float64, b float64) {
 // G is computed looBlock columns at a time, with ctx checked before each
 // block (each column's values do not depend on the blocking). LOO returns
 // an error when y or H does not have one row per row of the system or
-// holds a NaN or ±Inf value, ctx's error when ctx is done, and panics
-// when ctx is nil.
+// holds a NaN or ±Inf value, and for a nil or zero System (one not built
+// by NewSystem), ctx's error when ctx is done, and panics when ctx is nil.
 func (s *System) LOO(ctx context.Context, y []float64, h *mat.Dense) (c []float64, g *mat.Dense, err error) {
 	if err := fitctx.Start(ctx, "lssvm"); err != nil {
+		return nil, nil, err
+	}
+	if err := s.built(); err != nil {
 		return nil, nil, err
 	}
 	m := len(y)

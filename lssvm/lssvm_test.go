@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/internal/kerneltest"
 	"gonum.org/v1/gonum/mat"
 )
@@ -372,5 +373,45 @@ func TestDocumentedPanics(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// TestNilReceivers: a nil or zero System's LOO returns an error, and the
+// methods without one (Solve, and WeightedRidge's LOOPredictions and
+// Primal, with a nil z too) panic with a message naming the problem
+// rather than a nil dereference.
+func TestNilReceivers(t *testing.T) {
+	var s *System
+	for _, sys := range []*System{s, {}} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("LOO of %#v: panic %v", sys, r)
+				}
+			}()
+			if _, _, err := sys.LOO(context.Background(), []float64{1}, nil); err == nil || err.Error() != "LS-SVM: a System not built by NewSystem" {
+				t.Errorf("LOO of %#v: %v", sys, err)
+			}
+		}()
+	}
+	gram := mat.NewSymDense(3, []float64{2, 1, 0, 1, 2, 1, 0, 1, 2})
+	wr, err := NewWeightedRidge(gram, []float64{1, -1, 1}, []float64{1, 1, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nilWR *WeightedRidge
+	for name, c := range map[string]struct {
+		f    func()
+		want string
+	}{
+		"Solve, nil System":          {func() { s.Solve([]float64{1}) }, "LS-SVM: a System not built by NewSystem"},
+		"LOOPredictions, nil":        {func() { nilWR.LOOPredictions(1, 1) }, "lssvm: WeightedRidge.LOOPredictions of a WeightedRidge not built by NewWeightedRidge"},
+		"LOOPredictions, zero":       {func() { (&WeightedRidge{}).LOOPredictions(1, 1) }, "lssvm: WeightedRidge.LOOPredictions of a WeightedRidge not built by NewWeightedRidge"},
+		"LOOPredictions, negative m": {func() { wr.LOOPredictions(-1, 1) }, "lssvm: LOOPredictions of -1 rows of 3"},
+		"Primal, nil":                {func() { nilWR.Primal(mat.NewDense(3, 2, nil), 1) }, "lssvm: WeightedRidge.Primal of a WeightedRidge not built by NewWeightedRidge"},
+		"Primal, nil z":              {func() { wr.Primal(nil, 1) }, "lssvm: WeightedRidge.Primal of a nil z"},
+		"Primal, λ = 0 (unchanged)":  {func() { wr.Primal(mat.NewDense(3, 2, nil), 0) }, "lssvm: WeightedRidge.Primal at λ = 0: want a positive, finite λ"},
+	} {
+		errtest.Panics(t, name, c.want, c.want, c.f)
 	}
 }

@@ -140,10 +140,11 @@ func NewWeightedRidge(gram *mat.SymDense, t, omega []float64) (*WeightedRidge, e
 // LOOPredictions returns the leave-one-out predictions of the first m rows
 // at lambda: t_i − r_i/(1 − h_ii), r_i = (√ω∘e)_i/√ω_i the residual of row i.
 // It panics (a programmer error) when lambda is not positive and finite,
-// which would give NaN, or m exceeds the number of rows.
+// which would give NaN, m is negative or exceeds the number of rows, or wr
+// was not built by NewWeightedRidge.
 func (wr *WeightedRidge) LOOPredictions(m int, lambda float64) []float64 {
-	checkLambda("LOOPredictions", lambda)
-	if m > len(wr.t) {
+	wr.check("LOOPredictions", lambda)
+	if m < 0 || m > len(wr.t) {
 		panic(fmt.Sprintf("lssvm: LOOPredictions of %d rows of %d", m, len(wr.t)))
 	}
 	shrink := make([]float64, len(wr.eig))
@@ -165,10 +166,14 @@ func (wr *WeightedRidge) LOOPredictions(m int, lambda float64) []float64 {
 // Primal returns the weights w = Σ_i √ω_i a_i (z_i − z̄),
 // a = U diag(1/(Λ+λ)) Uᵀs, and the intercept b = pᵀt − z̄ᵀw of the
 // regression at lambda, z̄ = Σ_i p_i z_i (z holds the rows z_i). It panics
-// (a programmer error) when lambda is not positive and finite, or z is nil
-// or does not have one row per row of the regression.
+// (a programmer error) when lambda is not positive and finite, z is nil
+// or does not have one row per row of the regression, or wr was not built
+// by NewWeightedRidge.
 func (wr *WeightedRidge) Primal(z *mat.Dense, lambda float64) (w []float64, b float64) {
-	checkLambda("Primal", lambda)
+	wr.check("Primal", lambda)
+	if z == nil {
+		panic("lssvm: WeightedRidge.Primal of a nil z")
+	}
 	N, d := z.Dims()
 	coef := make([]float64, len(wr.eig))
 	for k, e := range wr.eig {
@@ -193,8 +198,12 @@ func (wr *WeightedRidge) Primal(z *mat.Dense, lambda float64) (w []float64, b fl
 	return w, b
 }
 
-// checkLambda panics, naming fn, unless lambda is positive and finite.
-func checkLambda(fn string, lambda float64) {
+// check panics, naming fn, unless wr was built by NewWeightedRidge and
+// lambda is positive and finite.
+func (wr *WeightedRidge) check(fn string, lambda float64) {
+	if wr == nil || wr.u == nil {
+		panic("lssvm: WeightedRidge." + fn + " of a WeightedRidge not built by NewWeightedRidge")
+	}
 	if !standardize.PositiveFinite(lambda) {
 		panic(fmt.Sprintf("lssvm: WeightedRidge.%s at λ = %v: want a positive, finite λ", fn, lambda))
 	}

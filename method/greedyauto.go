@@ -339,11 +339,22 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	sum.Hyper["ridge_lambda"] = ridgeLambda
 	sum.Hyper["members"] = float64(members)
 	tally := newSelectionTally(rec)
+	// A subsample's committee that its conversion to the whole sample's
+	// standardisation would wreck (wideColumns) is left out, its ridge
+	// member with it.
+	kept := []int{0}
+	var wide wideTally
 	for k, sub := range fits[1:] {
+		if w := wideColumns(sum, sub); w != nil {
+			wide.add(w)
+			continue
+		}
 		tally.add(recs[k+1])
 		addLinear(sum, sub)
+		kept = append(kept, k+1)
 	}
-	for k, w := range ridgeW {
+	for _, k := range kept {
+		w := ridgeW[k]
 		for j := range sum.WX {
 			sum.WX[j] += w[j]
 		}
@@ -352,12 +363,12 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 		}
 		sum.B += ridgeB[k]
 	}
-	sum.scale(1 / float64(members*len(fits)))
-	sum.Hyper["fits"] = float64(len(fits))
+	sum.scale(1 / float64(members*len(kept)))
+	sum.Hyper["fits"] = float64(len(kept))
 	if err := sum.check(); err != nil {
 		return nil, fmt.Errorf("method: greedytl-auto: %w", err)
 	}
-	return &AutoModel{Linear: sum, Committee: rec.committee(tally)}, nil
+	return &AutoModel{Linear: sum, Committee: rec.committee(tally), wide: wide.report(len(fits) - 1)}, nil
 }
 
 // ridgeLambdaRows bounds the rows on which greedytl-auto chooses the ridge

@@ -23,6 +23,9 @@ type AutoModel struct {
 	// Committee records what the members chose; it is nil for a model read
 	// from a file written before greedytl recorded it.
 	Committee *AutoCommittee
+	// wide is the fit's report of the columns because of which it left
+	// committees out of its mean (WideColumns; not in the file).
+	wide []WideColumn
 }
 
 // AutoCommittee records greedytl-auto's committee: what each member of

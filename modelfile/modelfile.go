@@ -28,6 +28,7 @@ import (
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/jsonfile"
+	"github.com/greedytl/greedytl/internal/typednil"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -129,7 +130,7 @@ func NewHeader(method string, hp map[string]float64, sources *source.ID) Header 
 // exactly. It returns encoding/json's error, or w's, and an error when w
 // is nil.
 func Write(w io.Writer, doc any) error {
-	if w == nil {
+	if typednil.Is(w) {
 		return errNoWriter
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
@@ -166,7 +167,7 @@ type File struct {
 // space after it, whose header it checks as Parse does. A nil r is an
 // error. Its errors do not name the reader; callers prefix them.
 func Read(r io.Reader) (File, error) {
-	if r == nil {
+	if typednil.Is(r) {
 		return File{}, errNoReader
 	}
 	b, err := io.ReadAll(r)

@@ -200,4 +200,20 @@ func TestNilReaderWriter(t *testing.T) {
 	if err := Write(nil, NewHeader("m", nil, nil)); err == nil || err.Error() != "no writer (nil)" {
 		t.Errorf("Write(nil, …): error %v", err)
 	}
+	// A nil pointer in the interface is no reader or writer either (it
+	// was dereferenced).
+	var buf *bytes.Buffer
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("a nil *bytes.Buffer: panic %v", r)
+			}
+		}()
+		if _, err := Read(buf); err == nil || err.Error() != "no reader (nil)" {
+			t.Errorf("Read of a nil *bytes.Buffer: error %v", err)
+		}
+		if err := Write(buf, NewHeader("m", nil, nil)); err == nil || err.Error() != "no writer (nil)" {
+			t.Errorf("Write to a nil *bytes.Buffer: error %v", err)
+		}
+	}()
 }

@@ -42,6 +42,16 @@ func (d *nwayRows) methods() []string {
 	return ms
 }
 
+// runShots returns the numbers of shots run, at any number of ways: those
+// that have a row, and those of the runs' grids that have no record yet.
+func (d *nwayRows) runShots() []int {
+	shots := d.distinct(func(Row) bool { return true }, func(r Row) int { return r.Shots })
+	for _, s := range d.grid {
+		shots = sortedUnion(shots, s)
+	}
+	return shots
+}
+
 // nwaySection adds the table and the figure of one N-way dataset: for each
 // number of ways, a method × shots table of accuracy, the best
 // of each column in bold (bestEntries); and a figure of accuracy against shots,
@@ -72,13 +82,8 @@ func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, 
 		count = fmt.Sprintf("%d to %d episodes", fewest, most)
 	}
 	ms := d.methods()
-	all := func(Row) bool { return true }
-	recorded := d.distinct(all, func(r Row) int { return r.Ways })
-	ways := sortedUnion(recorded, sortedInts(d.grid))
-	shots := d.distinct(all, func(r Row) int { return r.Shots })
-	for _, s := range d.grid {
-		shots = sortedUnion(shots, s)
-	}
+	recorded := d.distinct(func(Row) bool { return true }, func(r Row) int { return r.Ways })
+	ways, shots := sortedUnion(recorded, sortedInts(d.grid)), d.runShots()
 	doc.add(heading{2, "Dataset " + name + " (N-way)"}, paragraph{fmt.Sprintf(
 		"N-way few-shot episodes: %s ways, %s shots, %s per ways and shots, %s per class; %d classes appear in the episodes; %s.",
 		joinInts(ways), joinInts(shots), count, plural.Count(test, "test example", "test examples"), len(classes), plural.Count(len(ms), "method", "methods"))})

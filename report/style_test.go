@@ -565,7 +565,7 @@ func TestAxesHoldTheGridsSizes(t *testing.T) {
 	if !regexp.MustCompile(`\| method \| 2\+10 \| 5\+10 \| 10\+10 \|`).MatchString(md) {
 		t.Errorf("the accuracy table has no column of 5 positives:\n%s", md)
 	}
-	if !strings.Contains(md, "No cell of 5+10 has a record: the run's grid holds it, but the run has not written it") {
+	if !strings.Contains(md, ". No cell of 5+10 has a record: the run's grid holds it, but the run has not written it") { // after the note's sentences, a blank
 		t.Errorf("the accuracy table's note does not say that 5 positives has no record:\n%s", md)
 	}
 	if strings.Contains(md, "### Balanced accuracy (%), 10 noise dimensions") {
@@ -706,7 +706,7 @@ func TestNWayTablesSayWhatIsUnwritten(t *testing.T) {
 			dir := writeNWayRun(t, recs, []int{5, 20}, []int{1, 2, 5}, []string{"simpleshot", "greedytl-nway"})
 			md, _ := writeSVGs(t, dir)
 			tables := strings.Count(md, "| method | 1-shot | 2-shot | 5-shot |")
-			notes := strings.Count(md, "No cell of 2 shots has a record: the run's grid holds it, but the run has not written it (a partial run).")
+			notes := strings.Count(md, ". No cell of 2 shots has a record: the run's grid holds it, but the run has not written it (a partial run).") // in the table's note, after a blank
 			want := 1
 			if tc.heading {
 				want = 2

@@ -785,8 +785,7 @@ func convergenceNotes(doc *document, rows []Row) {
 // no cell has a record (a partial run) its column of blanks, as Fig. 1 has
 // its tick without points (datasetRows.runPositives).
 func accuracyTable(d *datasetRows, noise, negatives int) []element {
-	recorded := d.recordedPositives(noise)
-	ps := sortedUnion(recorded, d.grid[noise]) // d.runPositives(noise)
+	ps := d.runPositives(noise)
 	ms := d.methods(noise)
 	for _, r := range d.rows { // methods whose every cell failed, too
 		if r.Noise == noise && !slices.Contains(ms, r.Method) {
@@ -835,6 +834,7 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 		note += fmt.Sprintf(" Entries average %d to %d cells (see the failed cells and All summary rows).", nmin, nmax)
 	}
 	note += entryNotes(nmax > 0 && failedEntries > 0, "cell", oneSplit, "split", passed)
+	recorded := d.recordedPositives(noise)
 	var missing []string // sizes of the grid without a record
 	for _, p := range ps {
 		if !slices.Contains(recorded, p) {

@@ -84,8 +84,12 @@ func (id *ID) Check() error {
 // that rec records (empty when they are the same sources): their count,
 // the data they were trained on, their training seed, or, when these
 // agree, the models themselves. rec's digest may be Identity, or the one
-// that model files written before it recorded (see namesIdentity).
+// that model files written before it recorded (see namesIdentity). A nil
+// rec records no sources: that is the difference.
 func (ix *Index) Differences(rec *ID) []string {
+	if rec == nil {
+		return []string{"no record of the sources to compare with (nil)"}
+	}
 	if rec.SHA256 == ix.Identity() || rec.SHA256 == ix.namesIdentity() {
 		return nil
 	}

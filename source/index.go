@@ -36,7 +36,10 @@ const (
 
 // Index is the content of a sources directory's index file, sources.json:
 // what was trained, from what, and how. It records no timings, so the
-// same job always writes the same bytes.
+// same job always writes the same bytes. Its methods with an error result
+// return one for a nil *Index; ID, Identity, Warnings and Differences
+// given a record, which have none, panic on it, as on any nil pointer
+// (Differences(nil) does not: it reports the missing record).
 type Index struct {
 	// Version is IndexVersion.
 	Version int `json:"version"`
@@ -183,8 +186,12 @@ func (ix *Index) Warnings(index string) []Warning {
 	return ws
 }
 
-// Config returns the TrainConfig the index records.
+// Config returns the TrainConfig the index records, and an error for a
+// nil ix or a solver it does not know.
 func (ix *Index) Config() (TrainConfig, error) {
+	if ix == nil {
+		return TrainConfig{}, errNoIndex
+	}
 	s, err := linear.ParseSolver(ix.Solver)
 	if err != nil {
 		return TrainConfig{}, err
@@ -195,9 +202,12 @@ func (ix *Index) Config() (TrainConfig, error) {
 // CheckData returns an error unless f is the dataset the index was made
 // from: the same features, labels and class names (by digest; the folder
 // may have moved), a source for every class that should have one, and a
-// negative plan that fits it. Use it before taking the index's target
-// negatives for f's targets.
+// negative plan that fits it (an error, too, for a nil ix or f). Use it
+// before taking the index's target negatives for f's targets.
 func (ix *Index) CheckData(f *dataset.Folder) error {
+	if ix == nil {
+		return errNoIndex
+	}
 	digest, err := DataDigest(f)
 	if err != nil {
 		return err
@@ -209,6 +219,10 @@ func (ix *Index) CheckData(f *dataset.Folder) error {
 // (package experiment records it in its manifest).
 func (ix *Index) CheckDigest(f *dataset.Folder, digest string) error {
 	switch {
+	case ix == nil:
+		return errNoIndex
+	case f == nil:
+		return errNoFolder
 	case !slices.Equal(ix.Classes, f.Classes):
 		return ix.otherData(f, classDifference(f.Classes, ix.Classes))
 	case digest != ix.DataSHA256:
@@ -219,6 +233,10 @@ func (ix *Index) CheckDigest(f *dataset.Folder, digest string) error {
 	}
 	return ix.Negatives.Check(f)
 }
+
+// errNoIndex is the error of Index's methods with an error result on a
+// nil *Index.
+var errNoIndex = errors.New("source: no sources index (nil *Index)")
 
 // otherData returns CheckDigest's error for a folder f that is not the data
 // the sources were trained on, why saying how it differs. It names the
@@ -394,8 +412,11 @@ func LoadDir(dir string) (*Set, error) {
 // Load reads the models that ix, the index of the sources directory dir
 // (ReadIndex, or a Result of TrainAll), lists, as LoadDir does: a caller
 // that has read the index already reads it only once. It returns LoadDir's
-// errors but those of ReadIndex.
+// errors but those of ReadIndex, and an error for a nil ix.
 func (ix *Index) Load(dir string) (*Set, error) {
+	if ix == nil {
+		return nil, errNoIndex
+	}
 	if err := ix.checkComplete(); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, IndexFile), err)
 	}
@@ -454,6 +475,9 @@ func readModelChecked(path, sum string) (*linear.Model, error) {
 // bounded number of rows at a time; it returns an error when they cannot
 // be read.
 func DataDigest(f *dataset.Folder) (string, error) {
+	if f == nil {
+		return "", errNoFolder
+	}
 	h := f.FeaturesHash()
 	if h == nil {
 		h = sha256.New()

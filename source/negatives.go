@@ -78,6 +78,9 @@ func (n *Negatives) Names(classes []string) []string {
 // train a source on, and a pool of fewer than two examples; those about
 // the dataset's classes name its folder (f.Dir).
 func PlanNegatives(f *dataset.Folder, named []string, fraction float64, seed uint64) (*Negatives, error) {
+	if f == nil {
+		return nil, errNoFolder
+	}
 	rng := rand.New(rand.NewPCG(seed, seed))
 	counts := f.ClassCounts()
 	var candidates []int // the classes with examples
@@ -147,6 +150,9 @@ func (n *Negatives) SourceClasses(counts []int) []int {
 	return cs
 }
 
+// errNoFolder is the error of a function given a nil *dataset.Folder.
+var errNoFolder = errors.New("source: no dataset (nil *dataset.Folder)")
+
 // poolRows returns, in increasing order, the rows of the held-out classes.
 func (n *Negatives) poolRows(f *dataset.Folder) []int {
 	held := make(map[int]bool, len(n.Classes))
@@ -162,8 +168,12 @@ func (n *Negatives) poolRows(f *dataset.Folder) []int {
 	return rows
 }
 
-// IsHeldOut reports whether class c is one of the negative classes.
+// IsHeldOut reports whether class c is one of the negative classes (of
+// which a nil plan has none, as for SourceClasses).
 func (n *Negatives) IsHeldOut(c int) bool {
+	if n == nil {
+		return false
+	}
 	_, found := slices.BinarySearch(n.Classes, c)
 	return found
 }
@@ -175,6 +185,9 @@ func (n *Negatives) IsHeldOut(c int) bool {
 func (n *Negatives) Check(f *dataset.Folder) error {
 	if n == nil {
 		return errors.New("source: nil negative plan")
+	}
+	if f == nil {
+		return errNoFolder
 	}
 	if len(n.Classes) == 0 {
 		return errors.New("source: negative plan has no classes")

@@ -9,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/sparse"
 )
@@ -191,16 +192,7 @@ func TestScoresErrors(t *testing.T) {
 		{"the zero Set's Scores", func() error { _, err := (&Set{}).Scores(x); return err }, "not built by NewSet"},
 		{"the zero Set's ScoresCSR", func() error { _, err := (&Set{}).ScoresCSR(sparse.FromDense(x)); return err }, "not built by NewSet"},
 	} {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Errorf("%s: panic %v", tc.name, r)
-				}
-			}()
-			if err := tc.call(); err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("%s: error %v, want one containing %q", tc.name, err, tc.want)
-			}
-		}()
+		errtest.Refuses(t, tc.name, tc.want, tc.call)
 	}
 }
 

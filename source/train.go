@@ -142,6 +142,9 @@ func TrainOne(ctx context.Context, f *dataset.Folder, class int, neg *Negatives,
 	if err := cfg.Check(); err != nil {
 		return nil, Info{}, err
 	}
+	if f == nil {
+		return nil, Info{}, errNoFolder
+	}
 	if class < 0 || class >= len(f.Classes) {
 		return nil, Info{}, fmt.Errorf("source: class %d out of range: the dataset has %d classes", class, len(f.Classes))
 	}

@@ -3,6 +3,7 @@
 package sparse
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/greedytl/greedytl/internal/typednil"
@@ -72,8 +73,11 @@ func (a *CSR) At(i, j int) float64 {
 
 // Check verifies the structural invariants (the ones CSR's doc states, and
 // 0 ≤ Ptr[i] ≤ Ptr[i+1] ≤ len(Ind)) and returns a descriptive error when one
-// is broken; it does not panic on a malformed a (a nil a aside).
+// is broken, and for a nil a; it does not panic on a malformed a.
 func (a *CSR) Check() error {
+	if a == nil {
+		return errors.New("sparse: nil CSR")
+	}
 	if a.R < 0 || a.C < 0 || len(a.Ptr) != a.R+1 || a.Ptr[0] != 0 || a.Ptr[a.R] != len(a.Ind) || len(a.Ind) != len(a.Val) {
 		return fmt.Errorf("sparse: malformed CSR header (R=%d C=%d len(Ptr)=%d len(Ind)=%d len(Val)=%d)", a.R, a.C, len(a.Ptr), len(a.Ind), len(a.Val))
 	}

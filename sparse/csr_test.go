@@ -190,6 +190,19 @@ func TestDenseEmpty(t *testing.T) {
 // TestFromDenseNil: FromDense of no matrix — nil, a nil *mat.Dense, the
 // transpose of one — is the valid 0 × 0 CSR, as that of the empty
 // mat.Dense is (they panicked in Dims).
+// TestCheckNil: Check of a nil CSR is an error, not a nil dereference.
+func TestCheckNil(t *testing.T) {
+	defer func() {
+		if r := recover(); r != nil {
+			t.Errorf("Check of a nil CSR: panic %v", r)
+		}
+	}()
+	var a *CSR
+	if err := a.Check(); err == nil || err.Error() != "sparse: nil CSR" {
+		t.Errorf("Check of a nil CSR: %v", err)
+	}
+}
+
 func TestFromDenseNil(t *testing.T) {
 	for _, m := range []mat.Matrix{nil, (*mat.Dense)(nil), (*mat.VecDense)(nil), (*mat.Dense)(nil).T(), &mat.Dense{}} {
 		func() {

@@ -34,8 +34,22 @@ const (
 // the Cholesky factor of G_SS extended by one row per chosen atom, and
 // stops early when they are all below ompTol·||x||. x must be finite: OMP
 // does not check it (a NaN gives the zero code; Codes checks its signals).
+//
+// OMP, Gram and ResidualNorm2 are the kernels Codes and KSVD run on
+// arguments they have checked; like gonum's, they have no error result and
+// panic, with a message naming the function, on a caller's mistake: OMP
+// when dict is nil or empty, gram is not K × K, len(x) is not p or
+// sparsity is negative. Codes returns errors for all of these.
 func OMP(dict *mat.Dense, gram *mat.SymDense, x []float64, sparsity int) []float64 {
-	K, p := dict.Dims()
+	K, p := dims("OMP", "dictionary", dict)
+	switch {
+	case gram == nil || gram.SymmetricDim() != K:
+		panic(fmt.Sprintf("%s: OMP: Gram matrix %s for %d atoms", caller, symShape(gram), K))
+	case len(x) != p:
+		panic(fmt.Sprintf("%s: OMP: signal of length %d on atoms of length %d", caller, len(x), p))
+	case sparsity < 0:
+		panic(fmt.Sprintf("%s: OMP: sparsity %d: want sparsity ≥ 0", caller, sparsity))
+	}
 	gamma := make([]float64, K)
 	dx := make([]float64, K)
 	mat.NewVecDense(K, dx).MulVec(dict, mat.NewVecDense(p, x))
@@ -114,8 +128,9 @@ func OMP(dict *mat.Dense, gram *mat.SymDense, x []float64, sparsity int) []float
 }
 
 // Gram returns dict·dictᵀ, the Gram matrix of the atoms that OMP takes.
+// It panics, as OMP does, when dict is nil or empty.
 func Gram(dict *mat.Dense) *mat.SymDense {
-	K, _ := dict.Dims()
+	K, _ := dims("Gram", "dictionary", dict)
 	g := mat.NewSymDense(K, nil)
 	g.SymOuterK(1, dict)
 	return g
@@ -174,9 +189,35 @@ func checkedCodes(ctx context.Context, dict, signals *mat.Dense, sparsity int) (
 // caller names the package in its context errors.
 const caller = "sparsecode"
 
+// dims returns the dimensions of the matrix m, argument what of the kernel
+// fn, and panics, naming both, when m is nil or empty.
+func dims(fn, what string, m *mat.Dense) (r, c int) {
+	if standardize.Absent(m) {
+		panic(fmt.Sprintf("%s: %s: no %s (nil or empty)", caller, fn, what))
+	}
+	return m.Dims()
+}
+
+// symShape describes the shape of the symmetric matrix g for a panic.
+func symShape(g *mat.SymDense) string {
+	if g == nil {
+		return "nil"
+	}
+	n := g.SymmetricDim()
+	return fmt.Sprintf("%d × %d", n, n)
+}
+
 // ResidualNorm2 returns ||signals − codes·dict||²_F and writes the
-// residual into res when res is not nil.
+// residual into res when res is not nil. It panics, as OMP does, when
+// signals, codes or dict is nil or empty, or when codes is not N × K for
+// N signals and K atoms or the signals' length is not the atoms'.
 func ResidualNorm2(signals, codes, dict *mat.Dense, res *mat.Dense) float64 {
+	N, p := dims("ResidualNorm2", "signals", signals)
+	cr, cc := dims("ResidualNorm2", "codes", codes)
+	K, q := dims("ResidualNorm2", "dictionary", dict)
+	if cr != N || cc != K || q != p {
+		panic(fmt.Sprintf("%s: ResidualNorm2: %d × %d codes of %d × %d signals on %d × %d atoms", caller, cr, cc, N, p, K, q))
+	}
 	var r mat.Dense
 	r.Mul(codes, dict)
 	r.Sub(signals, &r)

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 )
 
@@ -500,5 +501,50 @@ func TestKSVDLargeSignals(t *testing.T) {
 		if st.Before != 0 || st.After != 0 {
 			t.Errorf("KSVD: step %d is %+v, want zero errors", i, st)
 		}
+	}
+}
+
+// TestKernelPanics: OMP, Gram and ResidualNorm2, which have no error
+// result, panic as their doc comments say — with a message naming the
+// function, never a runtime error (a nil dereference, an index out of
+// range) — on nil, empty and mismatched arguments; and Normalise accepts
+// an empty vector.
+func TestKernelPanics(t *testing.T) {
+	dict := randomDictionary(rand.New(rand.NewPCG(9, 9)), 3, 4)
+	gram := Gram(dict)
+	signals, codes := mat.NewDense(2, 4, nil), mat.NewDense(2, 3, nil)
+	for _, c := range []struct {
+		name, want string
+		f          func()
+	}{
+		{"OMP, nil dictionary", "OMP: no dictionary", func() { OMP(nil, gram, make([]float64, 4), 1) }},
+		{"OMP, empty dictionary", "OMP: no dictionary", func() { OMP(&mat.Dense{}, gram, make([]float64, 4), 1) }},
+		{"OMP, nil Gram", "OMP: Gram matrix nil for 3 atoms", func() { OMP(dict, nil, make([]float64, 4), 1) }},
+		{"OMP, empty Gram", "OMP: Gram matrix 0 × 0 for 3 atoms", func() { OMP(dict, &mat.SymDense{}, make([]float64, 4), 1) }},
+		{"OMP, Gram of other atoms", "OMP: Gram matrix 2 × 2 for 3 atoms", func() { OMP(dict, mat.NewSymDense(2, nil), make([]float64, 4), 1) }},
+		{"OMP, nil signal", "OMP: signal of length 0 on atoms of length 4", func() { OMP(dict, gram, nil, 1) }},
+		{"OMP, short signal", "OMP: signal of length 3 on atoms of length 4", func() { OMP(dict, gram, make([]float64, 3), 1) }},
+		{"OMP, negative sparsity", "OMP: sparsity -1", func() { OMP(dict, gram, make([]float64, 4), -1) }},
+		{"Gram, nil dictionary", "Gram: no dictionary", func() { Gram(nil) }},
+		{"Gram, empty dictionary", "Gram: no dictionary", func() { Gram(&mat.Dense{}) }},
+		{"ResidualNorm2, nil signals", "ResidualNorm2: no signals", func() { ResidualNorm2(nil, codes, dict, nil) }},
+		{"ResidualNorm2, nil codes", "ResidualNorm2: no codes", func() { ResidualNorm2(signals, nil, dict, nil) }},
+		{"ResidualNorm2, nil dictionary", "ResidualNorm2: no dictionary", func() { ResidualNorm2(signals, codes, nil, nil) }},
+		{"ResidualNorm2, codes of other signals", "ResidualNorm2: 1 × 3 codes of 2 × 4 signals on 3 × 4 atoms", func() { ResidualNorm2(signals, mat.NewDense(1, 3, nil), dict, nil) }},
+		{"ResidualNorm2, codes of other atoms", "ResidualNorm2: 2 × 2 codes of 2 × 4 signals on 3 × 4 atoms", func() { ResidualNorm2(signals, mat.NewDense(2, 2, nil), dict, nil) }},
+		{"ResidualNorm2, signals of other length", "ResidualNorm2: 2 × 3 codes of 2 × 5 signals on 3 × 4 atoms", func() { ResidualNorm2(mat.NewDense(2, 5, nil), codes, dict, nil) }},
+	} {
+		errtest.Panics(t, c.name, "sparsecode: ", c.want, c.f)
+	}
+	for _, v := range [][]float64{nil, {}} {
+		if Normalise(v) {
+			t.Errorf("Normalise(%v) = true for an empty vector", v)
+		}
+	}
+	if got := ResidualNorm2(signals, codes, dict, nil); got != 0 {
+		t.Errorf("ResidualNorm2 of zero signals and codes = %v", got)
+	}
+	if got := OMP(dict, gram, make([]float64, 4), 0); floats.Norm(got, 2) != 0 || len(got) != 3 {
+		t.Errorf("OMP at sparsity 0 = %v", got)
 	}
 }

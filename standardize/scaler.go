@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/internal/typednil"
 )
 
@@ -82,8 +83,11 @@ const transformCheck = 1 << 19
 // (a few milliseconds of work) have been counted since the last check,
 // the row's own included, so an A of fewer values is standardised even
 // with ctx done — its callers check ctx themselves between their phases.
-// Standardising a large block is one of a fit's longest phases.
+// Standardising a large block is one of a fit's longest phases. It panics
+// when ctx is nil, as every fit does (fitctx.Require), whatever A's size
+// (a nil ctx was dereferenced only once half a million values were done).
 func (s Scaler) TransformContext(ctx context.Context, A mat.Matrix) (*mat.Dense, error) {
+	fitctx.Require(ctx, "standardize: TransformContext")
 	if err := s.check(); err != nil {
 		return nil, err
 	}

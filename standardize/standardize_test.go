@@ -338,6 +338,20 @@ func TestTransformContext(t *testing.T) {
 	if _, err := s.TransformContext(ctx, A.Slice(0, 2, 0, 100)); err != nil {
 		t.Errorf("small block, done context: %v", err)
 	}
+	// A nil context panics at the entry, as a fit's does (fitctx.Require),
+	// whatever the block's size: it was dereferenced only past
+	// transformCheck values, so a small block was standardised.
+	for _, rows := range []int{2, transformCheck/100 + 1} {
+		func() {
+			defer func() {
+				if r, ok := recover().(string); !ok || !strings.HasPrefix(r, "standardize: TransformContext: nil context.Context") {
+					t.Errorf("nil context, %d rows: panic %v", rows, r)
+				}
+			}()
+			var noCtx context.Context
+			s.TransformContext(noCtx, A.Slice(0, rows, 0, 100))
+		}()
+	}
 }
 
 // TestAbsentNil: Absent is true for nil and for a typed nil matrix

@@ -119,7 +119,8 @@ func (c Config) Rows() int { return c.Classes * c.PerClass }
 // FeatureBytes returns the size of features.npy's data: 4 bytes a value.
 func (c Config) FeatureBytes() int64 { return int64(c.Rows()) * int64(c.Dims) * 4 }
 
-// GroupOf returns the group of class k: ⌊k·Groups/Classes⌋.
+// GroupOf returns the group of class k: ⌊k·Groups/Classes⌋. c must have
+// classes (Check): it panics, dividing by zero, when Classes is 0.
 func (c Config) GroupOf(k int) int { return k * c.Groups / c.Classes }
 
 // ClassName returns the name of class k, "class" and k zero-padded to the

@@ -18,7 +18,8 @@ import (
 const MaxDim = 1 << 24
 
 // ErrNotFitted is returned by Transform when the Vectorizer has not been
-// fitted (by Fit, FitTransform or json.Unmarshal of a fitted model).
+// fitted (by Fit, FitTransform or json.Unmarshal of a fitted model), a nil
+// *Vectorizer included.
 var ErrNotFitted = errors.New("text: Vectorizer is not fitted")
 
 // Vectorizer turns documents into L2-normalised TF-IDF vectors of their
@@ -31,6 +32,12 @@ var ErrNotFitted = errors.New("text: Vectorizer is not fitted")
 //
 // Transform may be called from several goroutines at once; Fit and
 // json.Unmarshal must not run concurrently with any other method.
+//
+// The zero Vectorizer is an unfitted one in exact-vocabulary mode. A nil
+// *Vectorizer is an unfitted one that cannot be fitted: Fit and
+// UnmarshalJSON return an error, Transform ErrNotFitted, IDF and
+// Vocabulary nil; only MarshalJSON, whose receiver is a value, panics
+// when called directly on it (json.Marshal writes null).
 type Vectorizer struct {
 	// Dim is the number of hash buckets, i.e. output columns (1..MaxDim).
 	// Dim 0 selects exact-vocabulary mode: one column per distinct n-gram
@@ -55,8 +62,11 @@ type fitted struct {
 // Fit learns the IDF weights (and, when Dim is 0, the vocabulary) from docs.
 // It returns an error, leaving any previous fit in place, when Dim is out of
 // range, docs is empty, a document is not valid UTF-8, or, in
-// exact-vocabulary mode, no document has a token.
+// exact-vocabulary mode, no document has a token, and when v is nil.
 func (v *Vectorizer) Fit(docs []string) error {
+	if v == nil {
+		return errors.New("text: Fit of a nil *Vectorizer")
+	}
 	if err := v.check(); err != nil {
 		return err
 	}
@@ -149,10 +159,10 @@ func smoothIDF(df []int, n int) []float64 {
 // returns ErrNotFitted before Fit, and an error when Dim changed since Fit
 // or a document is not valid UTF-8.
 func (v *Vectorizer) Transform(docs []string) (*sparse.CSR, error) {
-	f := v.fit
-	if f == nil {
+	if v == nil || v.fit == nil {
 		return nil, ErrNotFitted
 	}
+	f := v.fit
 	if v.Dim != f.dim {
 		return nil, fmt.Errorf("text: Dim is %d but the Vectorizer was fitted with Dim %d", v.Dim, f.dim)
 	}
@@ -179,7 +189,7 @@ func (v *Vectorizer) FitTransform(docs []string) (*sparse.CSR, error) {
 // IDF returns a copy of the fitted IDF weights, one per output column, or
 // nil when the Vectorizer is not fitted.
 func (v *Vectorizer) IDF() []float64 {
-	if v.fit == nil {
+	if v == nil || v.fit == nil {
 		return nil
 	}
 	return slices.Clone(v.fit.idf)
@@ -189,7 +199,7 @@ func (v *Vectorizer) IDF() []float64 {
 // mode (n-gram j names column j; a bigram is its two tokens joined by one
 // space), or nil in hashing mode or when the Vectorizer is not fitted.
 func (v *Vectorizer) Vocabulary() []string {
-	if v.fit == nil {
+	if v == nil || v.fit == nil {
 		return nil
 	}
 	return slices.Clone(v.fit.vocab)
@@ -338,8 +348,12 @@ func (v Vectorizer) MarshalJSON() ([]byte, error) {
 // error for unknown fields and for a state Fit cannot have produced: Dim out
 // of range, an IDF length that does not match Dim or the vocabulary, a
 // vocabulary that is not strictly increasing, or an IDF weight outside
-// [1, ln(1+docs)+1]. JSON null leaves v unchanged.
+// [1, ln(1+docs)+1], and when v is nil (JSON null included). JSON null
+// leaves a non-nil v unchanged.
 func (v *Vectorizer) UnmarshalJSON(data []byte) error {
+	if v == nil {
+		return errors.New("text: UnmarshalJSON into a nil *Vectorizer")
+	}
 	if string(bytes.TrimSpace(data)) == "null" {
 		return nil
 	}

@@ -540,6 +540,62 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// TestNilAndZeroVectorizer: every method of a nil *Vectorizer but
+// MarshalJSON (a value method) returns an error or nil rather than
+// panicking, and a zero Vectorizer is an unfitted one in exact mode.
+func TestNilAndZeroVectorizer(t *testing.T) {
+	var nilV *text.Vectorizer
+	for name, f := range map[string]func() error{
+		"Fit":          func() error { return nilV.Fit([]string{"a"}) },
+		"FitTransform": func() error { _, err := nilV.FitTransform([]string{"a"}); return err },
+		"Transform":    func() error { _, err := nilV.Transform([]string{"a"}); return err },
+		"UnmarshalJSON": func() error {
+			return nilV.UnmarshalJSON([]byte(`{"dim":4,"sublinear":false,"docs":0}`))
+		},
+		"IDF": func() error {
+			if idf := nilV.IDF(); idf != nil {
+				return fmt.Errorf("IDF %v", idf)
+			}
+			return errors.New("nil")
+		},
+		"Vocabulary": func() error {
+			if voc := nilV.Vocabulary(); voc != nil {
+				return fmt.Errorf("Vocabulary %v", voc)
+			}
+			return errors.New("nil")
+		},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s of a nil *Vectorizer panics: %v", name, r)
+				}
+			}()
+			if err := f(); err == nil {
+				t.Errorf("%s of a nil *Vectorizer: no error", name)
+			} else if name == "Transform" && !errors.Is(err, text.ErrNotFitted) {
+				t.Errorf("Transform of a nil *Vectorizer: %v, want ErrNotFitted", err)
+			}
+		}()
+	}
+	if b, err := json.Marshal(nilV); err != nil || string(b) != "null" {
+		t.Errorf("json.Marshal of a nil *Vectorizer = %s, %v", b, err)
+	}
+	var zero text.Vectorizer
+	if zero.IDF() != nil || zero.Vocabulary() != nil {
+		t.Error("a zero Vectorizer has a fitted state")
+	}
+	if _, err := zero.Transform(nil); !errors.Is(err, text.ErrNotFitted) {
+		t.Errorf("Transform of a zero Vectorizer: %v, want ErrNotFitted", err)
+	}
+	if b, err := json.Marshal(zero); err != nil || string(b) != `{"dim":0,"sublinear":false}` {
+		t.Errorf("json.Marshal of a zero Vectorizer = %s, %v", b, err)
+	}
+	if x, err := zero.FitTransform([]string{"a b"}); err != nil || x.R != 1 || x.C != 3 {
+		t.Errorf("FitTransform of a zero Vectorizer: %v, %v", x, err)
+	}
+}
+
 func TestJSONRoundTrip(t *testing.T) {
 	train, test := randomCorpus(7, 200), randomCorpus(8, 100)
 	for _, dim := range []int{0, 64} {

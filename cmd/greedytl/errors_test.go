@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -20,6 +21,24 @@ import (
 	"github.com/greedytl/greedytl/method"
 )
 
+// writeNPYWith writes m to dir/name as .npy, as writeNPY does, with its
+// element (i, j) then set to v, a NaN or an infinity, which WriteNPY
+// refuses to write (numpy.save writes it), for the refusals on reading.
+func writeNPYWith(t *testing.T, dir, name string, m *mat.Dense, i, j int, v float64) string {
+	t.Helper()
+	p := writeNPY(t, dir, name, m)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, c := m.Dims()
+	binary.LittleEndian.PutUint64(b[len(b)-8*r*c+8*(i*c+j):], math.Float64bits(v))
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestBadInputMessages (issue 19, item 4): every bad input of the commands
 // exits 2 with one line, "greedytl: " once, each package's prefix at most
 // once and none nested (errtest.CommandMessage), naming the file and line
@@ -29,9 +48,7 @@ func TestBadInputMessages(t *testing.T) {
 	d := newToy(t)
 	dir := d.dir
 	nanCSV := writeText(t, dir, "nan.csv", "1,2\nNaN,3\n1,1\n")
-	Xn := mat.NewDense(24, 6, nil)
-	Xn.Set(3, 2, math.NaN())
-	nanNPY := writeNPY(t, dir, "nan.npy", Xn)
+	nanNPY := writeNPYWith(t, dir, "nan.npy", mat.NewDense(24, 6, nil), 3, 2, math.NaN())
 	oneClass := writeText(t, dir, "one.txt", strings.Repeat("1\n", 24))
 	short := writeText(t, dir, "short.txt", "1\n-1\n1\n")
 	X3 := writeText(t, dir, "x3.csv", "1,2\n3,4\n5,7\n")

@@ -153,6 +153,11 @@ the solver, how many of the fit's runs stopped, whether the final fit's did
 (else only runs that chose a hyperparameter) and, one class against the
 rest, the classes concerned; the model is written all the same, as the
 solver left it (as train's "WARNING: reaching max number of iterations");
+wide-range, greedytl-auto's, a column whose values span so huge a range (a
+few examples some 10^8 standard deviations from the others) that the
+committees of the subsamples without them could not be written in the
+whole sample's standardisation without losing more than half of float64's
+digits: they are left out of the mean, and the warning names the column;
 seed-unused, --seed given to a method that draws nothing at random (every
 seed fits the same model). With --json (and --out FILE)
 fit prints a JSON report on standard output, for programs that drive it:
@@ -452,6 +457,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	}
 	warnConstantModel(s, model, pos, neg)
 	warnNotConverged(s, model)
+	warnWideColumns(s, model, names)
 	src, err := o.data.sourcesID()
 	if err != nil {
 		return err
@@ -513,6 +519,50 @@ func warnNotConverged(s *streams, model interface{ Method() string }) {
 		s.warn(warning{Code: method.WarnNotConverged, Classes: e.Classes,
 			Message: fmt.Sprintf("%s: %d of the %d solver runs%s stopped before their stopping rule held (at their cap, or unable to progress), %s; solver: %s",
 				model.Method(), e.Stopped, e.Runs, where, what, e.Solver)})
+	}
+}
+
+// warnWideColumns warns (code method.WarnWideRange) of each column because
+// of which greedytl-auto left subsamples' committees out of its mean
+// (method.WideRangeReporter): the column, by index and by name when the
+// input names it, how many committees and the scale ratio. The model is
+// the mean of the other committees. A model of several classes fitted one
+// class against the rest warns for each class's model, naming the class.
+func warnWideColumns(s *streams, model interface{ Method() string }, names sampleNames) {
+	switch m := model.(type) {
+	case method.Model:
+		warnWide(s, m, names, "", nil)
+	case interface {
+		method.MultiModel
+		Models() []method.Model
+	}:
+		classes := m.Classes()
+		for k, b := range m.Models() {
+			warnWide(s, b, names, fmt.Sprintf(" (%s against the rest)", strconv.Quote(classes[k])), []string{classes[k]})
+		}
+	}
+}
+
+// warnWide is warnWideColumns for one binary model; where says which fit
+// it is, of the classes named.
+func warnWide(s *streams, model method.Model, names sampleNames, where string, classes []string) {
+	r, ok := model.(method.WideRangeReporter)
+	if !ok {
+		return
+	}
+	fits := model.Hyperparameters()["fits"]
+	for _, w := range r.WideColumns() {
+		col := w.Column.String()
+		known := names.features
+		if w.Column.Kind == greedytl.Source {
+			known = names.sources
+		}
+		if w.Column.Index < len(known) {
+			col += fmt.Sprintf(" (%q)", known[w.Column.Index])
+		}
+		s.warn(warning{Code: method.WarnWideRange, Classes: classes,
+			Message: fmt.Sprintf("%s%s: the values of %s span a huge range (some examples lie very far from the others): %d of the %d subsample committees weight it where its scale is up to %.3g times smaller than on the whole sample, more than the whole sample's standardisation can carry without losing half of float64's digits (their weights and intercept would cancel and drown the other columns), so they are left out and the model averages the other %v committees; a logarithm or clipping of the column may serve better",
+				model.Method(), where, col, w.Left, w.Subsamples, w.Ratio, fits)})
 	}
 }
 

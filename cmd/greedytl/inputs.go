@@ -709,11 +709,11 @@ func labelCountError(path string, cls *dataset.Classes, rows inputRows) error {
 		msg += headerHint(cls, m)
 	}
 	msg += rows.headerHint(len(cls.Y))
-	if b := cls.BlankLine(); b > 0 && len(cls.Y) < m {
-		msg += fmt.Sprintf(" (line %d, between labels, is blank and holds none: a missing label, as pandas' to_csv writes NaN? give only the examples that have a label)", b)
+	if b, at := cls.BlankLine(); b > 0 && len(cls.Y) < m {
+		msg += fmt.Sprintf(" (line %d, %s, is blank and holds none: a missing label, as pandas' to_csv writes NaN? give only the examples that have a label)", b, at)
 	}
-	if c := cls.CommentLine(); c > 0 && len(cls.Y) < m {
-		msg += fmt.Sprintf(` (line %d, between labels, starts with '#' and is read as a comment: a label that starts with '#' is written quoted, "#tag")`, c)
+	if c, at := cls.CommentLine(); c > 0 && len(cls.Y) < m {
+		msg += fmt.Sprintf(` (line %d, %s, starts with '#' and is read as a comment: a label that starts with '#' is written quoted, "#tag")`, c, at)
 	}
 	return badInputf("%s", msg)
 }

@@ -113,6 +113,7 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		}
 	}
 	warnNotConverged(s, model)
+	warnWideColumns(s, model, names)
 	src, err := o.data.sourcesID()
 	if err != nil {
 		return err

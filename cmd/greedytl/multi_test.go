@@ -322,8 +322,10 @@ func checkStderr(t *testing.T, want string, args ...string) {
 // empty line, which holds no label, so the file has one label fewer than
 // the rows: the count error names the blank line, where it said only
 // "has 3 labels but the inputs have 4 rows"; so does a class "#tag"
-// written unquoted (np.savetxt), which reads as a comment. Blank lines
-// after the last label are no such hint.
+// written unquoted (np.savetxt), which reads as a comment. So are such
+// lines before the first label or after the last (pandas' first or last
+// label missing, np.savetxt of sorted labels "#a" and "b"), which the
+// message did not name.
 func TestLabelsBlankLine(t *testing.T) {
 	dir := t.TempDir()
 	x := writeNPY(t, dir, "X.npy", mat.NewDense(4, 1, []float64{0, 1, 2, 3}))
@@ -335,7 +337,20 @@ func TestLabelsBlankLine(t *testing.T) {
 	checkStderr(t, tag+` has 3 labels but the inputs have 4 rows (line 2, between labels, starts with '#' and is read as a comment: a label that starts with '#' is written quoted, "#tag")`,
 		"fit", "--method", "nearest-mean", "--features", x, "--labels", tag, "--out", out)
 	short := writeText(t, dir, "short.csv", "1\n-1\n-1\n\n\n")
-	checkStderr(t, short+" has 3 labels but the inputs have 4 rows", "fit", "--method", "greedytl", "--features", x, "--labels", short, "--out", out)
+	checkStderr(t, short+" has 3 labels but the inputs have 4 rows (line 4, after the last label, is blank and holds none: a missing label, as pandas' to_csv writes NaN? give only the examples that have a label)",
+		"fit", "--method", "greedytl", "--features", x, "--labels", short, "--out", out)
+	last := writeText(t, dir, "last.csv", "y\n1\n-1\n-1\n\n")
+	checkStderr(t, last+` has 3 labels but the inputs have 4 rows (its first line, "y", was read as a header: --labels-header no reads it as a label) (line 5, after the last label, is blank and holds none: a missing label, as pandas' to_csv writes NaN? give only the examples that have a label)`,
+		"fit", "--method", "greedytl", "--features", x, "--labels", last, "--out", out)
+	first := writeText(t, dir, "first.csv", "\n1\n-1\n-1\n")
+	checkStderr(t, first+" has 3 labels but the inputs have 4 rows (line 1, before the first label, is blank and holds none: a missing label, as pandas' to_csv writes NaN? give only the examples that have a label)",
+		"fit", "--method", "greedytl", "--features", x, "--labels", first, "--out", out)
+	sorted := writeText(t, dir, "sorted.txt", "#a\n#a\ncat\ncat\n")
+	checkStderr(t, sorted+` has 2 labels but the inputs have 4 rows (line 1, before the first label, starts with '#' and is read as a comment: a label that starts with '#' is written quoted, "#tag")`,
+		"fit", "--method", "nearest-mean", "--features", x, "--labels", sorted, "--out", out)
+	end := writeText(t, dir, "end.txt", "dog\ncat\ncat\n#tag\n")
+	checkStderr(t, end+` has 3 labels but the inputs have 4 rows (line 4, after the last label, starts with '#' and is read as a comment: a label that starts with '#' is written quoted, "#tag")`,
+		"fit", "--method", "nearest-mean", "--features", x, "--labels", end, "--out", out)
 }
 
 // TestFitTwoNamesNeedPositive: labels of two names, neither of which is the

@@ -8,6 +8,9 @@
 // /dev/fd/N, /proc/self/fd/N, whatever its file) are written to directly, and
 // symbolic links (to a regular file, or to none yet) are kept and their
 // final target written. One walk along the links (resolve) decides which.
+// Modes follow the shell's "> file" and cp: a new file gets 0o666 less the
+// umask, a replaced file keeps its permission bits and group, and a file
+// this process may not write is not replaced.
 package atomicfile
 
 import (
@@ -16,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -32,7 +36,16 @@ import (
 // to path, and the directory is synced (SyncDir); on any error before the
 // rename the temporary file is removed, path is left untouched and the
 // error is returned. An error syncing the directory is returned too: path
-// has the new content but might lose it in a crash. When path is, or links to, a device,
+// has the new content but might lose it in a crash. A new file's mode is
+// 0o666 less the umask; a file replaced keeps its permission bits and,
+// where this process may give them, its group and its owner (root may:
+// a user's file root rewrites stays the user's; other users' writes make
+// it theirs, as for any rename). An existing file this process may
+// not write (mode 0o444, another user's 0o644) is refused, "permission
+// denied" as cp says, and left as it was, although the directory would
+// let a rename replace it; so is, saying why, another user's file in a
+// sticky directory (/tmp) not this user's, which no rename may replace
+// (unix). When path is, or links to, a device,
 // a FIFO, a socket or an open descriptor, fill writes to it directly. A
 // directory is refused.
 func Write(path string, fill func(w io.Writer) error) (err error) {
@@ -45,8 +58,20 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	case direct:
 		return writeDirect(path, fill)
 	}
+	old, err := replaceable(target)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
 	dir := filepath.Dir(target)
-	f, err := createTemp(dir, "."+filepath.Base(target)+".tmp-*")
+	// A file replaced: the temporary file is made 0o600, then given the
+	// old file's group and mode (keepMode) before any content, so that no
+	// one else may open it meanwhile (a handle opened while it had the
+	// umask's wider mode would read a 0o600 file's new content).
+	perm := fs.FileMode(0o666)
+	if old != nil {
+		perm = 0o600
+	}
+	f, err := createTemp(dir, "."+filepath.Base(target)+".tmp-", perm)
 	if err != nil {
 		// Name path, not the temporary file the user never asked for.
 		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
@@ -59,6 +84,12 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 		}
 		forget(tmp)
 	}()
+	if old != nil {
+		// Before any content is written (see perm above).
+		if err = keepMode(f, old); err != nil {
+			return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
+		}
+	}
 	bw := bufio.NewWriter(f)
 	if err = fill(bw); err != nil {
 		// A write to the temporary file (a full disk) is the
@@ -78,9 +109,6 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
 	// Errors name the destination, not the temporary file.
-	if err = os.Chmod(tmp, 0o644); err != nil {
-		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
-	}
 	if err = os.Rename(tmp, target); err != nil {
 		return fmt.Errorf("%s: replacing it: %w", path, fileerr.Reason(err))
 	}
@@ -90,6 +118,25 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 		return fmt.Errorf("%s: %w", path, derr)
 	}
 	return nil
+}
+
+// replaceable returns the file at target (resolve's: a regular file or
+// none) that Write is to replace, nil when there is none yet, or an error
+// when this process may not write it (mayWrite). A rename needs only the
+// directory's permission; refusing here keeps a read-only file, or
+// another user's, as cp and the shell's "> file" would.
+func replaceable(target string) (fs.FileInfo, error) {
+	fi, err := os.Lstat(target)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fileerr.Reason(err)
+	}
+	if err := mayWrite(target, fi); err != nil {
+		return nil, err
+	}
+	return fi, nil
 }
 
 // fsync syncs f to its storage: (*os.File).Sync, replaced by tests to fail
@@ -147,15 +194,28 @@ var temps struct {
 // errStopped is Write's error once RemoveTemporary has been called.
 var errStopped = errors.New("the process is ending: no file is written")
 
-// createTemp creates a temporary file as os.CreateTemp does and records it,
-// unless RemoveTemporary has been called.
-func createTemp(dir, pattern string) (*os.File, error) {
+// createTemp creates a new file in dir (O_EXCL: never one planted at its
+// name, nor a link's target), named prefix and a random number, for
+// writing, and records it, unless RemoveTemporary has been called. Its
+// mode is perm less the umask, applied by the system: 0o666 for a new
+// file, as for the shell's "> file" or cp's new file (os.CreateTemp's
+// 0o600, which Write widened to 0o644, ignored the umask: a umask of 077
+// still made files everyone could read), 0o600 for one that replaces a file.
+func createTemp(dir, prefix string, perm fs.FileMode) (*os.File, error) {
 	temps.Lock()
 	defer temps.Unlock()
 	if temps.stopped {
 		return nil, errStopped
 	}
-	f, err := os.CreateTemp(dir, pattern)
+	var f *os.File
+	var err error
+	for try := 0; ; try++ {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
+		f, err = openFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if !errors.Is(err, fs.ErrExist) || try == 10000 {
+			break
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -165,6 +225,10 @@ func createTemp(dir, pattern string) (*os.File, error) {
 	temps.files[f.Name()] = true
 	return f, nil
 }
+
+// openFile opens a file: os.OpenFile, replaced by tests to see the
+// temporary file's mode as created, or to plant a file at its name.
+var openFile = os.OpenFile
 
 // MkdirTemp creates a temporary directory in dir as os.MkdirTemp does, for
 // outputs that must appear together (a dataset folder's files): write

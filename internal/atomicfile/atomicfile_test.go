@@ -56,62 +56,6 @@ func TestWriteIntoMissingDirectory(t *testing.T) {
 	}
 }
 
-// A device, a FIFO or a link to one is written in place, never replaced by
-// a regular file (issue: --out on a /dev/null node or a link to
-// /proc/self/fd/1 replaced it).
-func TestWriteKeepsSpecialFiles(t *testing.T) {
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	got := make(chan string)
-	go func() {
-		b, _ := os.ReadFile(fifo)
-		got <- string(b)
-	}()
-	if err := Write(fifo, func(w io.Writer) error { _, err := io.WriteString(w, "through"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	if s := <-got; s != "through" {
-		t.Errorf("the reader of the FIFO got %q", s)
-	}
-	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
-		t.Errorf("the FIFO was replaced: %v %v", fi.Mode(), err)
-	}
-	// A link to /dev/null stays a link to the device.
-	link := filepath.Join(dir, "null")
-	if err := os.Symlink(os.DevNull, link); err != nil {
-		t.Fatal(err)
-	}
-	if err := Write(link, func(w io.Writer) error { _, err := io.WriteString(w, "gone"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	if fi, err := os.Lstat(link); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-		t.Errorf("the link to %s was replaced: %v", os.DevNull, err)
-	}
-	if fi, err := os.Stat(os.DevNull); err != nil || fi.Mode()&fs.ModeDevice == 0 {
-		t.Fatalf("%s is no longer a device!", os.DevNull)
-	}
-	// A link to a regular file keeps the link and replaces the target.
-	target := filepath.Join(dir, "target")
-	os.WriteFile(target, []byte("old"), 0o644)
-	link2 := filepath.Join(dir, "link")
-	os.Symlink(target, link2)
-	if err := Write(link2, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err }); err != nil {
-		t.Fatal(err)
-	}
-	if fi, _ := os.Lstat(link2); fi.Mode()&fs.ModeSymlink == 0 {
-		t.Error("the link was replaced by a file")
-	}
-	if b, _ := os.ReadFile(target); string(b) != "new" {
-		t.Errorf("target holds %q", b)
-	}
-	if err := Write(dir, func(io.Writer) error { return nil }); err == nil || !strings.Contains(err.Error(), "directory") {
-		t.Errorf("writing to a directory: %v", err)
-	}
-}
-
 func TestNotAnInput(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in")

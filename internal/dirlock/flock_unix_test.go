@@ -5,7 +5,6 @@ package dirlock
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/greedytl/greedytl/internal/otherusertest"
 )
 
 // On a file system without flock (Lustre mounted without -o flock, NFS
@@ -138,14 +139,7 @@ func TestLockFileOfAnotherUser(t *testing.T) {
 		l.Release()
 		os.Exit(0)
 	}
-	dir, err := os.MkdirTemp("", "dirlock-shared")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o777); err != nil {
-		t.Fatal(err)
-	}
+	dir := otherusertest.SharedDir(t, "dirlock-shared")
 	out := filepath.Join(dir, "report-files.json")
 	lockPath := filepath.Join(dir, FileLockName(out))
 	first, err := AcquireFile(out)
@@ -188,50 +182,9 @@ func acquireAsOtherUser(t *testing.T, dir, out string) func() string {
 			return describeAcquire(err)
 		}
 	}
-	// The test binary, where uid 65534 may run it.
-	bin := filepath.Join(dir, "dirlock.test")
-	if err := copyExecutable(bin); err != nil {
-		t.Fatal(err)
-	}
 	return func() string {
-		cmd := exec.Command(bin, "-test.run=^TestLockFileOfAnotherUser$")
-		cmd.Dir = "/"
-		cmd.Env = append(os.Environ(), "DIRLOCK_ACQUIRE_FILE="+out)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
-		got, err := cmd.Output()
-		if errors.Is(err, syscall.EPERM) {
-			t.Skipf("running a process as uid 65534: %v (root without CAP_SETUID)", err)
-		}
-		if errors.Is(err, syscall.EACCES) {
-			t.Skipf("running a process as uid 65534: %v (uid 65534 may not reach %s: a TMPDIR under a directory only root may enter, such as /root)", err, bin)
-		}
-		if err != nil {
-			t.Fatalf("the process as uid 65534: %v: %s", err, got)
-		}
-		return string(got)
+		return otherusertest.Output(t, dir, "TestLockFileOfAnotherUser", "DIRLOCK_ACQUIRE_FILE="+out)
 	}
-}
-
-// copyExecutable copies this process's executable to path, mode 0o755.
-func copyExecutable(path string) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return err
-	}
-	src, err := os.Open(exe)
-	if err != nil {
-		return err
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(dst, src); err != nil {
-		dst.Close()
-		return err
-	}
-	return dst.Close()
 }
 
 // otherUserMode is the mode that makes a lock file of mode another

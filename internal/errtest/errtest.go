@@ -7,6 +7,7 @@ package errtest
 import (
 	"fmt"
 	"strings"
+	"testing"
 )
 
 // packages are the module's package names, the prefixes its errors carry.
@@ -71,4 +72,42 @@ func CommandMessage(line string) error {
 		}
 	}
 	return OnePrefix(rest)
+}
+
+// Refuses reports through t, naming the case name, unless f returns an
+// error whose message contains want, without panicking: the check of a
+// function or method that must refuse its arguments (a nil pointer, a
+// zero value) with an error rather than a panic. The error must also
+// follow OnePrefix.
+func Refuses(t testing.TB, name, want string, f func() error) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Errorf("%s: panic %v", name, r)
+		}
+	}()
+	err := f()
+	switch {
+	case err == nil || !strings.Contains(err.Error(), want):
+		t.Errorf("%s: error %v, want one containing %q", name, err, want)
+	case OnePrefix(err.Error()) != nil:
+		t.Errorf("%s: %v", name, OnePrefix(err.Error()))
+	}
+}
+
+// Panics reports through t, naming the case name, unless f panics with a
+// string that starts with prefix (the package's name, or the function's)
+// and contains want: the check of a function without an error result that
+// must panic, on a caller's mistake, with a message saying what it is
+// rather than with a runtime error (a nil dereference, an index out of
+// range).
+func Panics(t testing.TB, name, prefix, want string, f func()) {
+	t.Helper()
+	defer func() {
+		r := recover()
+		if msg, ok := r.(string); !ok || !strings.HasPrefix(msg, prefix) || !strings.Contains(msg, want) {
+			t.Errorf("%s: panic %v (%T), want a message starting %q with %q", name, r, r, prefix, want)
+		}
+	}()
+	f()
 }

@@ -1,6 +1,10 @@
 package errtest
 
-import "testing"
+import (
+	"errors"
+	"fmt"
+	"testing"
+)
 
 func TestOnePrefix(t *testing.T) {
 	for _, tc := range []struct {
@@ -29,6 +33,53 @@ func TestOnePrefix(t *testing.T) {
 	} {
 		if err := tc.check(tc.msg); (err == nil) != tc.ok {
 			t.Errorf("%q: %v, want ok %v", tc.msg, err, tc.ok)
+		}
+	}
+}
+
+// recorder is a testing.TB that records what Errorf reports.
+type recorder struct {
+	testing.TB
+	errs []string
+}
+
+func (r *recorder) Helper() {}
+
+func (r *recorder) Errorf(format string, args ...any) {
+	r.errs = append(r.errs, fmt.Sprintf(format, args...))
+}
+
+// TestRefusesAndPanics: Refuses passes an error that contains want and
+// follows OnePrefix, and reports a nil error, another error, a nested
+// prefix and a panic; Panics passes a string panic with the prefix and
+// want, and reports no panic, a runtime error, another prefix and another
+// message.
+func TestRefusesAndPanics(t *testing.T) {
+	var nilMap map[string]int
+	for _, c := range []struct {
+		name string
+		run  func(tb testing.TB)
+		fail bool
+	}{
+		{"Refuses, the error", func(tb testing.TB) {
+			Refuses(tb, "x", "no rows", func() error { return errors.New("linear: no rows") })
+		}, false},
+		{"Refuses, nil", func(tb testing.TB) { Refuses(tb, "x", "no rows", func() error { return nil }) }, true},
+		{"Refuses, another error", func(tb testing.TB) { Refuses(tb, "x", "no rows", func() error { return errors.New("linear: bad") }) }, true},
+		{"Refuses, two prefixes", func(tb testing.TB) {
+			Refuses(tb, "x", "no rows", func() error { return errors.New("linear: linear: no rows") })
+		}, true},
+		{"Refuses, a panic", func(tb testing.TB) { Refuses(tb, "x", "no rows", func() error { panic("boom") }) }, true},
+		{"Panics, the message", func(tb testing.TB) { Panics(tb, "x", "sparse: ", "nil", func() { panic("sparse: nil CSR") }) }, false},
+		{"Panics, none", func(tb testing.TB) { Panics(tb, "x", "sparse: ", "nil", func() {}) }, true},
+		{"Panics, a runtime error", func(tb testing.TB) { Panics(tb, "x", "sparse: ", "nil", func() { nilMap["a"] = 1 }) }, true},
+		{"Panics, another prefix", func(tb testing.TB) { Panics(tb, "x", "sparse: ", "nil", func() { panic("linear: nil") }) }, true},
+		{"Panics, another message", func(tb testing.TB) { Panics(tb, "x", "sparse: ", "nil", func() { panic("sparse: short") }) }, true},
+	} {
+		r := &recorder{TB: t}
+		c.run(r)
+		if failed := len(r.errs) > 0; failed != c.fail {
+			t.Errorf("%s: reported %q, want a report %v", c.name, r.errs, c.fail)
 		}
 	}
 }

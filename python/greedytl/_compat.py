@@ -30,16 +30,38 @@ def issparse(X):
 
 
 def feature_names(X):
-    """X's column names as scikit-learn's validation reads them, the names
-    fit records as feature_names_in_ and predict compares with them: for
-    an X with columns (a pandas DataFrame), its column names as an object
-    array when every one is of the type str itself; None when X has no
-    columns or none of its names is (ints, a MultiIndex's tuples, NumPy's
-    str_ and other subclasses of str); a TypeError, with scikit-learn's
-    message, when names of the type str and of other types are mixed
-    (a str_ or None among them too).  (scikit-learn's
-    rule, that of its private sklearn.utils.validation._get_feature_names
-    in 1.2, written here: a private name may move in any release.)"""
+    """X's column names as the installed scikit-learn's validation reads
+    them, the names fit records as feature_names_in_ and predict compares
+    with them: its private sklearn.utils.validation._get_feature_names,
+    when it can be imported, else _feature_names_1_2 (scikit-learn 1.2's
+    rule, written here; also the rule without scikit-learn).  A None when
+    X has no names; a TypeError, with scikit-learn's message, for names it
+    refuses (str names mixed with others).
+
+    The installed scikit-learn's own function comes first because fit's X
+    is read by it (validate_data records feature_names_in_), and
+    X_unlabelled and X_oracle must be read by the same rule as X: later
+    scikit-learn releases changed it (a pandas DataFrame by its type,
+    other frames by their ``__dataframe__().column_names()``), and a rule
+    written here would then name columns fit's X left unnamed, or the
+    reverse.  Consistency with the scikit-learn installed is what users
+    need; the written rule is only the fallback for a scikit-learn that
+    moved the private name (or none installed)."""
+    try:
+        from sklearn.utils.validation import _get_feature_names
+    except ImportError:
+        return _feature_names_1_2(X)
+    return _get_feature_names(X)
+
+
+def _feature_names_1_2(X):
+    """X's column names by scikit-learn 1.2's rule (that of its
+    _get_feature_names): for an X with columns (a pandas DataFrame), its
+    column names as an object array when every one is of the type str
+    itself; None when X has no columns or none of its names is (ints, a
+    MultiIndex's tuples, NumPy's str_ and other subclasses of str); a
+    TypeError, with scikit-learn's message, when names of the type str
+    and of other types are mixed (a str_ or None among them too)."""
     if not hasattr(X, "columns"):
         return None
     names = np.asarray(X.columns, dtype=object)

@@ -129,9 +129,11 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         The number of columns of X.
     feature_names_in_ : ndarray of str
         X's column names, when X was a DataFrame whose column names are all
-        str, as scikit-learn records them (fit refuses str names mixed with
-        names of other types, with scikit-learn's TypeError; X_unlabelled
-        and X_oracle, whose names are checked against these, alike).
+        of Python's str itself (not NumPy's str_ or other subclasses), as
+        scikit-learn records them (fit refuses str names mixed with names
+        of other types, with scikit-learn's TypeError; X_unlabelled and
+        X_oracle, whose names are checked against these, are read by the
+        installed scikit-learn's rule alike).
     method_ : str
         The method the model file records (a canonical spec).
     hyperparameters_ : dict

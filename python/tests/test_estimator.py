@@ -2019,29 +2019,108 @@ def _outcome(f):
     return [(w.category, str(w.message)) for w in got], err
 
 
-def test_feature_names_as_scikit_learn(tmp_path):
-    """The column names read from X_unlabelled and X_oracle (feature_names,
-    scikit-learn's rule written in the package where it imported
-    scikit-learn's private _get_feature_names) are those
-    LogisticRegression records as feature_names_in_ from the same
-    DataFrame: str names only when every one is a str itself (not ints,
-    NumPy strings, str subclasses, tuples of a MultiIndex, dates), none
-    for an array; str names beside other types refused with its TypeError
-    (None, NaN, ints, NumPy strings or a str subclass among strs).
-    fit's X is read alike (scikit-learn's validation, feature_names_in_),
-    and X_unlabelled draws the warnings and refusals LogisticRegression's
-    predict draws on the same inputs, fitted on named columns and on an
-    array, named."""
+class _Container:
+    """An array container that is no pandas DataFrame (check_array reads
+    its values by __array__)."""
+
+    def __init__(self, a):
+        self.a = a
+
+    def __len__(self):
+        return len(self.a)
+
+    @property
+    def shape(self):
+        return self.a.shape
+
+    def __array__(self, dtype=None):
+        return np.asarray(self.a, dtype=dtype)
+
+
+class _Columns(_Container):
+    """An array container with column names (.columns) that is no pandas
+    DataFrame: scikit-learn 1.2 reads its names, later releases do not."""
+
+    def __init__(self, a, columns):
+        super().__init__(a)
+        self.columns = columns
+
+
+class _Interchange(_Container):
+    """An array container whose column names only the dataframe
+    interchange protocol gives (``__dataframe__().column_names()``):
+    scikit-learn 1.2 reads none, later releases read them."""
+
+    def __init__(self, a, columns):
+        super().__init__(a)
+        self.names = columns
+
+    def __dataframe__(self, nan_as_null=False, allow_copy=True):
+        names = self.names
+
+        class Frame:
+            def column_names(self):
+                return iter(names)
+        return Frame()
+
+
+@pytest.mark.parametrize("rule", ["installed", "later", "fallback"])
+def test_feature_names_as_scikit_learn(tmp_path, monkeypatch, rule):
+    """The column names read from X_unlabelled and X_oracle
+    (feature_names: the installed scikit-learn's private
+    _get_feature_names, scikit-learn 1.2's rule written in the package
+    where that cannot be imported) are those LogisticRegression records
+    as feature_names_in_ from the same input. With scikit-learn 1.2: str
+    names only when every one is a str itself (not ints, bytes, NumPy
+    strings, str subclasses, tuples of a MultiIndex, dates), also of a
+    container with .columns that is no DataFrame, none for an array or
+    an object with only __dataframe__; str names beside other types
+    refused with its TypeError (None, NaN, ints, NumPy strings or a str
+    subclass among strs). fit's X is read alike (scikit-learn's
+    validation, feature_names_in_), and X_unlabelled draws the warnings
+    and refusals LogisticRegression's predict draws on the same inputs,
+    fitted on named columns and on an array, named.
+    rule "installed" is the scikit-learn installed; "later" stands for a
+    later release, whose rule is patched into scikit-learn's validation
+    (pandas DataFrames by type, other frames by __dataframe__: where the
+    package read names by its own written rule, X_unlabelled's
+    .columns-only container was named beside an unnamed X, and an
+    interchange one the reverse); "fallback" has the import of
+    _get_feature_names fail, and compares the written rule with
+    scikit-learn 1.2's own function."""
     pd = pytest.importorskip("pandas")
+    import sklearn
+    import sklearn.base
+    import sklearn.utils.validation as validation
     from greedytl._compat import feature_names
+    installed = validation._get_feature_names
+    if rule == "later":
+        def later(X):
+            if isinstance(X, pd.DataFrame):
+                return installed(X)
+            if hasattr(X, "__dataframe__"):
+                return installed(_Columns(None, list(X.__dataframe__().column_names())))
+            return None
+        for module in (validation, sklearn.base):  # 1.2's BaseEstimator reads it from sklearn.base
+            monkeypatch.setattr(module, "_get_feature_names", later, raising=module is validation)
+    elif rule == "fallback":
+        if tuple(int(v) for v in sklearn.__version__.split(".")[:2]) != (1, 2):
+            pytest.skip("the written rule is scikit-learn 1.2's, not {}'s".format(sklearn.__version__))
+        # The import fails; 1.2's BaseEstimator (LogisticRegression, fit's X)
+        # still reads names by its own function, sklearn.base's reference.
+        monkeypatch.delattr(validation, "_get_feature_names")
+        with pytest.raises(ImportError):
+            from sklearn.utils.validation import _get_feature_names  # noqa: F401
+        assert sklearn.base._get_feature_names is installed
     X, y = _data(d=3)
     absent = str(tmp_path / "no-greedytl")  # validation comes before greedytl runs
     cases = [["a", "b", "c"], [0, 1, 2], [np.str_("a"), np.str_("b"), np.str_("c")], [0, "a", "b"],
              ["a", np.nan, "c"], [None, "a", "b"], [b"a", b"b", b"c"], [True, False, True], [0, 1.5, 2],
              [_Str("a"), _Str("b"), _Str("c")], ["a", _Str("b"), "c"], ["a", np.str_("b"), "c"],
              pd.MultiIndex.from_tuples([("a", "x"), ("b", "y"), ("c", "z")]), pd.CategoricalIndex(["a", "b", "c"]),
-             pd.date_range("2020-01-01", periods=3), pd.RangeIndex(3)]
-    frames = [pd.DataFrame(X, columns=c) for c in cases] + [X]
+             pd.date_range("2020-01-01", periods=3), pd.RangeIndex(3), pd.Index([0, b"x", 2], dtype=object)]
+    frames = [pd.DataFrame(X, columns=c) for c in cases] + [X, _Columns(X, ["a", "b", "c"]),
+                                                            _Interchange(X, ["a", "b", "c"])]
     named = 0
     for D in frames:
         try:
@@ -2055,7 +2134,9 @@ def test_feature_names_as_scikit_learn(tmp_path):
             assert str(got.value) == str(e)
             continue
         got = feature_names(D)
-        assert (got is None) == (want is None), D.columns
+        assert (got is None) == (want is None), getattr(D, "columns", D)
+        if rule == "fallback":  # the written rule against 1.2's function itself
+            assert np.array_equal(got, installed(D)) if want is not None else installed(D) is None
         if want is not None:
             named += 1
             assert got.dtype == want.dtype and np.array_equal(got, want)
@@ -2063,7 +2144,7 @@ def test_feature_names_as_scikit_learn(tmp_path):
         with pytest.raises(greedytl.CommandNotFoundError):
             est.fit(D, y)
         assert np.array_equal(getattr(est, "feature_names_in_", None), want)
-    assert named == 2  # the str names and the categorical ones
+    assert named == 3  # the str names, the categorical ones, and .columns (1.2) or __dataframe__'s (later)
     # X_unlabelled checked as LogisticRegression's predict checks X.
     kinds = set()
     for fitted in (frames[0], X):

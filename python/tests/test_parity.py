@@ -353,13 +353,15 @@ def test_nearest_neighbour_duplicates_memory_bounded(monkeypatch):
 
 def test_dist_flagged_pairs_memory_bounded(monkeypatch):
     """_dist finds and recomputes the pairs in units of their largest
-    difference a tile at a time, as its docstring says: beyond _sq_dist's
-    peak, which holds the distances themselves (rows × |R| floats: its
+    difference a tile at a time, as its docstring says: measured from
+    when _sq_dist returns (its peak, with its freed temporaries, left
+    out), beyond the distances themselves (rows × |R| floats: _sq_dist's
     squares, whose roots are taken in place), 360,000 pairs of equal rows
-    of 2 features take at most _BLOCK floats of differences and _BLOCK // p
-    indices (plus 64 KiB) with _BLOCK at 2**14 floats, where np.nonzero
-    over all the pairs at once took 16 bytes a pair (5.5 MiB), and the
-    roots in an array of their own another rows × |R| floats (2.7 MiB); the
+    of 2 features take at most _BLOCK floats of differences and _BLOCK //
+    p indices (plus 96 KiB) with _BLOCK at 2**14 floats, where np.nonzero
+    over all the pairs at once took 16 bytes a pair (5.5 MiB), the roots
+    in an array of their own another rows × |R| floats (2.7 MiB), and
+    tiles of twice the pairs twice the indices and differences; the
     distances are the same bits as in one block."""
     import tracemalloc
     from greedytl._model import _dist, _sq_dist
@@ -369,16 +371,22 @@ def test_dist_flagged_pairs_memory_bounded(monkeypatch):
     want = _dist(Z, Z)
     block = 2 ** 14
     monkeypatch.setattr(greedytl._model, "_BLOCK", block)
+    calls = []
+
+    def measured(Z, R):  # the peak from here on: _dist's tiles
+        out = _sq_dist(Z, R)
+        tracemalloc.reset_peak()
+        calls.append(out.shape)
+        return out
+    monkeypatch.setattr(greedytl._model, "_sq_dist", measured)
     tracemalloc.start()
     try:
-        _sq_dist(Z, Z)
-        base = tracemalloc.get_traced_memory()[1]
-        tracemalloc.reset_peak()
         got = _dist(Z, Z)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    bound = base + 8 * block + 8 * (block // p) + 64 * 2 ** 10
+    assert calls == [(m, m)]
+    bound = 8 * m * m + 8 * block + 8 * (block // p) + 96 * 2 ** 10
     assert peak <= bound, (peak, bound)
     assert np.array_equal(got, want)
     assert np.array_equal(got[0, :4], [0.0, 1e-170, 0.0, 1e-170])

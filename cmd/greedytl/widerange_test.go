@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFitWarnsWideRange: greedytl-auto on features one value of which is
+// 1e30 (a "cat" row: the subsamples leave out cats, so one of them leaves
+// it out) leaves that subsample's committee out of its mean and warns,
+// code "wide-range", naming the column by index and by the header's name,
+// on stderr and in --json, and writes the model; without the outlier it
+// does not warn.
+func TestFitWarnsWideRange(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(20, 20))
+	var labels strings.Builder
+	rows := make([][3]float64, 10)
+	for i := range rows {
+		sign := float64(2*(i%2) - 1) // dog +1, cat −1
+		fmt.Fprintln(&labels, []string{"cat", "dog"}[i%2])
+		rows[i] = [3]float64{sign + rng.NormFloat64(), 5 + rng.NormFloat64(), sign + rng.NormFloat64()}
+	}
+	y := writeText(t, dir, "y.txt", labels.String())
+	features := func(name string, big float64) string {
+		var b strings.Builder
+		b.WriteString("a,big,c\n")
+		for i, r := range rows {
+			if i == 2 {
+				r[1] = big
+			}
+			fmt.Fprintf(&b, "%v,%v,%v\n", r[0], r[1], r[2])
+		}
+		return writeText(t, dir, name, b.String())
+	}
+	out := filepath.Join(dir, "m.json")
+	fit := func(x string) ([]warning, string) {
+		code, stdout, stderr := cli(t, "", "fit", "--features", x, "--labels", y, "--positive", "dog", "--out", out, "--json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", x, code, stderr)
+		}
+		_, found := fitWarnings(t, stdout, "wide-range")
+		return found, stderr
+	}
+	if found, _ := fit(features("plain.csv", 5.5)); len(found) != 0 {
+		t.Errorf("without the outlier: warns %+v", found)
+	}
+	os.Remove(out)
+	found, stderr := fit(features("outlier.csv", 1e30))
+	if len(found) != 1 {
+		t.Fatalf("%d wide-range warnings %+v, want 1; stderr:\n%s", len(found), found, stderr)
+	}
+	msg := found[0].Message
+	if !strings.HasPrefix(msg, `greedytl-auto: the values of feature 1 ("big") span a huge range`) || !strings.Contains(msg, "1 of the 5 subsample committees") ||
+		!strings.Contains(msg, "averages the other 5 committees") || !strings.Contains(stderr, "greedytl: warning: "+msg+"\n") {
+		t.Errorf("warning %q: want the column, its name and the committees, on stderr:\n%s", msg, stderr)
+	}
+	if _, err := os.Stat(out); err != nil {
+		t.Errorf("the model was not written: %v", err)
+	}
+}
+
+// TestFitWarnsWideRangePerClass: greedytl-auto one class against the rest
+// warns for each class whose subsamples leave the outlier out — the
+// classes it is not in — naming the class; the class it is in, whose
+// subsamples leave out the rest's rows, has nothing to report.
+func TestFitWarnsWideRangePerClass(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(3, 3))
+	var x, labels strings.Builder
+	x.WriteString("f0,f1,f2,big\n")
+	for i := range 15 {
+		fmt.Fprintln(&labels, []string{"a", "b", "c"}[i%3])
+		big := 5 + rng.NormFloat64()
+		if i == 4 { // a "b"
+			big = 1e30
+		}
+		for k := range 3 {
+			v := rng.NormFloat64()
+			if i%3 == k {
+				v += 2
+			}
+			fmt.Fprintf(&x, "%v,", v)
+		}
+		fmt.Fprintf(&x, "%v\n", big)
+	}
+	out := filepath.Join(dir, "m.json")
+	code, stdout, stderr := cli(t, "", "fit", "--method", "greedytl-auto", "--features", writeText(t, dir, "x.csv", x.String()),
+		"--labels", writeText(t, dir, "y.txt", labels.String()), "--out", out, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	_, found := fitWarnings(t, stdout, "wide-range")
+	var classes []string
+	for _, w := range found {
+		if len(w.Classes) != 1 || !strings.HasPrefix(w.Message, fmt.Sprintf(`greedytl-auto (%q against the rest): the values of feature 3 ("big")`, w.Classes[0])) {
+			t.Errorf("warning %+v: want one class, named in the message with the column", w)
+			continue
+		}
+		classes = append(classes, w.Classes[0])
+	}
+	if strings.Join(classes, ",") != "a,c" {
+		t.Errorf("wide-range warnings for classes %v, want a and c; stderr:\n%s", classes, stderr)
+	}
+}

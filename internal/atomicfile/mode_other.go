@@ -1,0 +1,23 @@
+//go:build !unix
+
+package atomicfile
+
+import (
+	"io/fs"
+	"os"
+)
+
+// mayWrite returns fs.ErrPermission when the file target, whose
+// information fi is, is read-only.
+func mayWrite(_ string, fi fs.FileInfo) error {
+	if fi.Mode().Perm()&0o200 == 0 {
+		return fs.ErrPermission
+	}
+	return nil
+}
+
+// keepMode gives f, the temporary file that is to replace old, old's
+// permission bits.
+func keepMode(f *os.File, old fs.FileInfo) error {
+	return f.Chmod(old.Mode().Perm())
+}

@@ -1,0 +1,135 @@
+package method
+
+import (
+	"cmp"
+	"math"
+	"slices"
+
+	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/standardize"
+)
+
+// maxScaleRatio bounds the scale ratio of a column that a subsample's
+// committee weights for greedytl-auto to average it (wideColumns): 2^26.
+//
+// A subsample's committee is a linear function in its own standardisation:
+// a column with weight w, mean μ' and scale s' on the subsample contributes
+// w·(v − μ')/s'. The model keeps one linear function in the whole sample's
+// standardisation (μ, s), where that contribution is w·(s/s')·z +
+// w·(μ − μ')/s' with z = (v − μ)/s (addLinear). In float64 z is known to
+// within its rounding, u·|z| with u = 2^-53, and for the subsample's rows
+// |z| is about |μ − μ'|/s + s'/s, so the rewritten contribution is off by
+// about |w|·u·r, r = max(s/s', |μ − μ'|/s') the column's scale ratio: its
+// two large parts, the weight's term and the intercept's, cancel, and log₂ r
+// of float64's 53 bits go with them. At r ≈ 2^53 nothing of the column's
+// contribution is left and the error, about |w|, drowns every other
+// column's (the scores of a least-squares fit of ±1 labels are of order
+// one; one value of 1e30 among values near 5 made every prediction one
+// constant). r ≤ 2^26 keeps at least half of the digits: the error stays
+// below 2^-27·|w| ≈ 7e-9·|w|, far below the differences between the scores
+// of examples. A ratio above it takes a value some 10^8 standard deviations
+// from the others (s/s' ≈ |outlier|/(s'·√m) with one outlier among m
+// examples), which no column measured on one scale has: columns scaled by
+// 1e-3…1e3, counts and heavy tails are far from it.
+var maxScaleRatio = math.Ldexp(1, 26)
+
+// WarnWideRange is the code of the warning that a fit's WideColumns report
+// gives (greedytl fit, in --json "warnings"): a word that programs match,
+// which stays when a message is reworded.
+const WarnWideRange = "wide-range"
+
+// WideColumn is what greedytl-auto reports of a column whose values span so
+// huge a range that it left subsamples' committees out of its mean: the
+// committees of the subsamples that weight the column and on which its
+// scale is more than maxScaleRatio times smaller than on the whole sample
+// (or its mean that many of the subsample's standard deviations away), whose
+// linear functions cannot be written in the whole sample's standardisation
+// without losing more than half of float64's digits (see maxScaleRatio).
+// The model is the mean of the other committees (the whole sample's always
+// among them): its hyperparameter "fits" counts them.
+type WideColumn struct {
+	// Column is the column: a feature or a source, by its index.
+	Column greedytl.Column
+	// Ratio is the largest scale ratio max(s/s', |μ − μ'|/s') of the column
+	// over the committees left out because of it, (μ, s) the column's mean
+	// and scale on the whole sample, (μ', s') on the subsample.
+	Ratio float64
+	// Left is the number of subsamples' committees left out that weight the
+	// column with such a ratio (a committee may count for several columns).
+	Left int
+	// Subsamples is the number of subsamples' committees fitted, those left
+	// out included.
+	Subsamples int
+}
+
+// WideRangeReporter is implemented by greedytl-auto's models. WideColumns
+// returns the columns because of which the fit left subsamples' committees
+// out of its mean (WideColumn), features before sources, each by index;
+// nil when it left none out, and for a model read from a file.
+type WideRangeReporter interface {
+	WideColumns() []WideColumn
+}
+
+// WideColumns returns the fit's report of the columns because of which it
+// left committees out of its mean (see WideRangeReporter); nil for a model
+// read from a file.
+func (m *AutoModel) WideColumns() []WideColumn { return slices.Clone(m.wide) }
+
+// wideColumns returns the columns with a non-zero weight in src, a
+// subsample's committee, whose scale ratio (see maxScaleRatio) from src's
+// statistics to dst's, the whole sample's, exceeds maxScaleRatio; Left and
+// Subsamples are not set. Nil means src can be added to dst (addLinear).
+func wideColumns(dst, src *Linear) []WideColumn {
+	var out []WideColumn
+	check := func(kind greedytl.Kind, dsc, ssc standardize.Scaler, sw []float64) {
+		for j, w := range sw {
+			s, s1 := dsc.Scale[j], ssc.Scale[j]
+			if w == 0 || s1 == 0 || s == 0 { // addLinear drops the weight
+				continue
+			}
+			r := max(s/s1, math.Abs(dsc.Mean[j]-ssc.Mean[j])/s1)
+			if r > maxScaleRatio {
+				out = append(out, WideColumn{Column: greedytl.Column{Kind: kind, Index: j}, Ratio: r})
+			}
+		}
+	}
+	check(greedytl.Feature, dst.X, src.X, src.WX)
+	check(greedytl.Source, dst.H, src.H, src.WH)
+	return out
+}
+
+// wideTally gathers the WideColumn reports of the committees a fit left out.
+type wideTally struct {
+	cols []WideColumn
+}
+
+// add counts one committee left out because of the columns wide
+// (wideColumns' result).
+func (t *wideTally) add(wide []WideColumn) {
+	for _, w := range wide {
+		k := slices.IndexFunc(t.cols, func(c WideColumn) bool { return c.Column == w.Column })
+		if k < 0 {
+			t.cols = append(t.cols, WideColumn{Column: w.Column})
+			k = len(t.cols) - 1
+		}
+		t.cols[k].Ratio = max(t.cols[k].Ratio, w.Ratio)
+		t.cols[k].Left++
+	}
+}
+
+// report returns the columns, features before sources, each by index, with
+// subsamples the number of subsamples' committees fitted; nil when no
+// committee was left out.
+func (t *wideTally) report(subsamples int) []WideColumn {
+	if len(t.cols) == 0 {
+		return nil
+	}
+	out := slices.Clone(t.cols)
+	for k := range out {
+		out[k].Subsamples = subsamples
+	}
+	slices.SortFunc(out, func(a, b WideColumn) int {
+		return cmp.Or(cmp.Compare(a.Column.Kind, b.Column.Kind), cmp.Compare(a.Column.Index, b.Column.Index))
+	})
+	return out
+}

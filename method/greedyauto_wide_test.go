@@ -1,0 +1,184 @@
+package method
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/standardize"
+	"gonum.org/v1/gonum/mat"
+)
+
+// withValue returns d with the value v at row r of column c (a copy of
+// the matrix it changes).
+func withValue(d Data, c greedytl.Column, r int, v float64) Data {
+	if c.Kind == greedytl.Feature {
+		X := mat.DenseCopyOf(d.X)
+		X.Set(r, c.Index, v)
+		d.X = X
+	} else {
+		H := mat.DenseCopyOf(d.H)
+		H.Set(r, c.Index, v)
+		d.H = H
+	}
+	return d
+}
+
+// TestGreedyAutoWideColumn is the new user's report: one training value of
+// 1e30 (or 1e17, 1e19) in a column made greedytl-auto's model score every
+// example alike (balanced accuracy 0.5), without a warning. The committee
+// of the subsample that leaves out that example weights the column on its
+// own scale, and written in the whole sample's standardisation its weight
+// and intercept were of order 1e27 and cancelled, leaving an error of
+// their rounding — a shift of every score by anything from 0 to 1e11,
+// depending on the value's last bits. Once the value is far from the
+// others, its column standardises to the same values whatever it is (3 for
+// it, −1/3 for the others, with 10 examples), so the model must not depend
+// on it: the test scores with 1e17, 1e19 and 1e30 agree to 1e-9 (before the
+// fix they differed by 0.4 on feature 0, and with 1e30 in source 2 every
+// score was 0). The fit leaves that committee out of its mean and reports
+// the column (WideColumns), and the model separates the classes about as
+// well as the committee of the whole sample alone. An outlier in the class
+// that no subsample leaves out changes no committee's conversion: there is
+// nothing to report.
+func TestGreedyAutoWideColumn(t *testing.T) {
+	base := newConformanceCase(20, 10, 5, 6, 4) // 5 positives first, 5 negatives
+	for _, c := range []greedytl.Column{{Kind: greedytl.Feature, Index: 0}, {Kind: greedytl.Feature, Index: 3}, {Kind: greedytl.Source, Index: 2}} {
+		t.Run(c.String(), func(t *testing.T) {
+			var first []float64
+			for _, v := range []float64{1e17, 1e19, 1e30} {
+				tc := base
+				tc.train = withValue(base.train, c, 5, v) // a negative
+				auto := mustFit(t, "greedytl-auto", tc)
+				f := mustPredict(t, auto, tc.test)
+				if slices.Min(f) == slices.Max(f) {
+					t.Fatalf("%g: every test score is %v", v, f[0])
+				}
+				if first == nil {
+					first = f
+				}
+				for i := range f {
+					if !near(f[i], first[i], 1e-9, math.Abs(first[i])) {
+						t.Fatalf("%g: test score %d is %v, with 1e17 %v", v, i, f[i], first[i])
+					}
+				}
+				single := mustPredict(t, mustFit(t, "greedytl-auto:single_fit=1", tc), tc.test)
+				acc, want := balancedAcc(t, f, tc.test.Y), balancedAcc(t, single, tc.test.Y)
+				if acc < want-0.05 {
+					t.Errorf("%g: balanced accuracy %v, the whole sample's committee alone %v", v, acc, want)
+				}
+				wide := auto.(WideRangeReporter).WideColumns()
+				if len(wide) != 1 || wide[0].Column != c || wide[0].Left != 1 || wide[0].Subsamples != 5 || !(wide[0].Ratio > maxScaleRatio) {
+					t.Errorf("%g: WideColumns() = %+v, want %v, 1 of 5 subsamples left out, a ratio above 2^26", v, wide, c)
+				}
+				if fits := auto.Hyperparameters()["fits"]; fits != 5 {
+					t.Errorf("%g: fits = %v, want 5 (6 committees, 1 left out)", v, fits)
+				}
+			}
+		})
+	}
+	t.Run("outlier in the class no subsample leaves out", func(t *testing.T) {
+		tc := base
+		tc.train = withValue(base.train, greedytl.Column{Kind: greedytl.Feature, Index: 0}, 0, 1e30) // a positive
+		auto := mustFit(t, "greedytl-auto", tc)
+		if wide := auto.(WideRangeReporter).WideColumns(); wide != nil {
+			t.Errorf("WideColumns() = %+v, want none: no subsample leaves row 0 out", wide)
+		}
+		if fits := auto.Hyperparameters()["fits"]; fits != 6 {
+			t.Errorf("fits = %v, want 6", fits)
+		}
+	})
+}
+
+// TestGreedyAutoModerateScalesKeepEveryCommittee is a property of the
+// bound on the scale ratio: data whose columns are scaled by 1e-3…1e3 and
+// shifted by as much, with heavy-tailed columns (a Cauchy's, a log-normal
+// of σ = 3) among them, leave no committee out, and the model is bit for
+// bit the one of the mean over every committee (maxScaleRatio infinite,
+// the behaviour before the bound).
+func TestGreedyAutoModerateScalesKeepEveryCommittee(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 26))
+	for trial := range 12 {
+		m := []int{10, 12, 16, 30}[trial%4]
+		pos := 2 + trial%3
+		d := 5 + trial%4
+		tc := newConformanceCase(uint64(100+trial), m, pos, d, 4)
+		if trial%3 == 0 {
+			tc = tc.withoutSources()
+		}
+		// The same transformation of a column on the training and the
+		// test rows.
+		scale := func(A, T mat.Matrix) (*mat.Dense, *mat.Dense) {
+			B, U := mat.DenseCopyOf(A), mat.DenseCopyOf(T)
+			_, c := B.Dims()
+			for j := range c {
+				s, mu := math.Pow(10, 6*rng.Float64()-3), math.Pow(10, 6*rng.Float64()-3)
+				heavy := rng.IntN(3) // 0: as drawn, 1: Cauchy, 2: log-normal
+				for _, M := range []*mat.Dense{B, U} {
+					r, _ := M.Dims()
+					for i := range r {
+						v := M.At(i, j)
+						switch heavy {
+						case 1:
+							v = math.Tan(math.Pi * (rng.Float64() - 0.5))
+						case 2:
+							v = math.Exp(3 * rng.NormFloat64())
+						}
+						M.Set(i, j, s*v+mu)
+					}
+				}
+			}
+			return B, U
+		}
+		trainX, testX := scale(tc.train.X, tc.test.X)
+		tc.train.X, tc.test.X = trainX, testX
+		if tc.train.H != nil {
+			trainH, testH := scale(tc.train.H, tc.test.H)
+			tc.train.H, tc.test.H = trainH, testH
+		}
+		auto := mustFit(t, "greedytl-auto", tc)
+		if wide := auto.(WideRangeReporter).WideColumns(); wide != nil {
+			t.Fatalf("trial %d: WideColumns() = %+v, want none", trial, wide)
+		}
+		got := mustPredict(t, auto, tc.test)
+		old := maxScaleRatio
+		maxScaleRatio = math.Inf(1)
+		every := mustPredict(t, mustFit(t, "greedytl-auto", tc), tc.test)
+		maxScaleRatio = old
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(every[i]) {
+				t.Fatalf("trial %d: score %d is %v, the mean over every committee %v", trial, i, got[i], every[i])
+			}
+		}
+	}
+}
+
+// TestWideColumnsBound checks wideColumns at its bound: a column is
+// reported when its scale ratio, s/s' or |μ − μ'|/s', exceeds 2^26, and
+// not at 2^26, nor with weight 0 or a scale 0 (addLinear drops those).
+func TestWideColumnsBound(t *testing.T) {
+	lin := func(mean, scale, w float64) *Linear {
+		return &Linear{X: standardize.Scaler{Mean: []float64{mean}, Scale: []float64{scale}}, WX: []float64{w}}
+	}
+	at := math.Ldexp(1, 26)
+	above := at * (1 + 0x1p-52)
+	for _, tc := range []struct {
+		what     string
+		dst, src *Linear
+		wide     bool
+	}{
+		{"scale ratio 2^26", lin(0, at, 0), lin(0, 1, 0.5), false},
+		{"scale ratio above 2^26", lin(0, above, 0), lin(0, 1, 0.5), true},
+		{"mean shift 2^26 scales", lin(at, 1, 0), lin(0, 1, -2), false},
+		{"mean shift above 2^26 scales", lin(above, 1, 0), lin(0, 1, -2), true},
+		{"weight 0", lin(0, 1e30, 0), lin(0, 1, 0), false},
+		{"constant on the subsample", lin(0, 1e30, 0), lin(0, 0, 1), false},
+	} {
+		got := wideColumns(tc.dst, tc.src)
+		if (got != nil) != tc.wide {
+			t.Errorf("%s: wideColumns = %+v, want reported: %v", tc.what, got, tc.wide)
+		}
+	}
+}
