@@ -426,10 +426,7 @@ func negativePlan(cfg *Config, digest string) (*source.Negatives, *source.Index,
 	}
 	neg := ix.Negatives
 	if len(cfg.NegativeClasses) > 0 {
-		var names []string
-		for _, c := range neg.Classes {
-			names = append(names, f.Classes[c])
-		}
+		names := neg.Names(f.Classes)
 		want := slices.Clone(cfg.NegativeClasses)
 		slices.Sort(want)
 		slices.Sort(names)

@@ -100,8 +100,9 @@ func init() {
 func (dictionary) Name() string { return "dictionary" }
 
 // Needs reports that the dictionary baseline needs nothing beyond the
-// labelled sample (Extra.Seed seeds the K-SVD initialisation).
-func (dictionary) Needs() Needs { return Needs{} }
+// labelled sample and draws at random (Extra.Seed seeds the K-SVD
+// initialisation).
+func (dictionary) Needs() Needs { return Needs{Seed: true} }
 
 // Fit trains the dictionary baseline (see the type's comment). It returns
 // an error for the inputs checkTrain rejects and when ctx is done.

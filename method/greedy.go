@@ -145,8 +145,10 @@ func (g *GreedyTL) Name() string {
 	return g.Options.MethodName(g.Base, g.Defaults)
 }
 
-// Needs reports that GreedyTL needs nothing beyond the labelled sample.
-func (g *GreedyTL) Needs() Needs { return Needs{} }
+// Needs reports that GreedyTL needs nothing beyond the labelled sample,
+// and draws at random (Extra.Seed) only in its randomised search, Sample >
+// 0.
+func (g *GreedyTL) Needs() Needs { return Needs{Seed: g.Options.Sample > 0} }
 
 // Fit runs greedytl.Fit on train. It returns greedytl.Fit's errors and those
 // of invalid training data (see the package doc).

@@ -139,8 +139,10 @@ func init() {
 func (l logistic) Name() string { return l.name }
 
 // Needs reports that the logistic baselines need nothing beyond the
-// labelled sample.
-func (logistic) Needs() Needs { return Needs{} }
+// labelled sample; l1-logistic's standard solver draws at random
+// (Extra.Seed seeds its coordinate order), the exact one (exact=1,
+// elastic-net) nothing.
+func (l logistic) Needs() Needs { return Needs{Seed: l.standard} }
 
 // params returns the solver's parameters at cost c.
 func (l logistic) params(c float64) linear.Params {

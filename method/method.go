@@ -287,6 +287,7 @@ type Extra struct {
 type Needs struct {
 	Unlabelled bool // transductive: Extra.Unlabelled must be set
 	Oracle     bool // an oracle: reads the held-out labels (for reference only)
+	Seed       bool // Fit draws at random with Extra.Seed (other seeds, other models)
 }
 
 // Method is a learner for the target task: it fits a Model on a labelled

@@ -91,6 +91,9 @@ type MultiMethod interface {
 	// name (e.g. "nearest-mean"), or a binary method's spec when it is
 	// used one against the rest (OneVsRest).
 	Name() string
+	// Needs reports what FitMulti requires beyond the labelled sample, as
+	// Method.Needs does (a OneVsRest: its binary method's).
+	Needs() Needs
 	// FitMulti trains a model on train's X and H (train.Y must be nil) with
 	// the class labels y. Extra is as for Method.Fit, except that
 	// Extra.Oracle.Y holds class indices (0 … K−1) as float64. Like

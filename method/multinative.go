@@ -86,6 +86,10 @@ type nearestMean struct{}
 // Name returns "nearest-mean".
 func (nearestMean) Name() string { return "nearest-mean" }
 
+// Needs reports that nearest-mean needs nothing beyond the labelled
+// sample.
+func (nearestMean) Needs() Needs { return Needs{} }
+
 // FitMulti fits the class means.
 func (nm nearestMean) FitMulti(ctx context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
 	return fitMultiScaled(ctx, nm.Name(), train, y, standardize.Fit, func(s blockScaler, Z *mat.Dense, y ClassLabels) (MultiModel, error) {
@@ -116,6 +120,10 @@ type nearestNeighbour struct{}
 // Name returns "nearest-neighbour".
 func (nearestNeighbour) Name() string { return "nearest-neighbour" }
 
+// Needs reports that nearest-neighbour needs nothing beyond the labelled
+// sample.
+func (nearestNeighbour) Needs() Needs { return Needs{} }
+
 // FitMulti keeps the standardised training rows.
 func (nn nearestNeighbour) FitMulti(ctx context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
 	return fitMultiScaled(ctx, nn.Name(), train, y, standardize.Fit, func(s blockScaler, Z *mat.Dense, y ClassLabels) (MultiModel, error) {
@@ -135,6 +143,9 @@ type simpleShot struct{}
 
 // Name returns "simpleshot".
 func (simpleShot) Name() string { return "simpleshot" }
+
+// Needs reports that simpleshot needs nothing beyond the labelled sample.
+func (simpleShot) Needs() Needs { return Needs{} }
 
 // FitMulti fits the centroids of the normalised rows.
 func (ss simpleShot) FitMulti(ctx context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
@@ -199,6 +210,10 @@ type greedyNWay struct{}
 
 // Name returns "greedytl-nway".
 func (greedyNWay) Name() string { return "greedytl-nway" }
+
+// Needs reports that greedytl-nway needs nothing beyond the labelled
+// sample and draws at random (Extra.Seed seeds its members' folds).
+func (greedyNWay) Needs() Needs { return Needs{Seed: true} }
 
 // FitMulti fits the members and averages them.
 func (g greedyNWay) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {

@@ -92,6 +92,11 @@ var multinomialIters = 1000
 // Name returns "multinomial-logistic".
 func (multinomialLogistic) Name() string { return "multinomial-logistic" }
 
+// Needs reports that multinomial-logistic needs nothing beyond the
+// labelled sample and draws at random (Extra.Seed deals the folds of C's
+// choice).
+func (multinomialLogistic) Needs() Needs { return Needs{Seed: true} }
+
 // FitMulti fits the model (see multinomialLogistic).
 func (ml multinomialLogistic) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
 	return fitMultiScaled(ctx, ml.Name(), train, y, standardize.Fit, func(s blockScaler, Z *mat.Dense, y ClassLabels) (MultiModel, error) {

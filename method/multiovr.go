@@ -41,6 +41,15 @@ type OneVsRest struct {
 // Name returns the binary method's spec.
 func (o OneVsRest) Name() string { return o.Binary.Name() }
 
+// Needs returns the binary method's Needs
+// (none without one).
+func (o OneVsRest) Needs() Needs {
+	if o.Binary == nil {
+		return Needs{}
+	}
+	return o.Binary.Needs()
+}
+
 // FitMulti fits one binary model per class (see OneVsRest).
 func (o OneVsRest) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
 	caller := methodCaller("one-vs-rest")

@@ -59,8 +59,8 @@ var stackedMaxIter = linear.L2RLR.DefaultMaxIter()
 func (stackedLogistic) Name() string { return "stacked-logistic" }
 
 // Needs reports that stacked-logistic needs nothing beyond the labelled
-// sample.
-func (stackedLogistic) Needs() Needs { return Needs{} }
+// sample and draws at random (Extra.Seed deals the folds).
+func (stackedLogistic) Needs() Needs { return Needs{Seed: true} }
 
 // Fit trains the model (see stackedLogistic). The model reports the fits
 // that stopped at the solver's cap (NotConverged).

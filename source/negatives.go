@@ -43,6 +43,20 @@ type Negatives struct {
 	Target []int `json:"target"`
 }
 
+// Names returns the names of the held-out classes, in n.Classes's order,
+// looked up in classes (a dataset's or an index's class names); nil for a
+// nil n.
+func (n *Negatives) Names(classes []string) []string {
+	if n == nil {
+		return nil
+	}
+	names := make([]string, len(n.Classes))
+	for i, c := range n.Classes {
+		names[i] = classes[c]
+	}
+	return names
+}
+
 // PlanNegatives draws the negative pool of the dataset f.
 //
 // The held-out classes are the classes named (for example CLINC150's

@@ -215,3 +215,19 @@ func TestPlanNegativesTooFewClasses(t *testing.T) {
 		t.Errorf("a single class: error %v, want one containing %q", err, want)
 	}
 }
+
+// TestNegativesNames: the held-out classes' names, in the pool's order
+// (not sorted), from the class names given; none for a nil pool.
+func TestNegativesNames(t *testing.T) {
+	n := &Negatives{Classes: []int{2, 0}}
+	if got := n.Names([]string{"a", "b", "oos"}); !slices.Equal(got, []string{"oos", "a"}) {
+		t.Errorf("Names = %q, want [oos a]", got)
+	}
+	if got := (&Negatives{}).Names([]string{"a"}); got == nil || len(got) != 0 {
+		t.Errorf("Names of no class = %#v, want an empty list", got)
+	}
+	var none *Negatives
+	if got := none.Names([]string{"a"}); got != nil {
+		t.Errorf("Names of a nil pool = %q, want nil", got)
+	}
+}

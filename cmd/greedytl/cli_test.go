@@ -575,6 +575,11 @@ func TestPredictLiblinearLabels(t *testing.T) {
 	}
 	wantInputError(t, `--positive 2: `+model+` was fitted with "4" as the positive label`, "predict", "--model", model, "--features", X, "--labels", y, "--positive", "2")
 	wantInputError(t, `pm.txt:1: label "-1" is not one of the labels `+model+` was fitted on (positive "4", negative "2")`, "predict", "--model", model, "--features", X, "--labels", pm)
+	// Refused as for a binary greedytl model: they were ignored (plain
+	// scores, exit 0).
+	for _, flag := range []string{"--json", "--scores"} {
+		wantInputError(t, "--scores and --json are for multi-class models; "+model+" is binary: predict prints its scores without them", "predict", "--model", model, "--features", X, "--labels", y, flag)
+	}
 }
 
 // TestPredictLiblinearTies: predict's balanced accuracy of a liblinear

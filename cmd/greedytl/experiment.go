@@ -143,7 +143,7 @@ by SIGINT, SIGTERM or SIGHUP (the finished cells are kept).`,
 	uint64Var(fl, &o.seed, "seed", def.Seed, "seed of the splits, the noise, the methods and, without --sources, the negative pool and the sources")
 	workersVar(c, &o.workers, "groups of cells worked on at once")
 	fl.StringVar(&o.shard, "shard", "", "run only shard i of n: i/n, or auto/n to read i from the environment")
-	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar, messages or summary (warnings and errors are still printed)")
+	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress (a bar on a terminal, else a line per tenth of the work and minute), messages or summary (warnings and errors are still printed)")
 	return c
 }
 
@@ -325,8 +325,8 @@ func namesMethod(msg, m string) bool {
 }
 
 // runWithProgress runs the experiment cfg with its log, its notes (s.note)
-// and, on a terminal, progress bars for the source training and the cells
-// on s.err (none when quiet), and its warnings, quiet or not, as the
+// and its progress in the source training and the cells on s.err
+// (progressOf; none when quiet), and its warnings, quiet or not, as the
 // commands' (s.warn).
 // Errors caused by the inputs are input errors (exit status 2).
 func runWithProgress(c *cobra.Command, s *streams, cfg experiment.Config, quiet bool) (*experiment.Summary, error) {
@@ -337,10 +337,8 @@ func runWithProgress(c *cobra.Command, s *streams, cfg experiment.Config, quiet 
 	if !quiet {
 		cfg.Log = s.err
 		cfg.Note = func(message string) { s.note("%s", message) }
-		if isTerminal(s.err) {
-			cfg.SourceProgress = barProgress(s, &bars[0], "training sources")
-			cfg.Progress = barProgress(s, &bars[1], "cells")
-		}
+		cfg.SourceProgress = progressOf(s, &bars[0], "training sources")
+		cfg.Progress = progressOf(s, &bars[1], "cells")
 	}
 	sum, err := experiment.Run(c.Context(), cfg)
 	for _, b := range bars {
@@ -381,6 +379,40 @@ func negativeClasses(data string, named []string, fractionSet bool) []string {
 		return []string{clinc150.OOS}
 	}
 	return named
+}
+
+// progressOf returns the progress callback of the phase what of a long
+// command (train-sources, experiment) on s.err: a bar on a terminal
+// (barProgress), else plain lines (lineProgress), so that a log that is
+// not a terminal (a Slurm job's) shows the work going on between the
+// command's first and last lines.
+func progressOf(s *streams, bar **progressbar.ProgressBar, what string) func(done, total int) {
+	if isTerminal(s.err) {
+		return barProgress(s, bar, what)
+	}
+	return lineProgress(s.err, what, progressClock)
+}
+
+// progressClock is lineProgress's clock in progressOf; a variable only so
+// that a test can make the minutes pass.
+var progressClock = time.Now
+
+// lineProgress returns a progress callback writing a plain line on w,
+// "what: DONE of TOTAL done (P%), ELAPSED", when both a tenth of the total
+// more is done and a minute has passed since the last line (or the
+// start): at most ten lines a phase and one a minute, none for a phase
+// that ends within the minute. now is the clock.
+func lineProgress(w io.Writer, what string, now func() time.Time) func(done, total int) {
+	start := now()
+	last, lastDone := start, 0
+	return func(done, total int) {
+		t := now()
+		if total <= 0 || 10*(done-lastDone) < total || t.Sub(last) < time.Minute {
+			return
+		}
+		last, lastDone = t, done
+		fmt.Fprintf(w, "%s: %d of %d done (%d%%), %s\n", what, done, total, 100*done/total, t.Sub(start).Round(time.Second))
+	}
 }
 
 // barProgress returns a progress callback drawing a bar (with a count and

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/datasettest"
@@ -894,5 +895,34 @@ func TestExperimentEmptyShard(t *testing.T) {
 	}
 	if empty != 3 {
 		t.Errorf("%d shards said they hold no cell, want 3", empty)
+	}
+}
+
+// TestExperimentProgressLines: experiment, its standard error not a
+// terminal, writes lineProgress's lines for the source training and the
+// cells (the clock here a minute a reading), where it wrote nothing
+// between its first lines and its summary; none with --quiet.
+func TestExperimentProgressLines(t *testing.T) {
+	data := experimentFolder(t)
+	clock := time.Unix(0, 0)
+	progressClock = func() time.Time { clock = clock.Add(time.Minute); return clock }
+	t.Cleanup(func() { progressClock = time.Now })
+	line := regexp.MustCompile(`(?m)^(training sources|cells): (\d+) of (\d+) done \(\d+%\), \d+m0s$`)
+	for _, quiet := range []bool{false, true} {
+		args := []string{"experiment", "--data", data, "--negative-classes", "n0,n1", "--positives", "2", "--splits", "1", "--methods", "no-transfer", "--workers", "1", "--out", filepath.Join(t.TempDir(), "run")}
+		if quiet {
+			args = append(args, "--quiet")
+		}
+		code, _, stderr := cli(t, "", args...)
+		if code != exitOK {
+			t.Fatalf("%q: exit %d: %s", args, code, stderr)
+		}
+		phases := map[string]bool{}
+		for _, m := range line.FindAllStringSubmatch(stderr, -1) {
+			phases[m[1]] = true
+		}
+		if got := len(phases); got != 2 && !quiet || got != 0 && quiet {
+			t.Errorf("%q: progress lines of %v; stderr:\n%s", args, phases, stderr)
+		}
 	}
 }

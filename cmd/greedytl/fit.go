@@ -157,7 +157,9 @@ wide-range, greedytl-auto's, a column whose values span so huge a range (a
 few examples some 10^8 standard deviations from the others) that the
 committees of the subsamples without them could not be written in the
 whole sample's standardisation without losing more than half of float64's
-digits: they are left out of the mean, and the warning names the column. With --json (and --out FILE)
+digits: they are left out of the mean, and the warning names the column;
+seed-unused, --seed given to a method that draws nothing at random (every
+seed fits the same model). With --json (and --out FILE)
 fit prints a JSON report on standard output, for programs that drive it:
 {"model": FILE, "warnings": [{"code", "message", "classes"}, ...]}, the
 warnings as printed (without the prefix) with the classes they concern
@@ -402,7 +404,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err != nil {
 		return err
 	}
-	cls, err := o.data.readClasses(s, rows(X, H))
+	cls, err := o.data.readClasses(s, o.data.rowsOf(X, H))
 	if err != nil {
 		return err
 	}
@@ -438,6 +440,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	}
 	extra := method.Extra{Seed: o.seed}
 	needs := m.Needs()
+	warnSeedUnused(c, s, m.Name(), needs)
 	if extra.Unlabelled, err = o.loadUnlabelled(s, needs.Unlabelled, X, H, names); err != nil {
 		return err
 	}
@@ -462,6 +465,16 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	info := method.FileInfo{Sources: src, Labels: &modelfile.LabelNames{Positive: pos, Negative: neg}, FeatureNames: names.features, SourceNames: names.sources}
 	write := func(w io.Writer) error { return method.Write(w, model, info) }
 	return o.writeModel(s, write, model.Method()+" model")
+}
+
+// warnSeedUnused warns (code "seed-unused") when --seed was given and the
+// method name, by its needs, draws nothing at random: its model is the
+// same for every seed (greedytl's model file records the seed all the
+// same).
+func warnSeedUnused(c *cobra.Command, s *streams, name string, needs method.Needs) {
+	if c.Flags().Changed("seed") && !needs.Seed {
+		s.warn(warning{Code: "seed-unused", Message: fmt.Sprintf("--seed has no effect: %s draws nothing at random", name)})
+	}
 }
 
 // warnConstantModel warns (code "constant-model") when the binary model
@@ -617,7 +630,7 @@ func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, p
 	if err != nil || X == nil && H == nil {
 		return nil, err
 	}
-	held, err := o.oracle.readClasses(s, rows(X, H))
+	held, err := o.oracle.readClasses(s, o.oracle.rowsOf(X, H))
 	if err != nil {
 		return nil, err
 	}

@@ -624,9 +624,60 @@ func rows(X, H *mat.Dense) int {
 	return 0
 }
 
+// inputRows is the number of rows m of a command's inputs, which its
+// labels must match, and, for a label count error, the first row of the
+// text file they were read from: a header of numbers (wavelengths
+// "400,410,…" above the columns, as pandas' to_csv writes them) is read
+// as an example.
+type inputRows struct {
+	m     int
+	path  string    // the text input whose first row is first; "" for none
+	first []float64 // its first row
+}
+
+// rowsOf returns the inputRows of X and H, read from f: the first row is
+// X's, else H's when read from a text file of source scores.
+func (f *dataFlags) rowsOf(X, H *mat.Dense) inputRows {
+	r := inputRows{m: rows(X, H)}
+	path, first := f.features, X
+	if X == nil {
+		path, first = f.scores, H
+	}
+	if first != nil && r.m > 0 && path != "" && !strings.HasSuffix(path, ".npy") && !strings.HasSuffix(path, ".npy.gz") {
+		r.path, r.first = path, first.RawRowView(0)
+	}
+	return r
+}
+
+// dataRows is rowsOf for the sample d that loadData read.
+func (f *dataFlags) dataRows(d *method.Data) inputRows {
+	X, _ := d.X.(*mat.Dense)
+	H, _ := d.H.(*mat.Dense)
+	return f.rowsOf(X, H)
+}
+
+// headerHint returns, when the inputs have one row more than the n labels
+// and that row came from a text file, the note that its first line may be
+// a header of numbers, read as an example, and how to drop it.
+func (r inputRows) headerHint(n int) string {
+	if r.m != n+1 || r.first == nil {
+		return ""
+	}
+	const most = 3
+	vals := make([]string, 0, most+1)
+	for _, v := range r.first[:min(len(r.first), most)] {
+		vals = append(vals, strconv.FormatFloat(v, 'g', -1, 64))
+	}
+	if len(r.first) > most {
+		vals = append(vals, "…")
+	}
+	name := displayName(r.path)
+	return fmt.Sprintf(" (if the first line of %s, %q, is a header of column names, not an example: greedytl reads a header of numbers as data; drop the line (tail -n +2 %s > new.csv) or write the file without it (pandas: to_csv(path, index=False, header=False)))", name, strings.Join(vals, ","), name)
+}
+
 // loadLabels reads binary labels (two classes, or --positive against the
-// rest) and checks their count against m.
-func (f *dataFlags) loadLabels(s *streams, m int) ([]float64, error) {
+// rest) and checks their count against the inputs' rows.
+func (f *dataFlags) loadLabels(s *streams, rows inputRows) ([]float64, error) {
 	cls, err := f.readLabelFile(s, f.labels)
 	if err != nil {
 		return nil, err
@@ -635,17 +686,20 @@ func (f *dataFlags) loadLabels(s *streams, m int) ([]float64, error) {
 	if err != nil {
 		return nil, badInput(err)
 	}
-	if len(y) != m {
-		return nil, labelCountError(f.labels, cls, m)
+	if len(y) != rows.m {
+		return nil, labelCountError(f.labels, cls, rows)
 	}
 	return y, nil
 }
 
 // labelCountError is the input error for the label file path whose labels
-// cls are not one per row of m; it says when the file's first line was
-// read as a header (not a label), which --labels-header no changes unless
-// it is blank (a label never is), and when it could be one (headerHint).
-func labelCountError(path string, cls *dataset.Classes, m int) error {
+// cls are not one per row of the inputs; it says when the file's first
+// line was read as a header (not a label), which --labels-header no
+// changes unless it is blank (a label never is), when it could be one
+// (headerHint), and when the inputs' first line could be one
+// (inputRows.headerHint).
+func labelCountError(path string, cls *dataset.Classes, rows inputRows) error {
+	m := rows.m
 	msg := fmt.Sprintf("%s has %s but the inputs have %s", displayName(path), plural.Count(len(cls.Y), "label", "labels"), plural.Count(m, "row", "rows"))
 	if h, ok := cls.Header(); ok && strings.TrimSpace(h) == "" {
 		msg += fmt.Sprintf(" (its first line, %q, was read as a header: a blank line holds no label)", h)
@@ -654,6 +708,7 @@ func labelCountError(path string, cls *dataset.Classes, m int) error {
 	} else {
 		msg += headerHint(cls, m)
 	}
+	msg += rows.headerHint(len(cls.Y))
 	if b, at := cls.BlankLine(); b > 0 && len(cls.Y) < m {
 		msg += fmt.Sprintf(" (line %d, %s, is blank and holds none: a missing label, as pandas' to_csv writes NaN? give only the examples that have a label)", b, at)
 	}

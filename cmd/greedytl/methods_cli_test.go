@@ -771,3 +771,63 @@ func TestFeatureFactorFormerName(t *testing.T) {
 		t.Errorf("with --gamma: exit %d, stdout %q, stderr %q; want %d, nothing, %q", code, out, stderr, exitInput, want)
 	}
 }
+
+// TestFitSeedUnused: --seed given to a method that draws nothing at random
+// (method.Needs.Seed false) was accepted without a word; fit now warns
+// (code seed-unused, on standard error and in --json's warnings) and
+// writes the model all the same. A method that draws (greedytl-59,
+// multinomial-logistic), and a fit without --seed, get no warning.
+func TestFitSeedUnused(t *testing.T) {
+	d := newToy(t)
+	lab, err := os.ReadFile(d.ytext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	three := strings.Fields(string(lab))
+	for i := range three {
+		three[i] = []string{"a", "b", "c"}[i%3]
+	}
+	y3 := writeText(t, d.dir, "y3.txt", strings.Join(three, "\n")+"\n")
+	out := filepath.Join(d.dir, "m.json")
+	for _, tc := range []struct {
+		labels, method string
+		seed           bool
+		warn           bool
+	}{
+		{d.ytext, "no-transfer", true, true},
+		{d.ytext, "greedytl", true, true},
+		{d.ytext, "no-transfer", false, false},
+		{d.ytext, "greedytl-59", true, false},
+		{y3, "nearest-mean", true, true},
+		{y3, "no-transfer", true, true},
+		{y3, "multinomial-logistic", true, false},
+	} {
+		args := []string{"fit", "--method", tc.method, "--features", d.X, "--source-scores", d.H, "--labels", tc.labels, "--out", out, "--json"}
+		if tc.labels == d.ytext {
+			args = append(args, "--positive", "cat")
+		}
+		if tc.seed {
+			args = append(args, "--seed", "7")
+		}
+		code, stdout, stderr := cli(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, stderr)
+		}
+		msg := "--seed has no effect: " + tc.method + " draws nothing at random"
+		var rep struct {
+			Warnings []struct{ Code, Message string } `json:"warnings"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatalf("%q: %v: %s", args, err, stdout)
+		}
+		reported := slices.ContainsFunc(rep.Warnings, func(w struct{ Code, Message string }) bool {
+			return w.Code == "seed-unused" && w.Message == msg
+		})
+		if printed := strings.Contains(stderr, "greedytl: warning: "+msg+"\n"); printed != tc.warn || reported != tc.warn {
+			t.Errorf("%q: warning printed %v, reported %v (%+v), want %v; stderr:\n%s", args, printed, reported, rep.Warnings, tc.warn, stderr)
+		}
+		if !tc.warn && strings.Contains(stderr, "--seed") {
+			t.Errorf("%q: stderr names --seed:\n%s", args, stderr)
+		}
+	}
+}

@@ -18,14 +18,14 @@ import (
 )
 
 // readClasses reads the --labels file's classes (any number) and checks
-// their count against m rows.
-func (f *dataFlags) readClasses(s *streams, m int) (*dataset.Classes, error) {
+// their count against the inputs' rows.
+func (f *dataFlags) readClasses(s *streams, rows inputRows) (*dataset.Classes, error) {
 	cls, err := f.readLabelFile(s, f.labels)
 	if err != nil {
 		return nil, err
 	}
-	if len(cls.Y) != m {
-		return nil, labelCountError(f.labels, cls, m)
+	if len(cls.Y) != rows.m {
+		return nil, labelCountError(f.labels, cls, rows)
 	}
 	return cls, nil
 }
@@ -91,6 +91,7 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		return err
 	}
 	extra := method.Extra{Seed: o.seed}
+	warnSeedUnused(c, s, mm.Name(), mm.Needs())
 	ovr, isOVR := mm.(method.OneVsRest)
 	if extra.Unlabelled, err = o.loadUnlabelled(s, isOVR && ovr.Binary.Needs().Unlabelled, X, H, names); err != nil {
 		return err
@@ -143,8 +144,8 @@ type multiEvaluation struct {
 // classes is an error naming it; the balanced accuracy is the mean recall
 // over the classes present in the labels. The confusion matrix is
 // computed when confusion is set (predict --json, which prints it).
-func evaluateMulti(s *streams, f *dataFlags, classes []string, pred []int, confusion bool) (*multiEvaluation, error) {
-	cls, err := f.readClasses(s, len(pred))
+func evaluateMulti(s *streams, f *dataFlags, rows inputRows, classes []string, pred []int, confusion bool) (*multiEvaluation, error) {
+	cls, err := f.readClasses(s, rows)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +202,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 	classes := model.Classes()
 	var eval *multiEvaluation
 	if o.data.labels != "" {
-		if eval, err = evaluateMulti(s, &o.data, classes, pred, o.json); err != nil {
+		if eval, err = evaluateMulti(s, &o.data, o.data.dataRows(d), classes, pred, o.json); err != nil {
 			return err
 		}
 	}

@@ -932,3 +932,42 @@ func TestPredictShowsHiddenNamesEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestFeaturesNumericHeaderHint: a features CSV under a header of numbers
+// (wavelengths, as pandas' to_csv(index=False) writes a frame whose
+// columns are numbers) is read as data, one row more than the labels; the
+// count error blamed the labels file alone. It now names the inputs' first
+// line as a possible header and how to drop it; a file of source scores
+// alone gets it too, a .npy array, which has no header, and a count off by
+// more than one get none.
+func TestFeaturesNumericHeaderHint(t *testing.T) {
+	dir := t.TempDir()
+	X := writeText(t, dir, "X.csv", "400,410,420,430\n0,1,2,3\n1,0,3,2\n2,2,0,1\n3,1,1,0\n")
+	H := writeText(t, dir, "H.csv", "0.5,1.5\n0,1\n1,0\n2,2\n3,1\n")
+	y := writeText(t, dir, "y.txt", "cat\ncat\ndog\ndog\n")
+	y3 := writeText(t, dir, "y3.txt", "cat\ncat\ndog\n")
+	Xnpy := writeNPY(t, dir, "X.npy", mat.NewDense(5, 1, []float64{400, 0, 1, 2, 3}))
+	out := filepath.Join(dir, "m.json")
+	hint := func(path, first string) string {
+		return ` (if the first line of ` + path + `, "` + first + `", is a header of column names, not an example: greedytl reads a header of numbers as data; drop the line (tail -n +2 ` + path + ` > new.csv) or write the file without it (pandas: to_csv(path, index=False, header=False)))`
+	}
+	checkStderr(t, y+" has 4 labels but the inputs have 5 rows"+hint(X, "400,410,420,…"), "fit", "--method", "nearest-mean", "--features", X, "--labels", y, "--out", out)
+	checkStderr(t, y+" has 4 labels but the inputs have 5 rows"+hint(H, "0.5,1.5"), "fit", "--method", "best-source", "--source-scores", H, "--labels", y, "--out", out)
+	checkStderr(t, y+" has 4 labels but the inputs have 5 rows", "fit", "--method", "nearest-mean", "--features", Xnpy, "--labels", y, "--out", out)
+	checkStderr(t, y3+" has 3 labels but the inputs have 5 rows", "fit", "--method", "nearest-mean", "--features", X, "--labels", y3, "--out", out)
+	// predict, of a binary and of a multi-class model fitted without the
+	// header.
+	clean := writeText(t, dir, "clean.csv", "5,1,2,3\n1,0,3,2\n2,2,0,1\n3,1,1,0\n")
+	binary, multi := filepath.Join(dir, "b.json"), filepath.Join(dir, "n.json")
+	for _, fit := range [][]string{
+		{"fit", "--method", "no-transfer", "--features", clean, "--labels", y, "--positive", "cat", "--out", binary},
+		{"fit", "--method", "nearest-mean", "--features", clean, "--labels", y, "--out", multi},
+	} {
+		if code, _, stderr := cli(t, "", fit...); code != 0 {
+			t.Fatalf("%q: exit %d: %s", fit, code, stderr)
+		}
+	}
+	for _, model := range []string{binary, multi} {
+		checkStderr(t, y+" has 4 labels but the inputs have 5 rows"+hint(X, "400,410,420,…"), "predict", model, "--features", X, "--labels", y)
+	}
+}

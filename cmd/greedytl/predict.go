@@ -160,6 +160,7 @@ func runPredict(s *streams, o *predictOptions) error {
 	}
 	defer closeModel()
 	var scores []float64
+	var rows inputRows            // the inputs' rows, which the labels must match
 	var rec *modelfile.LabelNames // the label names a binary model records
 	// positive says which scores the evaluation counts as positive
 	// predictions: those > 0, but for a liblinear model liblinear's
@@ -175,6 +176,7 @@ func runPredict(s *streams, o *predictOptions) error {
 			return err
 		}
 		positive = func(i int) bool { return m.PredictsGreater(scores[i]) }
+		rows = inputRows{m: len(scores)}
 	} else {
 		f, err := readAnyModel(o.modelName(), r, head)
 		if err != nil {
@@ -186,8 +188,8 @@ func runPredict(s *streams, o *predictOptions) error {
 		if f.Multi != nil {
 			return runPredictMulti(s, o, f.Multi, modelColumnNames(f.Info))
 		}
-		if o.scores || o.json {
-			return badInputf("--scores and --json are for multi-class models; %s is binary: predict prints its scores without them", o.modelName())
+		if err := o.binaryFlags(); err != nil {
+			return err
 		}
 		rec = f.Info.Labels
 		model := f.Model
@@ -198,10 +200,11 @@ func runPredict(s *streams, o *predictOptions) error {
 		if scores, err = model.Predict(*d); err != nil {
 			return o.predictError(err)
 		}
+		rows = o.data.dataRows(d)
 	}
 	var y []float64
 	if o.data.labels != "" {
-		if y, err = o.loadLabels(s, rec, len(scores)); err != nil {
+		if y, err = o.loadLabels(s, rec, rows); err != nil {
 			return err
 		}
 	}
@@ -233,6 +236,16 @@ func runPredict(s *streams, o *predictOptions) error {
 			return badInput(err)
 		}
 		return writeEvaluation(report, "balanced accuracy: %.4f (%s%s)\n", acc, plural.Count(len(y), "example", "examples"), oneClassNote(y))
+	}
+	return nil
+}
+
+// binaryFlags refuses the flags of multi-class models for a binary model,
+// greedytl's or liblinear's, once the model is known to be binary: a
+// liblinear model ignored them (plain scores, exit 0).
+func (o *predictOptions) binaryFlags() error {
+	if o.scores || o.json {
+		return badInputf("--scores and --json are for multi-class models; %s is binary: predict prints its scores without them", o.modelName())
 	}
 	return nil
 }
@@ -276,13 +289,14 @@ func oneClassNote(y []float64) string {
 }
 
 // loadLabels reads the --labels of a binary model and checks their count
-// against m. When the model records its label names (rec not nil) every
-// label must be its positive label or a negative one, and without
-// --positive the recorded positive label is the positive class; the labels
-// may then be of one class.
-func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, m int) ([]float64, error) {
+// against the inputs' rows. When the model records its label names (rec
+// not nil) every label must be its positive label or a negative one, and
+// without --positive the recorded positive label is the positive class;
+// the labels may then be of one class.
+func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, rows inputRows) ([]float64, error) {
+	m := rows.m
 	if rec == nil {
-		return o.data.loadLabels(s, m)
+		return o.data.loadLabels(s, rows)
 	}
 	cls, err := o.data.readLabelFile(s, o.data.labels)
 	if err != nil {
@@ -307,7 +321,7 @@ func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, m int
 		return nil, badInputf("--positive %s: %s was fitted with %q as the positive label", positive, o.modelName(), rec.Positive)
 	}
 	if len(cls.Y) != m {
-		return nil, labelCountError(o.data.labels, cls, m)
+		return nil, labelCountError(o.data.labels, cls, rows)
 	}
 	// The model's names say which label is positive, so labels of one
 	// class (a test set of positives only) are scored too: the balanced
@@ -374,12 +388,15 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 	if err != nil {
 		return nil, nil, nil, badInput(err)
 	}
+	if len(m.Labels) != 2 {
+		return nil, nil, nil, badInputf("%s: a model of %d classes; predict scores binary models only", o.modelName(), len(m.Labels))
+	}
+	if err := o.binaryFlags(); err != nil {
+		return nil, nil, nil, err
+	}
 	X, err := readMatrix(s, o.data.features, nil)
 	if err != nil {
 		return nil, nil, nil, badInput(err)
-	}
-	if len(m.Labels) != 2 {
-		return nil, nil, nil, badInputf("%s: a model of %d classes; predict scores binary models only", o.modelName(), len(m.Labels))
 	}
 	switch _, d := X.Dims(); {
 	case d < m.NrFeature:

@@ -293,7 +293,10 @@ with a Newton method whose message is "WARNING: actred too small". Without
 -v, train prints either warning once, for the model it trains, as
 liblinear-train does; with -C (even with -v K) it prints it once for the
 model of the chosen C, and -C's search prints none, where liblinear-train
--C, which trains no model, prints nothing. -q: no warnings. -C
+-C, which trains no model, prints nothing. More folds than examples (-v K,
+or -C's 5) are as many folds as examples, leave-one-out, with liblinear's
+"WARNING: # folds > # data" on standard error. -q: no warnings but that
+one, which liblinear-train -q prints too. -C
 chooses C by cross-validation accuracy (5 folds, or K with -v K) over
 {1e-4, 1e-3, …, 1e4}, prints it (on standard error when the model goes to
 standard output, --out -), and — unlike liblinear, which only prints it —
@@ -432,11 +435,8 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if toStdout {
 		results = s.err
 	}
+	folds := o.cvFolds(s, len(y))
 	if o.findC {
-		folds := 5
-		if o.folds > 0 {
-			folds = o.folds
-		}
 		grid := source.DefaultGrid()
 		best, acc, err := linear.SelectC(ctx, prob, p, grid, folds, o.seed)
 		if err != nil {
@@ -450,7 +450,7 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 		fmt.Fprintf(results, "Best C = %g  CV accuracy = %.6g%%\n", best, 100*acc[slices.Index(grid, best)])
 		p.C = best
 	} else if o.folds > 0 {
-		dec, stops, err := linear.CrossValidateStops(ctx, prob, p, o.folds, o.seed)
+		dec, stops, err := linear.CrossValidateStops(ctx, prob, p, folds, o.seed)
 		if err != nil {
 			return failed(err)
 		}
@@ -498,6 +498,22 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 		fmt.Fprintf(s.err, "trained %v (C = %g) on %s with %s; model written to %s\n", p.Solver, p.C, plural.Count(x.R, "example", "examples"), plural.Count(x.C, "feature", "features"), where)
 	}
 	return nil
+}
+
+// cvFolds returns the number of folds of -v K or -C (5 without -v) for
+// data of m examples. As liblinear-train, more folds than examples are m
+// folds, leave-one-out, with liblinear's warning, which it prints with -q
+// too (they were refused: "10 folds for 6 examples").
+func (o *trainOptions) cvFolds(s *streams, m int) int {
+	folds := o.folds
+	if folds == 0 {
+		folds = 5 // -C alone
+	}
+	if (o.folds > 0 || o.findC) && folds > m && m >= 2 {
+		fmt.Fprintln(s.err, "WARNING: # folds > # data. Will use # folds = # data instead (i.e., leave-one-out cross validation)") // liblinear's words
+		return m
+	}
+	return folds
 }
 
 // warnStop writes to w train's warning for a fit of solver that stopped

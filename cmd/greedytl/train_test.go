@@ -450,7 +450,6 @@ func TestTrainBadInput(t *testing.T) {
 		{"regressor", []string{"train", "-s", "ridge", heartScale}, "regressor"},
 		{"zero cost", []string{"train", "-c", "0", heartScale}, "cost must be > 0"},
 		{"one fold", []string{"train", "-v", "1", heartScale}, "at least 2 folds"},
-		{"too many folds", []string{"train", "-v", "1000", heartScale}, "folds"},
 		{"no data", []string{"train"}, "no training data"},
 		{"data twice", []string{"train", "--data", heartScale, heartScale}, "once"},
 		{"stdin without out", []string{"train", "-"}, "--out"},
@@ -691,5 +690,53 @@ func TestTrainSolverHelp(t *testing.T) {
 				t.Errorf("%s --help lacks %q", cmd, a)
 			}
 		}
+	}
+}
+
+// TestTrainMoreFoldsThanExamples: -v K above the number of examples m is
+// m folds, leave-one-out, with liblinear-train's warning (printed with -q
+// too, as liblinear's is), where it was refused ("10 folds for 6
+// examples"). On heart_scale's first 6 examples, whose leave-one-out folds
+// are the same whoever draws them, the accuracy is liblinear-train's.
+func TestTrainMoreFoldsThanExamples(t *testing.T) {
+	needHeartScale(t)
+	dir := t.TempDir()
+	t.Chdir(dir)
+	data, err := os.ReadFile(heartScale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	h6 := writeText(t, dir, "h6", strings.Join(lines[:6], "\n")+"\n")
+	const warning = "WARNING: # folds > # data. Will use # folds = # data instead (i.e., leave-one-out cross validation)\n"
+	var outs []string
+	for _, args := range [][]string{{"-v", "10"}, {"-q", "-v", "10"}, {"-v", "6"}} {
+		code, out, stderr := cli(t, "", append(append([]string{"train"}, args...), h6)...)
+		want := warning
+		if args[1] == "6" {
+			want = ""
+		}
+		if code != 0 || stderr != want || cvLine.FindString(out) == "" {
+			t.Errorf("train %q: exit %d, stdout %q, stderr %q; want 0, the accuracy and %q", args, code, out, stderr, want)
+		}
+		outs = append(outs, out)
+	}
+	if outs[0] != outs[2] || outs[1] != outs[2] {
+		t.Errorf("-v 10 gives %q, -q -v 10 %q, -v 6 %q: want leave-one-out's three times", outs[0], outs[1], outs[2])
+	}
+	// -C's 5 folds on 3 examples.
+	h3 := writeText(t, dir, "h3", strings.Join(lines[:3], "\n")+"\n")
+	if code, out, stderr := cli(t, "", "train", "-C", h3, "h3.model"); code != 0 || !strings.HasPrefix(stderr, warning) || bestLine.FindString(out) == "" {
+		t.Errorf("train -C on 3 examples: exit %d, stdout %q, stderr %q; want 0, the best C and %q first", code, out, stderr, warning)
+	}
+	train := liblinear(t, "liblinear-train")
+	cmd := exec.Command(train, "-v", "10", "-q", h6)
+	var theirs, theirErr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &theirs, &theirErr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %v\n%s", cmd, err, theirErr.String())
+	}
+	if got := regexp.MustCompile(`Cross Validation Accuracy = [0-9.]+%`).FindString(theirs.String()); got+"\n" != outs[0] || theirErr.String() != warning {
+		t.Errorf("liblinear-train -v 10 -q: %q, stderr %q; greedytl train's %q and %q", got, theirErr.String(), outs[0], warning)
 	}
 }

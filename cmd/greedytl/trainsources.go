@@ -87,7 +87,7 @@ of one n run side by side; a run without --shard, or a shard of another n
 	addL1RatioFlag(c, &o.l1Ratio)
 	workersVar(c, &o.workers, "classes trained at once")
 	fl.StringVar(&o.shard, "shard", "", "train only shard i of n: i/n, or auto/n to read i from the environment")
-	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar or summary")
+	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress (a bar on a terminal, else a line per tenth of the work and minute) or summary")
 	return c
 }
 
@@ -121,8 +121,8 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 
 	opts := source.RunOptions{Workers: o.workers, Shard: sh}
 	var bar *progressbar.ProgressBar
-	if !o.quiet && isTerminal(s.err) {
-		opts.Progress = barProgress(s, &bar, "training sources")
+	if !o.quiet {
+		opts.Progress = progressOf(s, &bar, "training sources")
 	}
 	start := time.Now()
 	res, err := source.TrainAll(c.Context(), f, neg, o.out, cfg, opts)
@@ -163,10 +163,7 @@ func summarizeSources(s *streams, res *source.Result, index string, wall time.Du
 	}
 	line += ")"
 	if neg := ix.Negatives; neg != nil && len(neg.Classes) > 0 {
-		names := make([]string, len(neg.Classes))
-		for i, c := range neg.Classes {
-			names[i] = ix.Classes[c]
-		}
+		names := neg.Names(ix.Classes)
 		how := "drawn at random"
 		if neg.Named {
 			how = "named"

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -481,4 +484,70 @@ func dirNames(t *testing.T, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// TestLineProgress: where standard error is not a terminal, the progress
+// of a phase is a plain line when a tenth of the total more is done and a
+// minute has passed since the last, whichever is later: at most ten lines,
+// none within the minute.
+func TestLineProgress(t *testing.T) {
+	for _, tc := range []struct {
+		step time.Duration // the clock's advance per reading
+		want []int         // the counts of the lines
+	}{
+		{10 * time.Second, []int{10, 20, 30, 40, 50, 60, 70, 80, 90, 100}}, // every tenth
+		{time.Second, []int{59}},      // every minute
+		{100 * time.Millisecond, nil}, // 10 s in all
+	} {
+		clock := time.Unix(0, 0)
+		now := func() time.Time { clock = clock.Add(tc.step); return clock }
+		var b bytes.Buffer
+		p := lineProgress(&b, "cells", now)
+		for done := 0; done <= 100; done++ {
+			p(done, 100)
+		}
+		var want strings.Builder
+		start := time.Unix(0, 0).Add(tc.step)
+		for _, n := range tc.want {
+			fmt.Fprintf(&want, "cells: %d of 100 done (%d%%), %s\n", n, n, time.Unix(0, 0).Add(time.Duration(n+2)*tc.step).Sub(start).Round(time.Second))
+		}
+		if b.String() != want.String() {
+			t.Errorf("a reading every %v: got\n%s\nwant\n%s", tc.step, b.String(), want.String())
+		}
+	}
+}
+
+// TestTrainSourcesProgressLines: train-sources, its standard error not a
+// terminal (a Slurm log), showed nothing between its start and its summary
+// however long it ran; it now writes lineProgress's lines (the clock here
+// a minute a reading: one line a class), and none with -q.
+func TestTrainSourcesProgressLines(t *testing.T) {
+	data := blobDataset(t)
+	clock := time.Unix(0, 0)
+	progressClock = func() time.Time { clock = clock.Add(time.Minute); return clock }
+	t.Cleanup(func() { progressClock = time.Now })
+	line := regexp.MustCompile(`^training sources: ([1-6]) of 6 done \(\d+%\), \d+m0s$`)
+	for _, quiet := range []bool{false, true} {
+		args := []string{"train-sources", "--data", data, "--out", filepath.Join(t.TempDir(), "sources"), "--negative-fraction", "0.25", "--workers", "1"}
+		if quiet {
+			args = append(args, "-q")
+		}
+		code, _, stderr := cli(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, stderr)
+		}
+		var counts []string
+		for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
+			if m := line.FindStringSubmatch(l); m != nil {
+				counts = append(counts, m[1])
+			}
+		}
+		want := "1 2 3 4 5 6"
+		if quiet {
+			want = ""
+		}
+		if got := strings.Join(counts, " "); got != want {
+			t.Errorf("%q: progress lines of %q, want %q; stderr:\n%s", args, got, want, stderr)
+		}
+	}
 }

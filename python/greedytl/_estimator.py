@@ -332,7 +332,12 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         self.inspection_ = inspection
         self.greedytl_ = {k: info[k] for k in ("module", "revision", "modified", "go", "path") if k in info}
         self._scorer = scorer
-        _cli.warn(report["warnings"], self._class_namer(len(classes)), stacklevel=2)
+        # random_state goes to every fit as --seed, as scikit-learn's
+        # estimators take it whether or not they draw at random: greedytl's
+        # warning that the method draws nothing at random (seed-unused) is
+        # not the caller's to act on.
+        _cli.warn([w for w in report["warnings"] if w.get("code") != "seed-unused"],
+                  self._class_namer(len(classes)), stacklevel=2)
         return self
 
     def _forget_fit(self):
