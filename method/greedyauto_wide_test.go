@@ -93,7 +93,7 @@ func TestGreedyAutoWideColumn(t *testing.T) {
 }
 
 // TestGreedyAutoModerateScalesKeepEveryCommittee is a property of the
-// bound on the scale ratio: data whose columns are scaled by 1e-3…1e3 and
+// bound on the shift ratio: data whose columns are scaled by 1e-3…1e3 and
 // shifted by as much, with heavy-tailed columns (a Cauchy's, a log-normal
 // of σ = 3) among them, leave no committee out, and the model is bit for
 // bit the one of the mean over every committee (maxScaleRatio infinite,
@@ -155,30 +155,67 @@ func TestGreedyAutoModerateScalesKeepEveryCommittee(t *testing.T) {
 	}
 }
 
-// TestWideColumnsBound checks wideColumns at its bound: a column is
-// reported when its scale ratio, s/s' or |μ − μ'|/s', exceeds 2^26, and
-// not at 2^26, nor with weight 0 or a scale 0 (addLinear drops those).
+// TestWideColumnsBound checks wideColumns at its bound on columns of real
+// shape, nine values near 5 on the subsample and the whole sample's other
+// rows far from them: one value V shifts the mean by (V − μ')/10, reported
+// just above 2^26 of the subsample's scales and not just below; two values
+// μ' ± 1e20 leave the mean where it is and make s/s' about 4·10^19, not
+// reported: the conversion of the subsample's committee (addLinear) then
+// scores the subsample's rows as the committee does to 1e-12, while at a
+// shift of 2^45 it is off by more than 1e-6 (the error grows with the
+// shift, |w|·u·|μ − μ'|/s', not with s/s'). Weight 0 and a scale 0 are not
+// reported (addLinear drops those).
 func TestWideColumnsBound(t *testing.T) {
-	lin := func(mean, scale, w float64) *Linear {
-		return &Linear{X: standardize.Scaler{Mean: []float64{mean}, Scale: []float64{scale}}, WX: []float64{w}}
+	rng := rand.New(rand.NewPCG(26, 26))
+	sub := make([]float64, 9)
+	for i := range sub {
+		sub[i] = 5 + rng.NormFloat64()
 	}
+	scaler := func(v []float64) standardize.Scaler {
+		return standardize.Fit(mat.NewDense(len(v), 1, slices.Clone(v)))
+	}
+	ssc := scaler(sub)
+	mu1, s1 := ssc.Mean[0], ssc.Scale[0]
+	committee := &Linear{X: ssc, WX: []float64{0.7}, B: -0.2}
+	// whole returns the whole sample's model for the subsample's rows and
+	// the others: its statistics, weight 0.
+	whole := func(others ...float64) *Linear {
+		return &Linear{X: scaler(append(slices.Clone(sub), others...)), WX: []float64{0}}
+	}
+	// convErr is the largest error, over the subsample's rows, of the
+	// committee written in dst's standardisation.
+	convErr := func(dst *Linear) float64 {
+		sum := &Linear{X: dst.X, WX: slices.Clone(dst.WX), B: dst.B}
+		addLinear(sum, committee)
+		var e float64
+		for _, v := range sub {
+			want := committee.WX[0]*ssc.Value(0, v) + committee.B
+			e = max(e, math.Abs(sum.WX[0]*sum.X.Value(0, v)+sum.B-want))
+		}
+		return e
+	}
+	shift := func(r float64) float64 { return mu1 + 10*s1*r } // the tenth value that shifts the mean by r·s1
 	at := math.Ldexp(1, 26)
-	above := at * (1 + 0x1p-52)
 	for _, tc := range []struct {
 		what     string
 		dst, src *Linear
 		wide     bool
 	}{
-		{"scale ratio 2^26", lin(0, at, 0), lin(0, 1, 0.5), false},
-		{"scale ratio above 2^26", lin(0, above, 0), lin(0, 1, 0.5), true},
-		{"mean shift 2^26 scales", lin(at, 1, 0), lin(0, 1, -2), false},
-		{"mean shift above 2^26 scales", lin(above, 1, 0), lin(0, 1, -2), true},
-		{"weight 0", lin(0, 1e30, 0), lin(0, 1, 0), false},
-		{"constant on the subsample", lin(0, 1e30, 0), lin(0, 0, 1), false},
+		{"mean shift just below 2^26 scales", whole(shift(at * (1 - 1e-6))), committee, false},
+		{"mean shift just above 2^26 scales", whole(shift(at * (1 + 1e-6))), committee, true},
+		{"mean kept, s/s' 4e19", whole(mu1+1e20, mu1-1e20), committee, false},
+		{"weight 0", whole(1e30), &Linear{X: ssc, WX: []float64{0}}, false},
+		{"constant on the subsample", whole(1e30), &Linear{X: standardize.Scaler{Mean: []float64{5}, Scale: []float64{0}}, WX: []float64{1}}, false},
 	} {
 		got := wideColumns(tc.dst, tc.src)
 		if (got != nil) != tc.wide {
 			t.Errorf("%s: wideColumns = %+v, want reported: %v", tc.what, got, tc.wide)
 		}
+	}
+	if dst := whole(mu1+1e20, mu1-1e20); !(dst.X.Scale[0]/s1 > 1e19) || convErr(dst) > 1e-12 {
+		t.Errorf("mean kept: s/s' = %g, conversion error %g, want s/s' above 1e19 and an error below 1e-12", dst.X.Scale[0]/s1, convErr(dst))
+	}
+	if e := convErr(whole(shift(math.Ldexp(1, 45)))); !(e > 1e-6) {
+		t.Errorf("mean shift 2^45: conversion error %g, want above 1e-6", e)
 	}
 }

@@ -154,7 +154,7 @@ the solver, how many of the fit's runs stopped, whether the final fit's did
 rest, the classes concerned; the model is written all the same, as the
 solver left it (as train's "WARNING: reaching max number of iterations");
 wide-range, greedytl-auto's, a column whose values span so huge a range (a
-few examples some 10^8 standard deviations from the others) that the
+few examples some 10^8·m standard deviations from the others, m examples) that the
 committees of the subsamples without them could not be written in the
 whole sample's standardisation without losing more than half of float64's
 digits: they are left out of the mean, and the warning names the column. With --json (and --out FILE)
@@ -512,7 +512,7 @@ func warnNotConverged(s *streams, model interface{ Method() string }) {
 // warnWideColumns warns (code method.WarnWideRange) of each column because
 // of which greedytl-auto left subsamples' committees out of its mean
 // (method.WideRangeReporter): the column, by index and by name when the
-// input names it, how many committees and the scale ratio. The model is
+// input names it, how many committees and the shift ratio. The model is
 // the mean of the other committees. A model of several classes fitted one
 // class against the rest warns for each class's model, naming the class.
 func warnWideColumns(s *streams, model interface{ Method() string }, names sampleNames) {
@@ -548,7 +548,7 @@ func warnWide(s *streams, model method.Model, names sampleNames, where string, c
 			col += fmt.Sprintf(" (%q)", known[w.Column.Index])
 		}
 		s.warn(warning{Code: method.WarnWideRange, Classes: classes,
-			Message: fmt.Sprintf("%s%s: the values of %s span a huge range (some examples lie very far from the others): %d of the %d subsample committees weight it where its scale is up to %.3g times smaller than on the whole sample, more than the whole sample's standardisation can carry without losing half of float64's digits (their weights and intercept would cancel and drown the other columns), so they are left out and the model averages the other %v committees; a logarithm or clipping of the column may serve better",
+			Message: fmt.Sprintf("%s%s: the values of %s span a huge range (some examples lie very far from the others): %d of the %d subsample committees weight it where its mean lies up to %.3g of the subsample's standard deviations from the whole sample's, too far for the whole sample's standardisation to carry without losing half of float64's digits (their weights and intercept would cancel and drown the other columns), so they are left out and the model averages the other %v committees; a logarithm or clipping of the column may serve better",
 				model.Method(), where, col, w.Left, w.Subsamples, w.Ratio, fits)})
 	}
 }
