@@ -26,12 +26,15 @@ func TestFitWarnsWideRange(t *testing.T) {
 		rows[i] = [3]float64{sign + rng.NormFloat64(), 5 + rng.NormFloat64(), sign + rng.NormFloat64()}
 	}
 	y := writeText(t, dir, "y.txt", labels.String())
-	features := func(name string, big float64) string {
+	features := func(name string, big float64, c4 float64) string {
 		var b strings.Builder
 		b.WriteString("a,big,c\n")
 		for i, r := range rows {
 			if i == 2 {
 				r[1] = big
+			}
+			if i == 4 && c4 != 0 {
+				r[2] = c4
 			}
 			fmt.Fprintf(&b, "%v,%v,%v\n", r[0], r[1], r[2])
 		}
@@ -46,11 +49,11 @@ func TestFitWarnsWideRange(t *testing.T) {
 		_, found := fitWarnings(t, stdout, "wide-range")
 		return found, stderr
 	}
-	if found, _ := fit(features("plain.csv", 5.5)); len(found) != 0 {
+	if found, _ := fit(features("plain.csv", 5.5, 0)); len(found) != 0 {
 		t.Errorf("without the outlier: warns %+v", found)
 	}
 	os.Remove(out)
-	found, stderr := fit(features("outlier.csv", 1e30))
+	found, stderr := fit(features("outlier.csv", 1e30, 0))
 	if len(found) != 1 {
 		t.Fatalf("%d wide-range warnings %+v, want 1; stderr:\n%s", len(found), found, stderr)
 	}
@@ -61,6 +64,20 @@ func TestFitWarnsWideRange(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err != nil {
 		t.Errorf("the model was not written: %v", err)
+	}
+	// Two columns, each far out on another cat: two committees left out,
+	// one warning that lists both and counts each committee once.
+	os.Remove(out)
+	found, stderr = fit(features("two.csv", 1e30, -1e25))
+	if len(found) != 1 {
+		t.Fatalf("%d wide-range warnings %+v, want 1; stderr:\n%s", len(found), found, stderr)
+	}
+	msg = found[0].Message
+	for _, want := range []string{`the values of feature 1 ("big") and feature 2 ("c") span`, "2 of the 5 subsample committees weight one of them",
+		`feature 1 ("big"): up to `, `feature 2 ("c"): up to `, "in 1 committee)", "averages the other 4 committees (the whole sample's and 3 subsamples')"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("warning %q: want %q", msg, want)
+		}
 	}
 }
 
