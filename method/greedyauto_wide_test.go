@@ -219,3 +219,172 @@ func TestWideColumnsBound(t *testing.T) {
 		t.Errorf("mean shift 2^45: conversion error %g, want above 1e-6", e)
 	}
 }
+
+// bruteAuto fits greedytl-auto on tc and rebuilds its model by brute force
+// from the committees it averaged (autoCommitteesHook): each committee's
+// test scores, its own linear function plus its ridge member on the whole
+// sample's standardised columns, averaged over the committees
+// wideColumns keeps, every member counted once. The model's test scores
+// must be that mean to 1e-9, its "fits" the committees kept, and its
+// WideColumns, per column, the number of committees left out that weight
+// it and the largest of their ratios, features before sources. It returns
+// the model's report.
+func bruteAuto(t *testing.T, tc conformanceCase) []WideColumn {
+	t.Helper()
+	var (
+		fits    []*Linear
+		ridgeW  [][]float64
+		ridgeB  []float64
+		members int
+	)
+	autoCommitteesHook = func(f []*Linear, w [][]float64, b []float64, m int) {
+		fits, ridgeW, ridgeB, members = f, w, b, m
+	}
+	defer func() { autoCommitteesHook = nil }()
+	model := mustFit(t, "greedytl-auto", tc)
+	got := mustPredict(t, model, tc.test)
+	whole := fits[0]
+	zx, err := whole.X.Transform(tc.test.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, n := whole.X.Len(), whole.H.Len()
+	var zh *mat.Dense
+	if n > 0 {
+		if zh, err = whole.H.Transform(tc.test.H); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept := []int{0}
+	var want []WideColumn
+	for k := 1; k < len(fits); k++ {
+		wide := wideColumns(whole, fits[k])
+		if wide == nil {
+			kept = append(kept, k)
+			continue
+		}
+		for _, w := range wide {
+			i := slices.IndexFunc(want, func(c WideColumn) bool { return c.Column == w.Column })
+			if i < 0 {
+				want = append(want, WideColumn{Column: w.Column, Subsamples: len(fits) - 1})
+				i = len(want) - 1
+			}
+			want[i].Left++
+			want[i].Ratio = max(want[i].Ratio, w.Ratio)
+		}
+	}
+	slices.SortFunc(want, func(a, b WideColumn) int {
+		if a.Column.Kind != b.Column.Kind {
+			return int(a.Column.Kind) - int(b.Column.Kind)
+		}
+		return a.Column.Index - b.Column.Index
+	})
+	brute := make([]float64, len(got))
+	for _, k := range kept {
+		f := mustPredict(t, fits[k], tc.test)
+		for i := range f {
+			for j := range d {
+				f[i] += ridgeW[k][j] * zx.At(i, j)
+			}
+			for j := range n {
+				f[i] += ridgeW[k][d+j] * zh.At(i, j)
+			}
+			f[i] += ridgeB[k]
+			brute[i] += f[i] / float64(members*len(kept))
+		}
+	}
+	for i := range got {
+		if !near(got[i], brute[i], 1e-9, math.Abs(brute[i])) {
+			t.Fatalf("test score %d is %v, the brute-force mean of the %d committees kept %v", i, got[i], len(kept), brute[i])
+		}
+	}
+	if fits := model.Hyperparameters()["fits"]; fits != float64(len(kept)) {
+		t.Errorf("fits = %v, %d committees kept", fits, len(kept))
+	}
+	report := model.(WideRangeReporter).WideColumns()
+	if !slices.Equal(report, want) {
+		t.Errorf("WideColumns() = %+v, want %+v", report, want)
+	}
+	return report
+}
+
+// TestGreedyAutoWideBrute checks greedytl-auto's mean against bruteAuto's
+// with no outlier, one (1e7: kept, 1e30: left out), two columns far out on
+// two negatives in either order of the columns, and one column far out on
+// two negatives, 1e30 and 1e20 (only the subsample without 1e30 is left
+// out: the other keeps 1e30, whose scale s' ≈ 1e30/3 hides the shift of
+// 1e19; so one column cannot leave out two committees through outliers,
+// each subsample keeping the others' — wideTally's counting is
+// TestWideTally's); and on 2,500 rows, whose ridge member serves every
+// committee, with four columns far out.
+func TestGreedyAutoWideBrute(t *testing.T) {
+	small := newConformanceCase(20, 10, 5, 6, 4) // rows 5–9 the negatives
+	f0, f3, s2 := greedytl.Column{Kind: greedytl.Feature, Index: 0}, greedytl.Column{Kind: greedytl.Feature, Index: 3}, greedytl.Column{Kind: greedytl.Source, Index: 2}
+	type value struct {
+		c greedytl.Column
+		r int
+		v float64
+	}
+	for _, tc := range []struct {
+		what   string
+		values []value
+		left   map[greedytl.Column]int
+	}{
+		{"none", nil, nil},
+		{"1e7", []value{{f0, 5, 1e7}}, nil},
+		{"1e30", []value{{f0, 5, 1e30}}, map[greedytl.Column]int{f0: 1}},
+		{"feature and source", []value{{f0, 5, 1e30}, {s2, 8, 1e25}}, map[greedytl.Column]int{f0: 1, s2: 1}},
+		{"source and feature", []value{{s2, 5, 1e25}, {f0, 8, 1e30}}, map[greedytl.Column]int{f0: 1, s2: 1}},
+		{"one column twice", []value{{f3, 6, 1e30}, {f3, 9, 1e20}}, map[greedytl.Column]int{f3: 1}},
+		{"one column twice, swapped", []value{{f3, 6, 1e20}, {f3, 9, 1e30}}, map[greedytl.Column]int{f3: 1}},
+	} {
+		t.Run(tc.what, func(t *testing.T) {
+			c := small
+			for _, v := range tc.values {
+				c.train = withValue(c.train, v.c, v.r, v.v)
+			}
+			report := bruteAuto(t, c)
+			if len(report) != len(tc.left) {
+				t.Fatalf("WideColumns() = %+v, want %d columns", report, len(tc.left))
+			}
+			for _, w := range report {
+				if w.Left != tc.left[w.Column] || w.Subsamples != 5 {
+					t.Errorf("WideColumns() = %+v, want %v left out of 5 per column", report, tc.left)
+				}
+			}
+		})
+	}
+	t.Run("2500 rows", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("2,500 rows")
+		}
+		c := newConformanceCase(21, 2500, 1000, 10, 4)
+		for k := range 4 {
+			c.train = withValue(c.train, greedytl.Column{Kind: greedytl.Feature, Index: k}, 1500+37*k, 1e30)
+		}
+		if report := bruteAuto(t, c); len(report) == 0 {
+			t.Errorf("WideColumns() = %+v, want the columns far out that committees weight", report)
+		}
+	})
+}
+
+// TestWideTally: the tally counts, per column, the committees left out
+// because of it and keeps the largest of their ratios, whatever comes
+// last; it reports features before sources, each by index, whatever order
+// the committees named them in, with the subsamples fitted; nothing when
+// no committee was left out.
+func TestWideTally(t *testing.T) {
+	f0, f3, s1 := greedytl.Column{Kind: greedytl.Feature, Index: 0}, greedytl.Column{Kind: greedytl.Feature, Index: 3}, greedytl.Column{Kind: greedytl.Source, Index: 1}
+	var none wideTally
+	if got := none.report(5); got != nil {
+		t.Errorf("no committee left out: %+v", got)
+	}
+	var tally wideTally
+	tally.add([]WideColumn{{Column: s1, Ratio: 1e9}, {Column: f3, Ratio: 7e8}})
+	tally.add([]WideColumn{{Column: f3, Ratio: 9e8}})
+	tally.add([]WideColumn{{Column: f3, Ratio: 8e8}, {Column: f0, Ratio: 2e8}})
+	want := []WideColumn{{Column: f0, Ratio: 2e8, Left: 1, Subsamples: 10}, {Column: f3, Ratio: 9e8, Left: 3, Subsamples: 10}, {Column: s1, Ratio: 1e9, Left: 1, Subsamples: 10}}
+	if got := tally.report(10); !slices.Equal(got, want) {
+		t.Errorf("report = %+v, want %+v", got, want)
+	}
+}
