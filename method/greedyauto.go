@@ -349,7 +349,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	var wide wideTally
 	for k, sub := range fits[1:] {
 		if w := wideColumns(sum, sub); w != nil {
-			wide.add(w)
+			wide.add(k+1, w)
 			continue
 		}
 		tally.add(recs[k+1])
@@ -371,7 +371,9 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	if err := sum.check(); err != nil {
 		return nil, fmt.Errorf("method: greedytl-auto: %w", err)
 	}
-	return &AutoModel{Linear: sum, Committee: rec.committee(tally), wide: wide.report(len(fits) - 1)}, nil
+	committee := rec.committee(tally)
+	wide.record(committee, len(fits)-1)
+	return &AutoModel{Linear: sum, Committee: committee, wide: wide.report(len(fits) - 1)}, nil
 }
 
 // autoCommitteesHook, nil but in tests, is given what greedytl-auto

@@ -109,20 +109,24 @@ func wideColumns(dst, src *Linear) []WideColumn {
 // wideTally gathers the WideColumn reports of the committees a fit left out.
 type wideTally struct {
 	cols []WideColumn
+	left []AutoLeftOut
 }
 
-// add counts one committee left out because of the columns wide
-// (wideColumns' result).
-func (t *wideTally) add(wide []WideColumn) {
+// add counts the committee of subsample k (from 1) left out because of the
+// columns wide (wideColumns' result).
+func (t *wideTally) add(k int, wide []WideColumn) {
+	l := AutoLeftOut{Subsample: k}
 	for _, w := range wide {
-		k := slices.IndexFunc(t.cols, func(c WideColumn) bool { return c.Column == w.Column })
-		if k < 0 {
+		l.Columns = append(l.Columns, AutoWideColumn{Column: w.Column, Ratio: w.Ratio})
+		i := slices.IndexFunc(t.cols, func(c WideColumn) bool { return c.Column == w.Column })
+		if i < 0 {
 			t.cols = append(t.cols, WideColumn{Column: w.Column})
-			k = len(t.cols) - 1
+			i = len(t.cols) - 1
 		}
-		t.cols[k].Ratio = max(t.cols[k].Ratio, w.Ratio)
-		t.cols[k].Left++
+		t.cols[i].Ratio = max(t.cols[i].Ratio, w.Ratio)
+		t.cols[i].Left++
 	}
+	t.left = append(t.left, l)
 }
 
 // report returns the columns, features before sources, each by index, with
@@ -136,8 +140,20 @@ func (t *wideTally) report(subsamples int) []WideColumn {
 	for k := range out {
 		out[k].Subsamples = subsamples
 	}
-	slices.SortFunc(out, func(a, b WideColumn) int {
-		return cmp.Or(cmp.Compare(a.Column.Kind, b.Column.Kind), cmp.Compare(a.Column.Index, b.Column.Index))
-	})
+	slices.SortFunc(out, func(a, b WideColumn) int { return compareColumns(a.Column, b.Column) })
 	return out
+}
+
+// record writes into c, the committee's record, the subsamples fitted and
+// the committees left out, when some were (see AutoCommittee.LeftOut).
+func (t *wideTally) record(c *AutoCommittee, subsamples int) {
+	if len(t.left) == 0 {
+		return
+	}
+	c.Subsamples, c.LeftOut = subsamples, t.left
+}
+
+// compareColumns orders columns features before sources, each by index.
+func compareColumns(a, b greedytl.Column) int {
+	return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Index, b.Index))
 }

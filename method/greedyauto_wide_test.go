@@ -1,6 +1,7 @@
 package method
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -257,12 +258,18 @@ func bruteAuto(t *testing.T, tc conformanceCase) []WideColumn {
 	}
 	kept := []int{0}
 	var want []WideColumn
+	var left []AutoLeftOut
 	for k := 1; k < len(fits); k++ {
 		wide := wideColumns(whole, fits[k])
 		if wide == nil {
 			kept = append(kept, k)
 			continue
 		}
+		l := AutoLeftOut{Subsample: k}
+		for _, w := range wide {
+			l.Columns = append(l.Columns, AutoWideColumn{Column: w.Column, Ratio: w.Ratio})
+		}
+		left = append(left, l)
 		for _, w := range wide {
 			i := slices.IndexFunc(want, func(c WideColumn) bool { return c.Column == w.Column })
 			if i < 0 {
@@ -304,6 +311,17 @@ func bruteAuto(t *testing.T, tc conformanceCase) []WideColumn {
 	report := model.(WideRangeReporter).WideColumns()
 	if !slices.Equal(report, want) {
 		t.Errorf("WideColumns() = %+v, want %+v", report, want)
+	}
+	c := model.(*AutoModel).Committee
+	subsamples := len(fits) - 1
+	if left == nil {
+		subsamples = 0
+	}
+	if c.Subsamples != subsamples || fmt.Sprint(c.LeftOut) != fmt.Sprint(left) {
+		t.Errorf("committee record: %d subsamples, left out %+v, want %d, %+v", c.Subsamples, c.LeftOut, subsamples, left)
+	}
+	if err := c.check(model.(*AutoModel).Linear); err != nil {
+		t.Errorf("committee record: %v", err)
 	}
 	return report
 }
@@ -380,11 +398,68 @@ func TestWideTally(t *testing.T) {
 		t.Errorf("no committee left out: %+v", got)
 	}
 	var tally wideTally
-	tally.add([]WideColumn{{Column: s1, Ratio: 1e9}, {Column: f3, Ratio: 7e8}})
-	tally.add([]WideColumn{{Column: f3, Ratio: 9e8}})
-	tally.add([]WideColumn{{Column: f3, Ratio: 8e8}, {Column: f0, Ratio: 2e8}})
+	tally.add(1, []WideColumn{{Column: f3, Ratio: 7e8}, {Column: s1, Ratio: 1e9}})
+	tally.add(4, []WideColumn{{Column: f3, Ratio: 9e8}})
+	tally.add(7, []WideColumn{{Column: f0, Ratio: 2e8}, {Column: f3, Ratio: 8e8}})
 	want := []WideColumn{{Column: f0, Ratio: 2e8, Left: 1, Subsamples: 10}, {Column: f3, Ratio: 9e8, Left: 3, Subsamples: 10}, {Column: s1, Ratio: 1e9, Left: 1, Subsamples: 10}}
 	if got := tally.report(10); !slices.Equal(got, want) {
 		t.Errorf("report = %+v, want %+v", got, want)
+	}
+	var c AutoCommittee
+	tally.record(&c, 10)
+	wantLeft := []AutoLeftOut{{1, []AutoWideColumn{{f3, 7e8}, {s1, 1e9}}}, {4, []AutoWideColumn{{f3, 9e8}}}, {7, []AutoWideColumn{{f0, 2e8}, {f3, 8e8}}}}
+	if c.Subsamples != 10 || fmt.Sprint(c.LeftOut) != fmt.Sprint(wantLeft) {
+		t.Errorf("record: %d subsamples, left out %+v, want 10, %+v", c.Subsamples, c.LeftOut, wantLeft)
+	}
+	var empty AutoCommittee
+	none.record(&empty, 5)
+	if empty.Subsamples != 0 || empty.LeftOut != nil {
+		t.Errorf("record with none left out: %d subsamples, %+v: the file would change", empty.Subsamples, empty.LeftOut)
+	}
+}
+
+// TestAutoCommitteeLeftOutCheck: the reader refuses a committee record
+// whose subsamples and left-out committees do not fit its model: either
+// without the other, counts that do not add up to "fits", a subsample out
+// of range or order, a committee without columns, a column out of range
+// or order, a ratio not above 2^26; the fit's own record passes.
+func TestAutoCommitteeLeftOutCheck(t *testing.T) {
+	tc := newConformanceCase(20, 10, 5, 6, 4)
+	tc.train = withValue(tc.train, greedytl.Column{Kind: greedytl.Feature, Index: 0}, 5, 1e30)
+	auto := mustFit(t, "greedytl-auto", tc).(*AutoModel)
+	if err := auto.Committee.check(auto.Linear); err != nil || auto.Committee.Subsamples != 5 || len(auto.Committee.LeftOut) != 1 {
+		t.Fatalf("the fit's record %+v: %v", auto.Committee, err)
+	}
+	f0 := greedytl.Column{Kind: greedytl.Feature, Index: 0}
+	for _, bad := range []struct {
+		what   string
+		change func(c *AutoCommittee)
+	}{
+		{"subsamples alone", func(c *AutoCommittee) { c.LeftOut = nil }},
+		{"left_out alone", func(c *AutoCommittee) { c.Subsamples = 0 }},
+		{"counts", func(c *AutoCommittee) { c.Subsamples = 6 }},
+		{"subsample 0", func(c *AutoCommittee) { c.LeftOut[0].Subsample = 0 }},
+		{"subsample above", func(c *AutoCommittee) { c.LeftOut[0].Subsample = 6 }},
+		{"subsamples out of order", func(c *AutoCommittee) {
+			c.Subsamples++
+			c.LeftOut = append(c.LeftOut, AutoLeftOut{Subsample: c.LeftOut[0].Subsample, Columns: c.LeftOut[0].Columns})
+		}},
+		{"no column", func(c *AutoCommittee) { c.LeftOut[0].Columns = nil }},
+		{"column out of range", func(c *AutoCommittee) { c.LeftOut[0].Columns[0].Index = 99 }},
+		{"columns out of order", func(c *AutoCommittee) {
+			c.LeftOut[0].Columns = []AutoWideColumn{{greedytl.Column{Kind: greedytl.Source, Index: 0}, 1e9}, {f0, 1e9}}
+		}},
+		{"ratio 2^26", func(c *AutoCommittee) { c.LeftOut[0].Columns[0].Ratio = math.Ldexp(1, 26) }},
+		{"ratio +Inf", func(c *AutoCommittee) { c.LeftOut[0].Columns[0].Ratio = math.Inf(1) }},
+	} {
+		c := *auto.Committee
+		c.LeftOut = slices.Clone(c.LeftOut)
+		for k := range c.LeftOut {
+			c.LeftOut[k].Columns = slices.Clone(c.LeftOut[k].Columns)
+		}
+		bad.change(&c)
+		if err := c.check(auto.Linear); err == nil {
+			t.Errorf("%s: %+v accepted", bad.what, c)
+		}
 	}
 }

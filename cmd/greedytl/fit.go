@@ -15,6 +15,7 @@ import (
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/internal/validate"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/modelfile"
@@ -555,11 +556,7 @@ func warnWide(s *streams, model method.Model, names sampleNames, where string, c
 			col += fmt.Sprintf(" (%q)", known[w.Column.Index])
 		}
 		cols[k] = col
-		n := "committees"
-		if w.Left == 1 {
-			n = "committee"
-		}
-		detail[k] = fmt.Sprintf("%s: up to %.3g, in %d %s", col, w.Ratio, w.Left, n)
+		detail[k] = fmt.Sprintf("%s: up to %.3g, in %s", col, w.Ratio, plural.Count(w.Left, "committee", "committees"))
 	}
 	subsamples := wide[0].Subsamples
 	fits := int(model.Hyperparameters()["fits"])

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -52,6 +53,12 @@ func TestFitWarnsWideRange(t *testing.T) {
 	if found, _ := fit(features("plain.csv", 5.5, 0)); len(found) != 0 {
 		t.Errorf("without the outlier: warns %+v", found)
 	}
+	if b, err := os.ReadFile(out); err != nil || strings.Contains(string(b), "left_out") || strings.Contains(string(b), "subsamples") {
+		t.Errorf("without the outlier the file records no committee left out (%v):\n%s", err, b)
+	}
+	if code, text, _ := cli(t, "", "inspect", out); code != 0 || !strings.Contains(text, "and on 5 subsamples, averaged over the 6 fits.") {
+		t.Errorf("inspect without the outlier: exit %d:\n%s", code, text)
+	}
 	os.Remove(out)
 	found, stderr := fit(features("outlier.csv", 1e30, 0))
 	if len(found) != 1 {
@@ -64,6 +71,34 @@ func TestFitWarnsWideRange(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err != nil {
 		t.Errorf("the model was not written: %v", err)
+	}
+	// inspect says how many subsamples were fitted, which committee was
+	// left out of the mean and why, and over how many fits it averages;
+	// --json gives the committee's record of them.
+	code, text, stderr := cli(t, "", "inspect", out)
+	if want := `fitted on the whole sample and on 5 subsamples, 1 committee left out of the mean (feature 1 (big): wide range); averaged over 5 fits.`; code != 0 || !strings.Contains(text, want) {
+		t.Errorf("inspect: exit %d, want %q in:\n%s%s", code, want, text, stderr)
+	}
+	code, text, stderr = cli(t, "", "inspect", "--json", out)
+	var doc struct {
+		Committee struct {
+			Subsamples int `json:"subsamples"`
+			LeftOut    []struct {
+				Subsample int `json:"subsample"`
+				Columns   []struct {
+					Kind  string  `json:"kind"`
+					Index int     `json:"index"`
+					Ratio float64 `json:"ratio"`
+				} `json:"columns"`
+			} `json:"left_out"`
+		} `json:"committee"`
+	}
+	if err := json.Unmarshal([]byte(text), &doc); code != 0 || err != nil {
+		t.Fatalf("inspect --json: exit %d, %v: %s", code, err, stderr)
+	}
+	if c := doc.Committee; c.Subsamples != 5 || len(c.LeftOut) != 1 || len(c.LeftOut[0].Columns) != 1 ||
+		c.LeftOut[0].Columns[0].Kind != "feature" || c.LeftOut[0].Columns[0].Index != 1 || !(c.LeftOut[0].Columns[0].Ratio > 1<<26) {
+		t.Errorf("inspect --json: committee %+v, want 5 subsamples, one left out for feature 1", c)
 	}
 	// Two columns, each far out on another cat: two committees left out,
 	// one warning that lists both and counts each committee once.
