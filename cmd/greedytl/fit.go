@@ -161,9 +161,10 @@ whole sample's standardisation without losing more than half of float64's
 digits: they are left out of the mean, and one warning per fit names the
 columns and counts the committees left out. With --json (and --out FILE)
 fit prints a JSON report on standard output, for programs that drive it:
-{"model": FILE, "warnings": [{"code", "message", "classes"}, ...]}, the
-warnings as printed (without the prefix) with the classes they concern
-(when they do), [] when there are none.
+{"model": FILE, "warnings": [{"code", "message", "classes", "columns"},
+...]}, the warnings as printed (without the prefix) with the classes they
+concern (when they do) and the columns ({"kind": "feature" or "source",
+"index"}: wide-range's), [] when there are none.
 
 Methods (--method; the baselines choose their hyperparameters by
 class-balanced leave-one-out on the training set):
@@ -546,7 +547,9 @@ func warnWide(s *streams, model method.Model, names sampleNames, where string, c
 	}
 	cols := make([]string, len(wide))
 	detail := make([]string, len(wide))
+	columns := make([]greedytl.Column, len(wide))
 	for k, w := range wide {
+		columns[k] = w.Column
 		col := w.Column.String()
 		known := names.features
 		if w.Column.Kind == greedytl.Source {
@@ -565,7 +568,7 @@ func warnWide(s *streams, model method.Model, names sampleNames, where string, c
 	if len(wide) > 1 {
 		them = "one of them"
 	}
-	s.warn(warning{Code: method.WarnWideRange, Classes: classes,
+	s.warn(warning{Code: method.WarnWideRange, Classes: classes, Columns: columns,
 		Message: fmt.Sprintf("%s%s: the values of %s span a huge range (some examples lie very far from the others): %d of the %d subsample committees weight %s where its mean lies more than 2^26 of the subsample's standard deviations from the whole sample's (%s), too far for the whole sample's standardisation to carry without losing half of float64's digits (their weights and intercept would cancel and drown the other columns), so they are left out and the model averages the other %d committees (the whole sample's and %d subsamples'); a logarithm or clipping of the column may serve better",
 			model.Method(), where, joinAnd(cols), left, subsamples, them, strings.Join(detail, "; "), fits, fits-1)})
 }

@@ -65,6 +65,9 @@ func TestFitWarnsWideRange(t *testing.T) {
 		t.Fatalf("%d wide-range warnings %+v, want 1; stderr:\n%s", len(found), found, stderr)
 	}
 	msg := found[0].Message
+	if cols := fmt.Sprint(found[0].Columns); cols != "[feature 1]" {
+		t.Errorf("warning's columns %s, want feature 1", cols)
+	}
 	if !strings.HasPrefix(msg, `greedytl-auto: the values of feature 1 ("big") span a huge range`) || !strings.Contains(msg, "1 of the 5 subsample committees") ||
 		!strings.Contains(msg, "averages the other 5 committees") || !strings.Contains(stderr, "greedytl: warning: "+msg+"\n") {
 		t.Errorf("warning %q: want the column, its name and the committees, on stderr:\n%s", msg, stderr)
@@ -106,6 +109,9 @@ func TestFitWarnsWideRange(t *testing.T) {
 	found, stderr = fit(features("two.csv", 1e30, -1e25))
 	if len(found) != 1 {
 		t.Fatalf("%d wide-range warnings %+v, want 1; stderr:\n%s", len(found), found, stderr)
+	}
+	if cols := fmt.Sprint(found[0].Columns); cols != "[feature 1 feature 2]" {
+		t.Errorf("warning's columns %s, want features 1 and 2", cols)
 	}
 	msg = found[0].Message
 	for _, want := range []string{`the values of feature 1 ("big") and feature 2 ("c") span`, "2 of the 5 subsample committees weight one of them",
