@@ -344,6 +344,9 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	sum.Hyper["ridge_lambda"] = ridgeLambda
 	sum.Hyper["members"] = float64(members)
 	tally := newSelectionTally(rec)
+	if autoCommitteesHook != nil {
+		autoCommitteesHook(cloneLinears(fits), slices.Clone(ridgeW), slices.Clone(ridgeB), members)
+	}
 	// A subsample's committee that its conversion to the whole sample's
 	// standardisation would wreck (wideColumns) is left out, its ridge
 	// member with it.
@@ -351,7 +354,7 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	var wide wideTally
 	for k, sub := range fits[1:] {
 		if w := wideColumns(sum, sub); w != nil {
-			wide.add(w)
+			wide.add(k+1, w)
 			continue
 		}
 		tally.add(recs[k+1])
@@ -373,7 +376,27 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	if err := sum.check(); err != nil {
 		return nil, fmt.Errorf("method: greedytl-auto: %w", err)
 	}
-	return &AutoModel{Linear: sum, Committee: rec.committee(tally), wide: wide.report(len(fits) - 1)}, nil
+	committee := rec.committee(tally)
+	wide.record(committee, len(fits)-1)
+	return &AutoModel{Linear: sum, Committee: committee, wide: wide.report(len(fits) - 1)}, nil
+}
+
+// autoCommitteesHook, nil but in tests, is given what greedytl-auto
+// averages before it averages it: the committees (the whole sample's
+// first, copies), each one's ridge member's weights over the features then
+// the sources and its intercept, and the members of a committee. Tests
+// rebuild the model from them by brute force.
+var autoCommitteesHook func(fits []*Linear, ridgeW [][]float64, ridgeB []float64, members int)
+
+// cloneLinears returns copies of the models ls whose weights are their own.
+func cloneLinears(ls []*Linear) []*Linear {
+	out := make([]*Linear, len(ls))
+	for k, l := range ls {
+		c := *l
+		c.WX, c.WH = slices.Clone(l.WX), slices.Clone(l.WH)
+		out[k] = &c
+	}
+	return out
 }
 
 // ridgeLambdaRows bounds the rows on which greedytl-auto chooses the ridge

@@ -44,6 +44,32 @@ type AutoCommittee struct {
 	// of some committee chose, with how many committees chose it, the most
 	// chosen first (then features before sources, then by index).
 	Tally []AutoTally `json:"tally"`
+	// Subsamples is the number of subsamples whose committees were fitted,
+	// those left out of the mean included; it and LeftOut are written only
+	// when a committee was left out (0 and nil otherwise: the fit averaged
+	// the whole sample's committee and every subsample's, "fits" in all).
+	Subsamples int `json:"subsamples,omitempty"`
+	// LeftOut lists the subsamples' committees left out of the mean because
+	// their conversion to the whole sample's standardisation would lose more
+	// than half of float64's digits (see WideColumn), in the order of the
+	// subsamples.
+	LeftOut []AutoLeftOut `json:"left_out,omitempty"`
+}
+
+// AutoLeftOut is a subsample's committee that greedytl-auto left out of
+// its mean: Subsample, from 1, is its place among the subsamples, and
+// Columns the columns because of which, each with its shift ratio
+// |μ − μ'|/s' (above 2^26), features before sources, each by index.
+type AutoLeftOut struct {
+	Subsample int              `json:"subsample"`
+	Columns   []AutoWideColumn `json:"columns"`
+}
+
+// AutoWideColumn is a column because of which a committee was left out,
+// with its shift ratio on that committee's subsample.
+type AutoWideColumn struct {
+	greedytl.Column
+	Ratio float64 `json:"ratio"`
 }
 
 // AutoGreedyMember is a GreedyTL member of the whole sample's committee.
@@ -210,7 +236,7 @@ func (t *selectionTally) list() []AutoTally {
 
 // compareTally orders tallies as AutoCommittee.Tally lists them.
 func compareTally(a, b AutoTally) int {
-	return cmp.Or(cmp.Compare(b.total(), a.total()), cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Index, b.Index))
+	return cmp.Or(cmp.Compare(b.total(), a.total()), compareColumns(a.Column, b.Column))
 }
 
 // Predict is Linear.Predict, and an error for a nil *AutoModel (whose
@@ -336,6 +362,9 @@ func (c *AutoCommittee) check(l *Linear) error {
 	if !ok {
 		fits = 1
 	}
+	if err := c.checkLeftOut(fits, inRange); err != nil {
+		return err
+	}
 	seen := make(map[greedytl.Column]bool, len(c.Tally))
 	for k, t := range c.Tally {
 		if err := inRange(t.Column); err != nil {
@@ -361,6 +390,41 @@ func (c *AutoCommittee) check(l *Linear) error {
 		}
 		if k > 0 && compareTally(c.Tally[k-1], t) > 0 {
 			return fmt.Errorf("tally[%d]: %v is out of order (most chosen first)", k, t.Column)
+		}
+	}
+	return nil
+}
+
+// checkLeftOut returns an error when c's Subsamples and LeftOut do not
+// describe the committees left out of a mean over fits committees:
+// Subsamples given without LeftOut or the reverse, other than fits − 1
+// plus the committees left out, a subsample out of 1…Subsamples or out of
+// order, a committee without columns, a column out of range (inRange's
+// error) or out of order, a ratio not above 2^26 or not finite.
+func (c *AutoCommittee) checkLeftOut(fits float64, inRange func(greedytl.Column) error) error {
+	if c.Subsamples == 0 && len(c.LeftOut) == 0 {
+		return nil
+	}
+	if len(c.LeftOut) == 0 || float64(c.Subsamples) != fits-1+float64(len(c.LeftOut)) {
+		return fmt.Errorf("subsamples = %d with %d committees left out, want the %v fits less the whole sample's plus those left out (and at least one left out)", c.Subsamples, len(c.LeftOut), fits)
+	}
+	for k, l := range c.LeftOut {
+		if l.Subsample < 1 || l.Subsample > c.Subsamples || k > 0 && l.Subsample <= c.LeftOut[k-1].Subsample {
+			return fmt.Errorf("left_out[%d]: subsample %d, want 1 to %d, increasing", k, l.Subsample, c.Subsamples)
+		}
+		if len(l.Columns) == 0 {
+			return fmt.Errorf("left_out[%d]: no column", k)
+		}
+		for i, w := range l.Columns {
+			if err := inRange(w.Column); err != nil {
+				return fmt.Errorf("left_out[%d]: columns[%d]: %w", k, i, err)
+			}
+			if i > 0 && compareColumns(l.Columns[i-1].Column, w.Column) >= 0 {
+				return fmt.Errorf("left_out[%d]: columns[%d]: %v is out of order (features before sources, by index)", k, i, w.Column)
+			}
+			if !(w.Ratio > maxScaleRatio) || math.IsInf(w.Ratio, 1) {
+				return fmt.Errorf("left_out[%d]: columns[%d]: ratio = %v, want above 2^26 and finite", k, i, w.Ratio)
+			}
 		}
 	}
 	return nil

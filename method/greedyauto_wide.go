@@ -9,28 +9,36 @@ import (
 	"github.com/greedytl/greedytl/standardize"
 )
 
-// maxScaleRatio bounds the scale ratio of a column that a subsample's
+// maxScaleRatio bounds the shift ratio of a column that a subsample's
 // committee weights for greedytl-auto to average it (wideColumns): 2^26.
 //
 // A subsample's committee is a linear function in its own standardisation:
 // a column with weight w, mean μ' and scale s' on the subsample contributes
 // w·(v − μ')/s'. The model keeps one linear function in the whole sample's
-// standardisation (μ, s), where that contribution is w·(s/s')·z +
-// w·(μ − μ')/s' with z = (v − μ)/s (addLinear). In float64 z is known to
-// within its rounding, u·|z| with u = 2^-53, and for the subsample's rows
-// |z| is about |μ − μ'|/s + s'/s, so the rewritten contribution is off by
-// about |w|·u·r, r = max(s/s', |μ − μ'|/s') the column's scale ratio: its
-// two large parts, the weight's term and the intercept's, cancel, and log₂ r
-// of float64's 53 bits go with them. At r ≈ 2^53 nothing of the column's
-// contribution is left and the error, about |w|, drowns every other
-// column's (the scores of a least-squares fit of ±1 labels are of order
-// one; one value of 1e30 among values near 5 made every prediction one
-// constant). r ≤ 2^26 keeps at least half of the digits: the error stays
-// below 2^-27·|w| ≈ 7e-9·|w|, far below the differences between the scores
-// of examples. A ratio above it takes a value some 10^8 standard deviations
-// from the others (s/s' ≈ |outlier|/(s'·√m) with one outlier among m
-// examples), which no column measured on one scale has: columns scaled by
-// 1e-3…1e3, counts and heavy tails are far from it.
+// standardisation (μ, s), where that contribution is W·z + w·(μ − μ')/s'
+// with W = w·s/s' and z = (v − μ)/s (addLinear). In float64 z is known to
+// within its rounding, u·|z| with u = 2^-53, and for rows like the
+// subsample's (v within a few s' of μ') |z| is about |μ − μ'|/s + s'/s, so
+// the rewritten contribution is off by about |W|·u·|z| =
+// |w|·u·(r + 1), r = |μ − μ'|/s' the column's shift ratio: s/s' cancels,
+// and only the shift of the mean, in the subsample's scales, counts. The
+// weight's term and the intercept, each of order |w|·r, cancel to the
+// contribution, of order |w|, and log₂ r of float64's 53 bits go with
+// them (the roundings of W and of the intercept are of the same order).
+// At r ≈ 2^53 nothing of the column's contribution is left and the error,
+// about |w|, drowns every other column's (the scores of a least-squares fit
+// of ±1 labels are of order one; one value of 1e30 among values near 5 made
+// every prediction one constant). r ≤ 2^26 keeps at least half of the
+// digits: the error stays below 2^-27·|w| ≈ 7e-9·|w|, far below the
+// differences between the scores of examples. A subsample leaves out a
+// tenth of one class, and one value V far from the others among m examples
+// shifts the mean by about V/m: a ratio above 2^26 takes a value some
+// 7·10^7·m of the subsample's standard deviations from the others, which no
+// column measured on one scale has (columns scaled by 1e-3…1e3, counts and
+// heavy tails are far from it). The ratio of the scales, s/s', does not
+// count: it is √m times the shift for one outlier, and bounding it dropped
+// committees whose conversion lost few digits (m = 2,500 and one value of
+// 1e10: s/s' ≈ 2·10^8, but r ≈ 4·10^6, an error below 1e-9·|w|).
 var maxScaleRatio = math.Ldexp(1, 26)
 
 // WarnWideRange is the code of the warning that a fit's WideColumns report
@@ -41,8 +49,8 @@ const WarnWideRange = "wide-range"
 // WideColumn is what greedytl-auto reports of a column whose values span so
 // huge a range that it left subsamples' committees out of its mean: the
 // committees of the subsamples that weight the column and on which its
-// scale is more than maxScaleRatio times smaller than on the whole sample
-// (or its mean that many of the subsample's standard deviations away), whose
+// mean is more than maxScaleRatio of the subsample's standard deviations
+// away from the whole sample's, whose
 // linear functions cannot be written in the whole sample's standardisation
 // without losing more than half of float64's digits (see maxScaleRatio).
 // The model is the mean of the other committees (the whole sample's always
@@ -50,9 +58,9 @@ const WarnWideRange = "wide-range"
 type WideColumn struct {
 	// Column is the column: a feature or a source, by its index.
 	Column greedytl.Column
-	// Ratio is the largest scale ratio max(s/s', |μ − μ'|/s') of the column
-	// over the committees left out because of it, (μ, s) the column's mean
-	// and scale on the whole sample, (μ', s') on the subsample.
+	// Ratio is the largest shift ratio |μ − μ'|/s' of the column over the
+	// committees left out because of it, μ the column's mean on the whole
+	// sample, μ' and s' its mean and scale on the subsample.
 	Ratio float64
 	// Left is the number of subsamples' committees left out that weight the
 	// column with such a ratio (a committee may count for several columns).
@@ -76,7 +84,7 @@ type WideRangeReporter interface {
 func (m *AutoModel) WideColumns() []WideColumn { return slices.Clone(m.wide) }
 
 // wideColumns returns the columns with a non-zero weight in src, a
-// subsample's committee, whose scale ratio (see maxScaleRatio) from src's
+// subsample's committee, whose shift ratio (see maxScaleRatio) from src's
 // statistics to dst's, the whole sample's, exceeds maxScaleRatio; Left and
 // Subsamples are not set. Nil means src can be added to dst (addLinear).
 func wideColumns(dst, src *Linear) []WideColumn {
@@ -87,7 +95,7 @@ func wideColumns(dst, src *Linear) []WideColumn {
 			if w == 0 || s1 == 0 || s == 0 { // addLinear drops the weight
 				continue
 			}
-			r := max(s/s1, math.Abs(dsc.Mean[j]-ssc.Mean[j])/s1)
+			r := math.Abs(dsc.Mean[j]-ssc.Mean[j]) / s1
 			if r > maxScaleRatio {
 				out = append(out, WideColumn{Column: greedytl.Column{Kind: kind, Index: j}, Ratio: r})
 			}
@@ -101,20 +109,24 @@ func wideColumns(dst, src *Linear) []WideColumn {
 // wideTally gathers the WideColumn reports of the committees a fit left out.
 type wideTally struct {
 	cols []WideColumn
+	left []AutoLeftOut
 }
 
-// add counts one committee left out because of the columns wide
-// (wideColumns' result).
-func (t *wideTally) add(wide []WideColumn) {
+// add counts the committee of subsample k (from 1) left out because of the
+// columns wide (wideColumns' result).
+func (t *wideTally) add(k int, wide []WideColumn) {
+	l := AutoLeftOut{Subsample: k}
 	for _, w := range wide {
-		k := slices.IndexFunc(t.cols, func(c WideColumn) bool { return c.Column == w.Column })
-		if k < 0 {
+		l.Columns = append(l.Columns, AutoWideColumn{Column: w.Column, Ratio: w.Ratio})
+		i := slices.IndexFunc(t.cols, func(c WideColumn) bool { return c.Column == w.Column })
+		if i < 0 {
 			t.cols = append(t.cols, WideColumn{Column: w.Column})
-			k = len(t.cols) - 1
+			i = len(t.cols) - 1
 		}
-		t.cols[k].Ratio = max(t.cols[k].Ratio, w.Ratio)
-		t.cols[k].Left++
+		t.cols[i].Ratio = max(t.cols[i].Ratio, w.Ratio)
+		t.cols[i].Left++
 	}
+	t.left = append(t.left, l)
 }
 
 // report returns the columns, features before sources, each by index, with
@@ -128,8 +140,20 @@ func (t *wideTally) report(subsamples int) []WideColumn {
 	for k := range out {
 		out[k].Subsamples = subsamples
 	}
-	slices.SortFunc(out, func(a, b WideColumn) int {
-		return cmp.Or(cmp.Compare(a.Column.Kind, b.Column.Kind), cmp.Compare(a.Column.Index, b.Column.Index))
-	})
+	slices.SortFunc(out, func(a, b WideColumn) int { return compareColumns(a.Column, b.Column) })
 	return out
+}
+
+// record writes into c, the committee's record, the subsamples fitted and
+// the committees left out, when some were (see AutoCommittee.LeftOut).
+func (t *wideTally) record(c *AutoCommittee, subsamples int) {
+	if len(t.left) == 0 {
+		return
+	}
+	c.Subsamples, c.LeftOut = subsamples, t.left
+}
+
+// compareColumns orders columns features before sources, each by index.
+func compareColumns(a, b greedytl.Column) int {
+	return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.Index, b.Index))
 }

@@ -1,6 +1,7 @@
 package method
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -93,7 +94,7 @@ func TestGreedyAutoWideColumn(t *testing.T) {
 }
 
 // TestGreedyAutoModerateScalesKeepEveryCommittee is a property of the
-// bound on the scale ratio: data whose columns are scaled by 1e-3…1e3 and
+// bound on the shift ratio: data whose columns are scaled by 1e-3…1e3 and
 // shifted by as much, with heavy-tailed columns (a Cauchy's, a log-normal
 // of σ = 3) among them, leave no committee out, and the model is bit for
 // bit the one of the mean over every committee (maxScaleRatio infinite,
@@ -155,30 +156,310 @@ func TestGreedyAutoModerateScalesKeepEveryCommittee(t *testing.T) {
 	}
 }
 
-// TestWideColumnsBound checks wideColumns at its bound: a column is
-// reported when its scale ratio, s/s' or |μ − μ'|/s', exceeds 2^26, and
-// not at 2^26, nor with weight 0 or a scale 0 (addLinear drops those).
+// TestWideColumnsBound checks wideColumns at its bound on columns of real
+// shape, nine values near 5 on the subsample and the whole sample's other
+// rows far from them: one value V shifts the mean by (V − μ')/10, reported
+// just above 2^26 of the subsample's scales and not just below; two values
+// μ' ± 1e20 leave the mean where it is and make s/s' about 4·10^19, not
+// reported: the conversion of the subsample's committee (addLinear) then
+// scores the subsample's rows as the committee does to 1e-12, while at a
+// shift of 2^45 it is off by more than 1e-6 (the error grows with the
+// shift, |w|·u·|μ − μ'|/s', not with s/s'). Weight 0 and a scale 0 are not
+// reported (addLinear drops those).
 func TestWideColumnsBound(t *testing.T) {
-	lin := func(mean, scale, w float64) *Linear {
-		return &Linear{X: standardize.Scaler{Mean: []float64{mean}, Scale: []float64{scale}}, WX: []float64{w}}
+	rng := rand.New(rand.NewPCG(26, 26))
+	sub := make([]float64, 9)
+	for i := range sub {
+		sub[i] = 5 + rng.NormFloat64()
 	}
+	scaler := func(v []float64) standardize.Scaler {
+		return standardize.Fit(mat.NewDense(len(v), 1, slices.Clone(v)))
+	}
+	ssc := scaler(sub)
+	mu1, s1 := ssc.Mean[0], ssc.Scale[0]
+	committee := &Linear{X: ssc, WX: []float64{0.7}, B: -0.2}
+	// whole returns the whole sample's model for the subsample's rows and
+	// the others: its statistics, weight 0.
+	whole := func(others ...float64) *Linear {
+		return &Linear{X: scaler(append(slices.Clone(sub), others...)), WX: []float64{0}}
+	}
+	// convErr is the largest error, over the subsample's rows, of the
+	// committee written in dst's standardisation.
+	convErr := func(dst *Linear) float64 {
+		sum := &Linear{X: dst.X, WX: slices.Clone(dst.WX), B: dst.B}
+		addLinear(sum, committee)
+		var e float64
+		for _, v := range sub {
+			want := committee.WX[0]*ssc.Value(0, v) + committee.B
+			e = max(e, math.Abs(sum.WX[0]*sum.X.Value(0, v)+sum.B-want))
+		}
+		return e
+	}
+	shift := func(r float64) float64 { return mu1 + 10*s1*r } // the tenth value that shifts the mean by r·s1
 	at := math.Ldexp(1, 26)
-	above := at * (1 + 0x1p-52)
 	for _, tc := range []struct {
 		what     string
 		dst, src *Linear
 		wide     bool
 	}{
-		{"scale ratio 2^26", lin(0, at, 0), lin(0, 1, 0.5), false},
-		{"scale ratio above 2^26", lin(0, above, 0), lin(0, 1, 0.5), true},
-		{"mean shift 2^26 scales", lin(at, 1, 0), lin(0, 1, -2), false},
-		{"mean shift above 2^26 scales", lin(above, 1, 0), lin(0, 1, -2), true},
-		{"weight 0", lin(0, 1e30, 0), lin(0, 1, 0), false},
-		{"constant on the subsample", lin(0, 1e30, 0), lin(0, 0, 1), false},
+		{"mean shift just below 2^26 scales", whole(shift(at * (1 - 1e-6))), committee, false},
+		{"mean shift just above 2^26 scales", whole(shift(at * (1 + 1e-6))), committee, true},
+		{"mean kept, s/s' 4e19", whole(mu1+1e20, mu1-1e20), committee, false},
+		{"weight 0", whole(1e30), &Linear{X: ssc, WX: []float64{0}}, false},
+		{"constant on the subsample", whole(1e30), &Linear{X: standardize.Scaler{Mean: []float64{5}, Scale: []float64{0}}, WX: []float64{1}}, false},
 	} {
 		got := wideColumns(tc.dst, tc.src)
 		if (got != nil) != tc.wide {
 			t.Errorf("%s: wideColumns = %+v, want reported: %v", tc.what, got, tc.wide)
+		}
+	}
+	if dst := whole(mu1+1e20, mu1-1e20); !(dst.X.Scale[0]/s1 > 1e19) || convErr(dst) > 1e-12 {
+		t.Errorf("mean kept: s/s' = %g, conversion error %g, want s/s' above 1e19 and an error below 1e-12", dst.X.Scale[0]/s1, convErr(dst))
+	}
+	if e := convErr(whole(shift(math.Ldexp(1, 45)))); !(e > 1e-6) {
+		t.Errorf("mean shift 2^45: conversion error %g, want above 1e-6", e)
+	}
+}
+
+// bruteAuto fits greedytl-auto on tc and rebuilds its model by brute force
+// from the committees it averaged (autoCommitteesHook): each committee's
+// test scores, its own linear function plus its ridge member on the whole
+// sample's standardised columns, averaged over the committees
+// wideColumns keeps, every member counted once. The model's test scores
+// must be that mean to 1e-9, its "fits" the committees kept, and its
+// WideColumns, per column, the number of committees left out that weight
+// it and the largest of their ratios, features before sources. It returns
+// the model's report.
+func bruteAuto(t *testing.T, tc conformanceCase) []WideColumn {
+	t.Helper()
+	var (
+		fits    []*Linear
+		ridgeW  [][]float64
+		ridgeB  []float64
+		members int
+	)
+	autoCommitteesHook = func(f []*Linear, w [][]float64, b []float64, m int) {
+		fits, ridgeW, ridgeB, members = f, w, b, m
+	}
+	defer func() { autoCommitteesHook = nil }()
+	model := mustFit(t, "greedytl-auto", tc)
+	got := mustPredict(t, model, tc.test)
+	whole := fits[0]
+	zx, err := whole.X.Transform(tc.test.X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, n := whole.X.Len(), whole.H.Len()
+	var zh *mat.Dense
+	if n > 0 {
+		if zh, err = whole.H.Transform(tc.test.H); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kept := []int{0}
+	var want []WideColumn
+	var left []AutoLeftOut
+	for k := 1; k < len(fits); k++ {
+		wide := wideColumns(whole, fits[k])
+		if wide == nil {
+			kept = append(kept, k)
+			continue
+		}
+		l := AutoLeftOut{Subsample: k}
+		for _, w := range wide {
+			l.Columns = append(l.Columns, AutoWideColumn{Column: w.Column, Ratio: w.Ratio})
+		}
+		left = append(left, l)
+		for _, w := range wide {
+			i := slices.IndexFunc(want, func(c WideColumn) bool { return c.Column == w.Column })
+			if i < 0 {
+				want = append(want, WideColumn{Column: w.Column, Subsamples: len(fits) - 1})
+				i = len(want) - 1
+			}
+			want[i].Left++
+			want[i].Ratio = max(want[i].Ratio, w.Ratio)
+		}
+	}
+	slices.SortFunc(want, func(a, b WideColumn) int {
+		if a.Column.Kind != b.Column.Kind {
+			return int(a.Column.Kind) - int(b.Column.Kind)
+		}
+		return a.Column.Index - b.Column.Index
+	})
+	brute := make([]float64, len(got))
+	for _, k := range kept {
+		f := mustPredict(t, fits[k], tc.test)
+		for i := range f {
+			for j := range d {
+				f[i] += ridgeW[k][j] * zx.At(i, j)
+			}
+			for j := range n {
+				f[i] += ridgeW[k][d+j] * zh.At(i, j)
+			}
+			f[i] += ridgeB[k]
+			brute[i] += f[i] / float64(members*len(kept))
+		}
+	}
+	for i := range got {
+		if !near(got[i], brute[i], 1e-9, math.Abs(brute[i])) {
+			t.Fatalf("test score %d is %v, the brute-force mean of the %d committees kept %v", i, got[i], len(kept), brute[i])
+		}
+	}
+	if fits := model.Hyperparameters()["fits"]; fits != float64(len(kept)) {
+		t.Errorf("fits = %v, %d committees kept", fits, len(kept))
+	}
+	report := model.(WideRangeReporter).WideColumns()
+	if !slices.Equal(report, want) {
+		t.Errorf("WideColumns() = %+v, want %+v", report, want)
+	}
+	c := model.(*AutoModel).Committee
+	subsamples := len(fits) - 1
+	if left == nil {
+		subsamples = 0
+	}
+	if c.Subsamples != subsamples || fmt.Sprint(c.LeftOut) != fmt.Sprint(left) {
+		t.Errorf("committee record: %d subsamples, left out %+v, want %d, %+v", c.Subsamples, c.LeftOut, subsamples, left)
+	}
+	if err := c.check(model.(*AutoModel).Linear); err != nil {
+		t.Errorf("committee record: %v", err)
+	}
+	return report
+}
+
+// TestGreedyAutoWideBrute checks greedytl-auto's mean against bruteAuto's
+// with no outlier, one (1e7: kept, 1e30: left out), two columns far out on
+// two negatives in either order of the columns, and one column far out on
+// two negatives, 1e30 and 1e20 (only the subsample without 1e30 is left
+// out: the other keeps 1e30, whose scale s' ≈ 1e30/3 hides the shift of
+// 1e19; so one column cannot leave out two committees through outliers,
+// each subsample keeping the others' — wideTally's counting is
+// TestWideTally's); and on 2,500 rows, whose ridge member serves every
+// committee, with four columns far out.
+func TestGreedyAutoWideBrute(t *testing.T) {
+	small := newConformanceCase(20, 10, 5, 6, 4) // rows 5–9 the negatives
+	f0, f3, s2 := greedytl.Column{Kind: greedytl.Feature, Index: 0}, greedytl.Column{Kind: greedytl.Feature, Index: 3}, greedytl.Column{Kind: greedytl.Source, Index: 2}
+	type value struct {
+		c greedytl.Column
+		r int
+		v float64
+	}
+	for _, tc := range []struct {
+		what   string
+		values []value
+		left   map[greedytl.Column]int
+	}{
+		{"none", nil, nil},
+		{"1e7", []value{{f0, 5, 1e7}}, nil},
+		{"1e30", []value{{f0, 5, 1e30}}, map[greedytl.Column]int{f0: 1}},
+		{"feature and source", []value{{f0, 5, 1e30}, {s2, 8, 1e25}}, map[greedytl.Column]int{f0: 1, s2: 1}},
+		{"source and feature", []value{{s2, 5, 1e25}, {f0, 8, 1e30}}, map[greedytl.Column]int{f0: 1, s2: 1}},
+		{"one column twice", []value{{f3, 6, 1e30}, {f3, 9, 1e20}}, map[greedytl.Column]int{f3: 1}},
+		{"one column twice, swapped", []value{{f3, 6, 1e20}, {f3, 9, 1e30}}, map[greedytl.Column]int{f3: 1}},
+	} {
+		t.Run(tc.what, func(t *testing.T) {
+			c := small
+			for _, v := range tc.values {
+				c.train = withValue(c.train, v.c, v.r, v.v)
+			}
+			report := bruteAuto(t, c)
+			if len(report) != len(tc.left) {
+				t.Fatalf("WideColumns() = %+v, want %d columns", report, len(tc.left))
+			}
+			for _, w := range report {
+				if w.Left != tc.left[w.Column] || w.Subsamples != 5 {
+					t.Errorf("WideColumns() = %+v, want %v left out of 5 per column", report, tc.left)
+				}
+			}
+		})
+	}
+	t.Run("2500 rows", func(t *testing.T) {
+		if testing.Short() {
+			t.Skip("2,500 rows")
+		}
+		c := newConformanceCase(21, 2500, 1000, 10, 4)
+		for k := range 4 {
+			c.train = withValue(c.train, greedytl.Column{Kind: greedytl.Feature, Index: k}, 1500+37*k, 1e30)
+		}
+		if report := bruteAuto(t, c); len(report) == 0 {
+			t.Errorf("WideColumns() = %+v, want the columns far out that committees weight", report)
+		}
+	})
+}
+
+// TestWideTally: the tally counts, per column, the committees left out
+// because of it and keeps the largest of their ratios, whatever comes
+// last; it reports features before sources, each by index, whatever order
+// the committees named them in, with the subsamples fitted; nothing when
+// no committee was left out.
+func TestWideTally(t *testing.T) {
+	f0, f3, s1 := greedytl.Column{Kind: greedytl.Feature, Index: 0}, greedytl.Column{Kind: greedytl.Feature, Index: 3}, greedytl.Column{Kind: greedytl.Source, Index: 1}
+	var none wideTally
+	if got := none.report(5); got != nil {
+		t.Errorf("no committee left out: %+v", got)
+	}
+	var tally wideTally
+	tally.add(1, []WideColumn{{Column: f3, Ratio: 7e8}, {Column: s1, Ratio: 1e9}})
+	tally.add(4, []WideColumn{{Column: f3, Ratio: 9e8}})
+	tally.add(7, []WideColumn{{Column: f0, Ratio: 2e8}, {Column: f3, Ratio: 8e8}})
+	want := []WideColumn{{Column: f0, Ratio: 2e8, Left: 1, Subsamples: 10}, {Column: f3, Ratio: 9e8, Left: 3, Subsamples: 10}, {Column: s1, Ratio: 1e9, Left: 1, Subsamples: 10}}
+	if got := tally.report(10); !slices.Equal(got, want) {
+		t.Errorf("report = %+v, want %+v", got, want)
+	}
+	var c AutoCommittee
+	tally.record(&c, 10)
+	wantLeft := []AutoLeftOut{{1, []AutoWideColumn{{f3, 7e8}, {s1, 1e9}}}, {4, []AutoWideColumn{{f3, 9e8}}}, {7, []AutoWideColumn{{f0, 2e8}, {f3, 8e8}}}}
+	if c.Subsamples != 10 || fmt.Sprint(c.LeftOut) != fmt.Sprint(wantLeft) {
+		t.Errorf("record: %d subsamples, left out %+v, want 10, %+v", c.Subsamples, c.LeftOut, wantLeft)
+	}
+	var empty AutoCommittee
+	none.record(&empty, 5)
+	if empty.Subsamples != 0 || empty.LeftOut != nil {
+		t.Errorf("record with none left out: %d subsamples, %+v: the file would change", empty.Subsamples, empty.LeftOut)
+	}
+}
+
+// TestAutoCommitteeLeftOutCheck: the reader refuses a committee record
+// whose subsamples and left-out committees do not fit its model: either
+// without the other, counts that do not add up to "fits", a subsample out
+// of range or order, a committee without columns, a column out of range
+// or order, a ratio not above 2^26; the fit's own record passes.
+func TestAutoCommitteeLeftOutCheck(t *testing.T) {
+	tc := newConformanceCase(20, 10, 5, 6, 4)
+	tc.train = withValue(tc.train, greedytl.Column{Kind: greedytl.Feature, Index: 0}, 5, 1e30)
+	auto := mustFit(t, "greedytl-auto", tc).(*AutoModel)
+	if err := auto.Committee.check(auto.Linear); err != nil || auto.Committee.Subsamples != 5 || len(auto.Committee.LeftOut) != 1 {
+		t.Fatalf("the fit's record %+v: %v", auto.Committee, err)
+	}
+	f0 := greedytl.Column{Kind: greedytl.Feature, Index: 0}
+	for _, bad := range []struct {
+		what   string
+		change func(c *AutoCommittee)
+	}{
+		{"subsamples alone", func(c *AutoCommittee) { c.LeftOut = nil }},
+		{"left_out alone", func(c *AutoCommittee) { c.Subsamples = 0 }},
+		{"counts", func(c *AutoCommittee) { c.Subsamples = 6 }},
+		{"subsample 0", func(c *AutoCommittee) { c.LeftOut[0].Subsample = 0 }},
+		{"subsample above", func(c *AutoCommittee) { c.LeftOut[0].Subsample = 6 }},
+		{"subsamples out of order", func(c *AutoCommittee) {
+			c.Subsamples++
+			c.LeftOut = append(c.LeftOut, AutoLeftOut{Subsample: c.LeftOut[0].Subsample, Columns: c.LeftOut[0].Columns})
+		}},
+		{"no column", func(c *AutoCommittee) { c.LeftOut[0].Columns = nil }},
+		{"column out of range", func(c *AutoCommittee) { c.LeftOut[0].Columns[0].Index = 99 }},
+		{"columns out of order", func(c *AutoCommittee) {
+			c.LeftOut[0].Columns = []AutoWideColumn{{greedytl.Column{Kind: greedytl.Source, Index: 0}, 1e9}, {f0, 1e9}}
+		}},
+		{"ratio 2^26", func(c *AutoCommittee) { c.LeftOut[0].Columns[0].Ratio = math.Ldexp(1, 26) }},
+		{"ratio +Inf", func(c *AutoCommittee) { c.LeftOut[0].Columns[0].Ratio = math.Inf(1) }},
+	} {
+		c := *auto.Committee
+		c.LeftOut = slices.Clone(c.LeftOut)
+		for k := range c.LeftOut {
+			c.LeftOut[k].Columns = slices.Clone(c.LeftOut[k].Columns)
+		}
+		bad.change(&c)
+		if err := c.check(auto.Linear); err == nil {
+			t.Errorf("%s: %+v accepted", bad.what, c)
 		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/internal/validate"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/modelfile"
@@ -154,16 +155,18 @@ the solver, how many of the fit's runs stopped, whether the final fit's did
 rest, the classes concerned; the model is written all the same, as the
 solver left it (as train's "WARNING: reaching max number of iterations");
 wide-range, greedytl-auto's, a column whose values span so huge a range (a
-few examples some 10^8 standard deviations from the others) that the
+few examples some 10^8·m standard deviations from the others, m examples) that the
 committees of the subsamples without them could not be written in the
 whole sample's standardisation without losing more than half of float64's
-digits: they are left out of the mean, and the warning names the column;
-seed-unused, --seed given to a method that draws nothing at random (every
-seed fits the same model). With --json (and --out FILE)
-fit prints a JSON report on standard output, for programs that drive it:
-{"model": FILE, "warnings": [{"code", "message", "classes"}, ...]}, the
-warnings as printed (without the prefix) with the classes they concern
-(when they do), [] when there are none.
+digits: they are left out of the mean, and one warning per fit names the
+columns and counts the committees left out; seed-unused, --seed given to a
+method that draws nothing at random (every seed fits the same model).
+With --json (and --out FILE) fit prints a JSON report on standard output,
+for programs that drive it:
+{"model": FILE, "warnings": [{"code", "message", "classes", "columns"},
+...]}, the warnings as printed (without the prefix) with the classes they
+concern (when they do) and the columns ({"kind": "feature" or "source",
+"index"}: wide-range's), [] when there are none.
 
 Methods (--method; the baselines choose their hyperparameters by
 class-balanced leave-one-out on the training set):
@@ -522,11 +525,12 @@ func warnNotConverged(s *streams, model interface{ Method() string }) {
 	}
 }
 
-// warnWideColumns warns (code method.WarnWideRange) of each column because
-// of which greedytl-auto left subsamples' committees out of its mean
-// (method.WideRangeReporter): the column, by index and by name when the
-// input names it, how many committees and the scale ratio. The model is
-// the mean of the other committees. A model of several classes fitted one
+// warnWideColumns warns (code method.WarnWideRange) once per fit whose
+// greedytl-auto left subsamples' committees out of its mean
+// (method.WideRangeReporter): the columns because of which, by index and
+// by name when the input names them, each with its largest shift ratio and
+// the committees that weight it; how many committees were left out of how
+// many; and what the model averages. A model of several classes fitted one
 // class against the rest warns for each class's model, naming the class.
 func warnWideColumns(s *streams, model interface{ Method() string }, names sampleNames) {
 	switch m := model.(type) {
@@ -550,8 +554,15 @@ func warnWide(s *streams, model method.Model, names sampleNames, where string, c
 	if !ok {
 		return
 	}
-	fits := model.Hyperparameters()["fits"]
-	for _, w := range r.WideColumns() {
+	wide := r.WideColumns()
+	if len(wide) == 0 {
+		return
+	}
+	cols := make([]string, len(wide))
+	detail := make([]string, len(wide))
+	columns := make([]greedytl.Column, len(wide))
+	for k, w := range wide {
+		columns[k] = w.Column
 		col := w.Column.String()
 		known := names.features
 		if w.Column.Kind == greedytl.Source {
@@ -560,10 +571,27 @@ func warnWide(s *streams, model method.Model, names sampleNames, where string, c
 		if w.Column.Index < len(known) {
 			col += fmt.Sprintf(" (%q)", known[w.Column.Index])
 		}
-		s.warn(warning{Code: method.WarnWideRange, Classes: classes,
-			Message: fmt.Sprintf("%s%s: the values of %s span a huge range (some examples lie very far from the others): %d of the %d subsample committees weight it where its scale is up to %.3g times smaller than on the whole sample, more than the whole sample's standardisation can carry without losing half of float64's digits (their weights and intercept would cancel and drown the other columns), so they are left out and the model averages the other %v committees; a logarithm or clipping of the column may serve better",
-				model.Method(), where, col, w.Left, w.Subsamples, w.Ratio, fits)})
+		cols[k] = col
+		detail[k] = fmt.Sprintf("%s: up to %.3g, in %s", col, w.Ratio, plural.Count(w.Left, "committee", "committees"))
 	}
+	subsamples := wide[0].Subsamples
+	fits := int(model.Hyperparameters()["fits"])
+	left := subsamples + 1 - fits
+	them := "it"
+	if len(wide) > 1 {
+		them = "one of them"
+	}
+	s.warn(warning{Code: method.WarnWideRange, Classes: classes, Columns: columns,
+		Message: fmt.Sprintf("%s%s: the values of %s span a huge range (some examples lie very far from the others): %d of the %d subsample committees weight %s where its mean lies more than 2^26 of the subsample's standard deviations from the whole sample's (%s), too far for the whole sample's standardisation to carry without losing half of float64's digits (their weights and intercept would cancel and drown the other columns), so they are left out and the model averages the other %d committees (the whole sample's and %d subsamples'); a logarithm or clipping of the column may serve better",
+			model.Method(), where, joinAnd(cols), left, subsamples, them, strings.Join(detail, "; "), fits, fits-1)})
+}
+
+// joinAnd joins words as a list: "a", "a and b", "a, b and c".
+func joinAnd(words []string) string {
+	if len(words) <= 1 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // loadUnlabelled reads the --unlabelled-* inputs of a transductive method

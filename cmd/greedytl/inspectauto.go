@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/greedytl/greedytl"
@@ -31,7 +32,11 @@ func inspectAuto(s *streams, o *inspectOptions, sum inspectSummary, names sample
 	combined := sum.Selected
 	total := sum.NumFeatures + sum.NumSources
 	fmt.Fprintf(w, "greedytl-auto: the mean of %g members (least-squares fits of the labels), fitted on the whole sample", hp["members"])
-	if fits > 1 {
+	if c := sum.Committee; c != nil && len(c.LeftOut) > 0 {
+		fmt.Fprintf(w, " and on %s, %s left out of the mean (%s); averaged over %s",
+			plural.Count(c.Subsamples, "subsample", "subsamples"), plural.Count(len(c.LeftOut), "committee", "committees"),
+			leftOutColumns(c.LeftOut, names), plural.Count(fits, "fit", "fits"))
+	} else if fits > 1 {
 		fmt.Fprintf(w, " and on %s, averaged over the %d fits", plural.Count(fits-1, "subsample", "subsamples"), fits)
 	}
 	fmt.Fprint(w, ".\n\n")
@@ -46,6 +51,28 @@ func inspectAuto(s *streams, o *inspectOptions, sum inspectSummary, names sample
 	}
 	fmt.Fprintf(w, "combined model: %d of the %s non-zero weight (dense: the ridge member weights every column that is not constant); largest |weight| on the standardised column first:\n", len(combined), plural.Count(total, "column", "columns")+" "+plural.Word(len(combined), "has", "have"))
 	return printColumns(w, combined, false, top)
+}
+
+// leftOutColumns names the columns because of which the committees left
+// were left out of greedytl-auto's mean, each once, in the order of the
+// committees: "feature 0 ("a"), source 2: wide range".
+func leftOutColumns(left []method.AutoLeftOut, names sampleNames) string {
+	var cols []string
+	seen := map[greedytl.Column]bool{}
+	for _, l := range left {
+		for _, c := range l.Columns {
+			if seen[c.Column] {
+				continue
+			}
+			seen[c.Column] = true
+			col := c.Column.String()
+			if name := names.of(c.Kind.String(), c.Index); name != "" {
+				col += fmt.Sprintf(" (%s)", dataset.ShowName(name))
+			}
+			cols = append(cols, col)
+		}
+	}
+	return strings.Join(cols, ", ") + ": wide range"
 }
 
 // printCommittee prints the members of the committee record c of the

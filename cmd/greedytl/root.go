@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/buildinfo"
 )
@@ -223,6 +224,9 @@ type warning struct {
 	// Classes are the classes the warning is about, as the labels name
 	// them, for a program that names the classes otherwise.
 	Classes []string `json:"classes,omitempty"`
+	// Columns are the columns the warning is about ("kind", "index"), for
+	// a program that names the columns otherwise (wide-range's).
+	Columns []greedytl.Column `json:"columns,omitempty"`
 }
 
 // warn prints the warning w on standard error, "greedytl: warning: " and

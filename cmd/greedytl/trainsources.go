@@ -143,7 +143,7 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	}
 	// A warning is not the summary: --quiet keeps it.
 	for _, w := range res.Index.Warnings(index) {
-		s.warn(warning(w)) // the same fields: code, message, classes
+		s.warn(warning{Code: w.Code, Message: w.Message, Classes: w.Classes})
 	}
 	return nil
 }

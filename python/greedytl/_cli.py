@@ -312,11 +312,14 @@ def fit_report(out):
     return rep
 
 
-def warn(report_warnings, name_class=None, stacklevel=2):
+def warn(report_warnings, name_class=None, stacklevel=2, name_column=None):
     """Issue each warning of a fit's report (:func:`fit_report`) as a
     :class:`GreedyTLWarning`, in order.  ``name_class`` maps a class as
     greedytl names it to the caller's name for it; a warning about classes
-    then says which they are.  ``stacklevel`` is that of
+    then says which they are.  ``name_column`` maps a column of the report
+    (``{"kind": "feature" or "source", "index": j}``) to the caller's name
+    for it, or None when it has none; a warning about named columns then
+    says which they are.  ``stacklevel`` is that of
     :func:`warnings.warn` as seen from the caller of this function."""
     for w in report_warnings:
         msg = "greedytl fit: " + w["message"]
@@ -324,6 +327,11 @@ def warn(report_warnings, name_class=None, stacklevel=2):
         if name_class is not None and classes:
             msg += " (greedytl's class {})".format(", ".join(
                 "{} is {}".format(json.dumps(c), name_class(c)) for c in classes))
+        named = [(c, name_column(c)) for c in (w.get("columns") or [])] if name_column is not None else []
+        named = [(c, n) for c, n in named if n is not None]
+        if named:
+            msg += " (greedytl's {})".format(", ".join(
+                "{} {} is {}".format(c.get("kind"), c.get("index"), json.dumps(n)) for c, n in named))
         cls = GreedyTLConvergenceWarning if w.get("code") == "not-converged" else GreedyTLWarning
         warnings.warn(cls(msg, w.get("code")), stacklevel=stacklevel + 1)
 

@@ -337,7 +337,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         # warning that the method draws nothing at random (seed-unused) is
         # not the caller's to act on.
         _cli.warn([w for w in report["warnings"] if w.get("code") != "seed-unused"],
-                  self._class_namer(len(classes)), stacklevel=2)
+                  self._class_namer(len(classes)), stacklevel=2,
+                  name_column=lambda c: self._given_name(c, names))
         return self
 
     def _forget_fit(self):
@@ -501,17 +502,26 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 scorer.num_features, scorer.num_sources, _model.count_of(d, "feature column", "feature columns"),
                 _model.count_of(n, "source score column", "source score columns")))
 
-    def _column_name(self, c, names):
-        """The name of a column of the model (an entry of inspect's
-        selection): a source's, from names; a feature's, X's column name
-        when X was a DataFrame of string column names (feature_names_in_),
-        which the model file does not record; else x[i] (h[i])."""
+    def _given_name(self, c, names):
+        """The name the caller gave the column c ({"kind", "index"}) of the
+        model: _column_name's when it is a name (a source's, or X's column
+        name), None when it would be x[i] (h[i])."""
         i = c.get("index", -1)
         if c.get("kind") == "source" and 0 <= i < len(names):
             return names[i]
         features = getattr(self, "feature_names_in_", ())
         if c.get("kind") == "feature" and 0 <= i < len(features):
             return str(features[i])
+        return None
+
+    def _column_name(self, c, names):
+        """The name of a column of the model (an entry of inspect's
+        selection): a source's, from names; a feature's, X's column name
+        when X was a DataFrame of string column names (feature_names_in_),
+        which the model file does not record; else x[i] (h[i])."""
+        given = self._given_name(c, names)
+        if given is not None:
+            return given
         return "{}[{}]".format("x" if c.get("kind") == "feature" else "h", c.get("index"))
 
     # -- predict ---------------------------------------------------------

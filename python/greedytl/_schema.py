@@ -471,7 +471,9 @@ COMMITTEE = Object(
     greedy=Slice(Object(gamma=NUMBER, path=Slice(Object(STEP, weight=NUMBER)))),
     source=Pointer(Object(index=INT, auc=NUMBER, slope=NUMBER, intercept=NUMBER)),
     ridge=Object(**{"lambda": NUMBER, "shared": OmitEmpty(BOOL), "lambda_rows": OmitEmpty(INT)}),
-    tally=Slice(Object(COLUMN, greedy=Slice(INT), source=INT)))
+    tally=Slice(Object(COLUMN, greedy=Slice(INT), source=INT)),
+    subsamples=OmitEmpty(INT),
+    left_out=OmitEmpty(Slice(Object(subsample=INT, columns=Slice(Object(COLUMN, ratio=NUMBER))))))
 
 # method.linearFile, and greedytl-auto's autoFile.
 LINEAR = Object(HEADER, x=SCALER, h=SCALER, wx=Slice(NUMBER), wh=Slice(NUMBER), b=NUMBER)

@@ -3188,3 +3188,47 @@ def test_sources_index_of_one_file_twice_or_more_features_refused_as_greedytl_re
         greedytl.SourcesDir(src)
     assert "is a model of {} features, but the sources were trained on {} features".format(d + 1, d) in str(e.value)
     assert p.stderr.strip().endswith(": " + str(e.value)), (p.stderr, str(e.value))
+
+
+def test_inspection_records_committees_left_out(cli, tmp_path):
+    """One training value of 1e30 in a column, on an example of the class
+    greedytl-auto's subsamples leave out, makes it leave one subsample's
+    committee out of its mean: the model file's committee records the
+    subsamples fitted and the committee left out ("subsamples",
+    "left_out"), the package reads the file, and inspection_ is what
+    greedytl inspect --json prints of it."""
+    rng = np.random.default_rng(20)
+    y = np.array(["cat", "dog"] * 5)
+    X = rng.normal(size=(10, 3)) + np.where(y == "dog", 1.0, -1.0)[:, None]
+    X[2, 1] = 1e30  # a cat
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", greedytl.GreedyTLWarning)
+        clf = TransferClassifier(method="greedytl-auto").fit(X, y)
+    committee = clf.model_["committee"]
+    assert committee["subsamples"] == 5
+    assert [[c["kind"], c["index"]] for c in committee["left_out"][0]["columns"]] == [["feature", 1]]
+    (tmp_path / "m.json").write_text(json.dumps(clf.model_))
+    assert clf.inspection_ == json.loads(run(cli, "inspect", "--json", tmp_path / "m.json"))
+
+
+def test_wide_range_warning_names_the_columns(cli):
+    """fit --json's wide-range warning gives its columns ("columns": kind
+    and index); the wrapper names each by feature_names_in_ when X was a
+    DataFrame of named columns, and adds nothing when it was an array
+    (greedytl's "feature 1" is then the caller's column 1)."""
+    pd = pytest.importorskip("pandas")
+    rng = np.random.default_rng(20)
+    y = np.array(["cat", "dog"] * 5)
+    X = rng.normal(size=(10, 3)) + np.where(y == "dog", 1.0, -1.0)[:, None]
+    X[2, 1] = 1e30  # a cat
+    for given, suffix in ((pd.DataFrame(X, columns=["a", "big", "c"]), ' (greedytl\'s feature 1 is "big")'), (X, None)):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            TransferClassifier(method="greedytl-auto").fit(given, y)
+        wide = [w.message for w in caught if getattr(w.message, "code", None) == "wide-range"]
+        assert len(wide) == 1, [str(w.message) for w in caught]
+        assert "feature 1 " in str(wide[0])
+        if suffix is None:
+            assert "greedytl's feature" not in str(wide[0])
+        else:
+            assert str(wide[0]).endswith(suffix), str(wide[0])
