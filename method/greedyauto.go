@@ -66,7 +66,13 @@ var autoGammas = []float64{1, 0.5}
 // follow the rule unmeasured). With more than 10
 // examples in that class, each of 10 subsamples leaves out a tenth of it
 // (interleaved folds of its rows sorted by a hash of their values), so a
-// fit costs at most 11 committees. Every fit reads the rows in that
+// fit costs at most 11 committees. A subsample's committee that weights a
+// column on which the subsample's mean lies more than 2^26 of its standard
+// deviations from the whole sample's is left out of the mean (its linear
+// function cannot be written in the whole sample's standardisation without
+// losing half of float64's digits; see WideColumn and AutoCommittee's
+// LeftOut): the hyperparameter "fits" counts the committees averaged.
+// Every fit reads the rows in that
 // content order (contentOrder), so the model depends on the set of
 // training rows, not on their order: any permutation of them gives the
 // same model, bit for bit.

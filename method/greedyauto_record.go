@@ -422,7 +422,7 @@ func (c *AutoCommittee) checkLeftOut(fits float64, inRange func(greedytl.Column)
 			if i > 0 && compareColumns(l.Columns[i-1].Column, w.Column) >= 0 {
 				return fmt.Errorf("left_out[%d]: columns[%d]: %v is out of order (features before sources, by index)", k, i, w.Column)
 			}
-			if !(w.Ratio > maxScaleRatio) || math.IsInf(w.Ratio, 1) {
+			if !(w.Ratio > maxShiftRatio) || math.IsInf(w.Ratio, 1) {
 				return fmt.Errorf("left_out[%d]: columns[%d]: ratio = %v, want above 2^26 and finite", k, i, w.Ratio)
 			}
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/greedytl/greedytl/standardize"
 )
 
-// maxScaleRatio bounds the shift ratio of a column that a subsample's
+// maxShiftRatio bounds the shift ratio of a column that a subsample's
 // committee weights for greedytl-auto to average it (wideColumns): 2^26.
 //
 // A subsample's committee is a linear function in its own standardisation:
@@ -39,7 +39,7 @@ import (
 // count: it is √m times the shift for one outlier, and bounding it dropped
 // committees whose conversion lost few digits (m = 2,500 and one value of
 // 1e10: s/s' ≈ 2·10^8, but r ≈ 4·10^6, an error below 1e-9·|w|).
-var maxScaleRatio = math.Ldexp(1, 26)
+var maxShiftRatio = math.Ldexp(1, 26)
 
 // WarnWideRange is the code of the warning that a fit's WideColumns report
 // gives (greedytl fit, in --json "warnings"): a word that programs match,
@@ -49,10 +49,10 @@ const WarnWideRange = "wide-range"
 // WideColumn is what greedytl-auto reports of a column whose values span so
 // huge a range that it left subsamples' committees out of its mean: the
 // committees of the subsamples that weight the column and on which its
-// mean is more than maxScaleRatio of the subsample's standard deviations
+// mean is more than maxShiftRatio of the subsample's standard deviations
 // away from the whole sample's, whose
 // linear functions cannot be written in the whole sample's standardisation
-// without losing more than half of float64's digits (see maxScaleRatio).
+// without losing more than half of float64's digits (see maxShiftRatio).
 // The model is the mean of the other committees (the whole sample's always
 // among them): its hyperparameter "fits" counts them.
 type WideColumn struct {
@@ -84,8 +84,8 @@ type WideRangeReporter interface {
 func (m *AutoModel) WideColumns() []WideColumn { return slices.Clone(m.wide) }
 
 // wideColumns returns the columns with a non-zero weight in src, a
-// subsample's committee, whose shift ratio (see maxScaleRatio) from src's
-// statistics to dst's, the whole sample's, exceeds maxScaleRatio; Left and
+// subsample's committee, whose shift ratio (see maxShiftRatio) from src's
+// statistics to dst's, the whole sample's, exceeds maxShiftRatio; Left and
 // Subsamples are not set. Nil means src can be added to dst (addLinear).
 func wideColumns(dst, src *Linear) []WideColumn {
 	var out []WideColumn
@@ -95,9 +95,12 @@ func wideColumns(dst, src *Linear) []WideColumn {
 			if w == 0 || s1 == 0 || s == 0 { // addLinear drops the weight
 				continue
 			}
+			// A ratio or a converted weight beyond float64 (values near
+			// ±1e308) is left out too, its ratio recorded as the largest
+			// float64, so that the model file reads back.
 			r := math.Abs(dsc.Mean[j]-ssc.Mean[j]) / s1
-			if r > maxScaleRatio {
-				out = append(out, WideColumn{Column: greedytl.Column{Kind: kind, Index: j}, Ratio: r})
+			if r > maxShiftRatio || math.IsInf(w*(s/s1), 0) {
+				out = append(out, WideColumn{Column: greedytl.Column{Kind: kind, Index: j}, Ratio: min(r, math.MaxFloat64)})
 			}
 		}
 	}

@@ -71,7 +71,7 @@ func TestGreedyAutoWideColumn(t *testing.T) {
 					t.Errorf("%g: balanced accuracy %v, the whole sample's committee alone %v", v, acc, want)
 				}
 				wide := auto.(WideRangeReporter).WideColumns()
-				if len(wide) != 1 || wide[0].Column != c || wide[0].Left != 1 || wide[0].Subsamples != 5 || !(wide[0].Ratio > maxScaleRatio) {
+				if len(wide) != 1 || wide[0].Column != c || wide[0].Left != 1 || wide[0].Subsamples != 5 || !(wide[0].Ratio > maxShiftRatio) {
 					t.Errorf("%g: WideColumns() = %+v, want %v, 1 of 5 subsamples left out, a ratio above 2^26", v, wide, c)
 				}
 				if fits := auto.Hyperparameters()["fits"]; fits != 5 {
@@ -97,7 +97,7 @@ func TestGreedyAutoWideColumn(t *testing.T) {
 // bound on the shift ratio: data whose columns are scaled by 1e-3…1e3 and
 // shifted by as much, with heavy-tailed columns (a Cauchy's, a log-normal
 // of σ = 3) among them, leave no committee out, and the model is bit for
-// bit the one of the mean over every committee (maxScaleRatio infinite,
+// bit the one of the mean over every committee (maxShiftRatio infinite,
 // the behaviour before the bound).
 func TestGreedyAutoModerateScalesKeepEveryCommittee(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 26))
@@ -144,10 +144,10 @@ func TestGreedyAutoModerateScalesKeepEveryCommittee(t *testing.T) {
 			t.Fatalf("trial %d: WideColumns() = %+v, want none", trial, wide)
 		}
 		got := mustPredict(t, auto, tc.test)
-		old := maxScaleRatio
-		maxScaleRatio = math.Inf(1)
+		old := maxShiftRatio
+		maxShiftRatio = math.Inf(1)
 		every := mustPredict(t, mustFit(t, "greedytl-auto", tc), tc.test)
-		maxScaleRatio = old
+		maxShiftRatio = old
 		for i := range got {
 			if math.Float64bits(got[i]) != math.Float64bits(every[i]) {
 				t.Fatalf("trial %d: score %d is %v, the mean over every committee %v", trial, i, got[i], every[i])
@@ -207,10 +207,17 @@ func TestWideColumnsBound(t *testing.T) {
 		{"mean kept, s/s' 4e19", whole(mu1+1e20, mu1-1e20), committee, false},
 		{"weight 0", whole(1e30), &Linear{X: ssc, WX: []float64{0}}, false},
 		{"constant on the subsample", whole(1e30), &Linear{X: standardize.Scaler{Mean: []float64{5}, Scale: []float64{0}}, WX: []float64{1}}, false},
+		{"shift beyond float64", &Linear{X: standardize.Scaler{Mean: []float64{1e308}, Scale: []float64{1e300}}, WX: []float64{0}}, &Linear{X: standardize.Scaler{Mean: []float64{-1e308}, Scale: []float64{1e-10}}, WX: []float64{1}}, true},
+		{"converted weight beyond float64", &Linear{X: standardize.Scaler{Mean: []float64{5}, Scale: []float64{1e300}}, WX: []float64{0}}, &Linear{X: standardize.Scaler{Mean: []float64{5}, Scale: []float64{1e-10}}, WX: []float64{1}}, true},
 	} {
 		got := wideColumns(tc.dst, tc.src)
 		if (got != nil) != tc.wide {
 			t.Errorf("%s: wideColumns = %+v, want reported: %v", tc.what, got, tc.wide)
+		}
+		for _, w := range got {
+			if !(w.Ratio <= math.MaxFloat64) {
+				t.Errorf("%s: ratio %g, want a finite one (the model file refuses others)", tc.what, w.Ratio)
+			}
 		}
 	}
 	if dst := whole(mu1+1e20, mu1-1e20); !(dst.X.Scale[0]/s1 > 1e19) || convErr(dst) > 1e-12 {
