@@ -91,7 +91,7 @@ func (c *Classes) CommentLine() (int, LinePlace) {
 	return c.gapLine(func(g gapLines) int { return g.comment })
 }
 
-// gapLine returns the line of of the gap lines between the lines of
+// gapLine returns the line of the gap lines between the lines of
 // labels, or else before them, or else after them, and that place.
 func (c *Classes) gapLine(of func(gapLines) int) (int, LinePlace) {
 	if c.src == nil {

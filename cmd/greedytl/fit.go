@@ -155,11 +155,11 @@ the solver, how many of the fit's runs stopped, whether the final fit's did
 rest, the classes concerned; the model is written all the same, as the
 solver left it (as train's "WARNING: reaching max number of iterations");
 wide-range, greedytl-auto's, a column whose values span so huge a range (a
-few examples some 10^8·m standard deviations from the others, m examples) that the
-committees of the subsamples without them could not be written in the
-whole sample's standardisation without losing more than half of float64's
-digits: they are left out of the mean, and one warning per fit names the
-columns and counts the committees left out; seed-unused, --seed given to a
+few examples some 7·10^7·m of the subsample's standard deviations from the
+others, m examples) that the committees of the subsamples without them
+could not be written in the whole sample's standardisation without losing
+more than half of float64's digits: they are left out of the mean, and one
+warning per fit names the columns and counts the committees left out; seed-unused, --seed given to a
 method that draws nothing at random (every seed fits the same model).
 With --json (and --out FILE) fit prints a JSON report on standard output,
 for programs that drive it:
@@ -577,13 +577,17 @@ func warnWide(s *streams, model method.Model, names sampleNames, where string, c
 	subsamples := wide[0].Subsamples
 	fits := int(model.Hyperparameters()["fits"])
 	left := subsamples + 1 - fits
+	averaged := "the whole sample's committee alone"
+	if fits > 1 {
+		averaged = fmt.Sprintf("the other %d committees (the whole sample's and %s)", fits, plural.Count(fits-1, "subsample's", "subsamples'"))
+	}
 	them := "it"
 	if len(wide) > 1 {
 		them = "one of them"
 	}
 	s.warn(warning{Code: method.WarnWideRange, Classes: classes, Columns: columns,
-		Message: fmt.Sprintf("%s%s: the values of %s span a huge range (some examples lie very far from the others): %d of the %d subsample committees weight %s where its mean lies more than 2^26 of the subsample's standard deviations from the whole sample's (%s), too far for the whole sample's standardisation to carry without losing half of float64's digits (their weights and intercept would cancel and drown the other columns), so they are left out and the model averages the other %d committees (the whole sample's and %d subsamples'); a logarithm or clipping of the column may serve better",
-			model.Method(), where, joinAnd(cols), left, subsamples, them, strings.Join(detail, "; "), fits, fits-1)})
+		Message: fmt.Sprintf("%s%s: the values of %s span a huge range (some examples lie very far from the others): %d of the %d subsample committees weight %s where its mean lies more than 2^26 of the subsample's standard deviations from the whole sample's (%s), too far for the whole sample's standardisation to carry without losing half of float64's digits (their weights and intercept would cancel and drown the other columns), so they are left out and the model averages %s; a logarithm or clipping of the column may serve better",
+			model.Method(), where, joinAnd(cols), left, subsamples, them, strings.Join(detail, "; "), averaged)})
 }
 
 // joinAnd joins words as a list: "a", "a and b", "a, b and c".

@@ -643,7 +643,9 @@ func (f *dataFlags) rowsOf(X, H *mat.Dense) inputRows {
 	if X == nil {
 		path, first = f.scores, H
 	}
-	if first != nil && r.m > 0 && path != "" && !strings.HasSuffix(path, ".npy") && !strings.HasSuffix(path, ".npy.gz") {
+	// Not for standard input or a gzip file, which the hint's tail -n +2
+	// would not serve.
+	if first != nil && r.m > 0 && path != "" && path != stdinName && !strings.HasSuffix(path, ".npy") && !strings.HasSuffix(path, ".gz") {
 		r.path, r.first = path, first.RawRowView(0)
 	}
 	return r

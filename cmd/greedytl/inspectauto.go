@@ -53,9 +53,9 @@ func inspectAuto(s *streams, o *inspectOptions, sum inspectSummary, names sample
 	return printColumns(w, combined, false, top)
 }
 
-// leftOutColumns names the columns because of which the committees left
-// were left out of greedytl-auto's mean, each once, in the order of the
-// committees: "feature 0 ("a"), source 2: wide range".
+// leftOutColumns names the columns because of which the committees in
+// left were left out of greedytl-auto's mean, each once, in the order of
+// the committees: "feature 0 (a), source 2: wide range".
 func leftOutColumns(left []method.AutoLeftOut, names sampleNames) string {
 	var cols []string
 	seen := map[greedytl.Column]bool{}

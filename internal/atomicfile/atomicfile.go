@@ -9,8 +9,9 @@
 // symbolic links (to a regular file, or to none yet) are kept and their
 // final target written. One walk along the links (resolve) decides which.
 // Modes follow the shell's "> file" and cp: a new file gets 0o666 less the
-// umask, a replaced file keeps its permission bits and group, and a file
-// this process may not write is not replaced.
+// umask, a replaced file keeps its permission bits, its group where this
+// process may give it, and as root its owner, and a file this process may
+// not write is not replaced.
 package atomicfile
 
 import (
@@ -41,7 +42,7 @@ import (
 // where this process may give them, its group and its owner (root may:
 // a user's file root rewrites stays the user's; other users' writes make
 // it theirs, as for any rename). An existing file this process may
-// not write (mode 0o444, another user's 0o644) is refused, "permission
+// not write (mode 0o444, another user's 0o644; not as root) is refused, "permission
 // denied" as cp says, and left as it was, although the directory would
 // let a rename replace it; so is, saying why, another user's file in a
 // sticky directory (/tmp) not this user's, which no rename may replace
@@ -64,7 +65,7 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	}
 	dir := filepath.Dir(target)
 	// A file replaced: the temporary file is made 0o600, then given the
-	// old file's group and mode (keepMode) before any content, so that no
+	// old file's owner, group and mode (keepMode) before any content, so that no
 	// one else may open it meanwhile (a handle opened while it had the
 	// umask's wider mode would read a 0o600 file's new content).
 	perm := fs.FileMode(0o666)
