@@ -91,12 +91,12 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		return err
 	}
 	extra := method.Extra{Seed: o.seed}
-	warnSeedUnused(c, s, mm.Name(), mm.Needs())
-	ovr, isOVR := mm.(method.OneVsRest)
-	if extra.Unlabelled, err = o.loadUnlabelled(s, isOVR && ovr.Binary.Needs().Unlabelled, X, H, names); err != nil {
+	needs := mm.Needs() // a one-vs-rest fit's are its binary method's
+	warnSeedUnused(c, s, mm.Name(), needs)
+	if extra.Unlabelled, err = o.loadUnlabelled(s, needs.Unlabelled, X, H, names); err != nil {
 		return err
 	}
-	if extra.Oracle, err = o.loadOracle(s, isOVR && ovr.Binary.Needs().Oracle, cls, "", X, H, names); err != nil {
+	if extra.Oracle, err = o.loadOracle(s, needs.Oracle, cls, "", X, H, names); err != nil {
 		return err
 	}
 	heedSignals(c.Context())
