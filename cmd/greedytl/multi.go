@@ -187,7 +187,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 	if o.json && o.data.labels == "" {
 		return badInputf("--json reports the evaluation against --labels: give --labels (the predictions are printed without --json)")
 	}
-	d, err := o.data.loadData(s, o.modelName(), rec)
+	d, rows, err := o.data.loadData(s, o.modelName(), rec)
 	if err != nil {
 		return err
 	}
@@ -202,7 +202,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 	classes := model.Classes()
 	var eval *multiEvaluation
 	if o.data.labels != "" {
-		if eval, err = evaluateMulti(s, &o.data, o.data.dataRows(d), classes, pred, o.json); err != nil {
+		if eval, err = evaluateMulti(s, &o.data, rows, classes, pred, o.json); err != nil {
 			return err
 		}
 	}
