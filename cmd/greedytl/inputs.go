@@ -490,16 +490,17 @@ type sampleNames struct {
 // loadData reads the sample's X and H as method.Data (the labels are read
 // apart: their meaning depends on the model) for the model file named
 // model, whose column names rec (nil: none) X's and H's must be when they
-// have names too (checkNames).
-func (f *dataFlags) loadData(s *streams, model string, rec sampleNames) (*method.Data, error) {
+// have names too (checkNames), and its rows, which the labels must match
+// (rowsOf).
+func (f *dataFlags) loadData(s *streams, model string, rec sampleNames) (*method.Data, inputRows, error) {
 	X, H, names, err := f.load(s)
 	if err != nil {
-		return nil, err
+		return nil, inputRows{}, err
 	}
 	if err := f.checkNames(s, "the features "+model+" was fitted on", "the source scores "+model+" was fitted on", rec, names, X, H); err != nil {
-		return nil, err
+		return nil, inputRows{}, err
 	}
-	return &method.Data{X: X, H: H}, nil
+	return &method.Data{X: X, H: H}, f.rowsOf(X, H), nil
 }
 
 // checkNames compares the column names of the sample's inputs (names) with
@@ -649,13 +650,6 @@ func (f *dataFlags) rowsOf(X, H *mat.Dense) inputRows {
 		r.path, r.first = path, first.RawRowView(0)
 	}
 	return r
-}
-
-// dataRows is rowsOf for the sample d that loadData read.
-func (f *dataFlags) dataRows(d *method.Data) inputRows {
-	X, _ := d.X.(*mat.Dense)
-	H, _ := d.H.(*mat.Dense)
-	return f.rowsOf(X, H)
 }
 
 // headerHint returns, when the inputs have one row more than the n labels

@@ -814,15 +814,8 @@ func TestFitSeedUnused(t *testing.T) {
 			t.Fatalf("%q: exit %d: %s", args, code, stderr)
 		}
 		msg := "--seed has no effect: " + tc.method + " draws nothing at random"
-		var rep struct {
-			Warnings []struct{ Code, Message string } `json:"warnings"`
-		}
-		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
-			t.Fatalf("%q: %v: %s", args, err, stdout)
-		}
-		reported := slices.ContainsFunc(rep.Warnings, func(w struct{ Code, Message string }) bool {
-			return w.Code == "seed-unused" && w.Message == msg
-		})
+		rep, found := fitWarnings(t, stdout, "seed-unused")
+		reported := slices.ContainsFunc(found, func(w warning) bool { return w.Message == msg })
 		if printed := strings.Contains(stderr, "greedytl: warning: "+msg+"\n"); printed != tc.warn || reported != tc.warn {
 			t.Errorf("%q: warning printed %v, reported %v (%+v), want %v; stderr:\n%s", args, printed, reported, rep.Warnings, tc.warn, stderr)
 		}

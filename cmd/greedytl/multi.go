@@ -91,12 +91,12 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		return err
 	}
 	extra := method.Extra{Seed: o.seed}
-	warnSeedUnused(c, s, mm.Name(), mm.Needs())
-	ovr, isOVR := mm.(method.OneVsRest)
-	if extra.Unlabelled, err = o.loadUnlabelled(s, isOVR && ovr.Binary.Needs().Unlabelled, X, H, names); err != nil {
+	needs := mm.Needs() // a one-vs-rest fit's are its binary method's
+	warnSeedUnused(c, s, mm.Name(), needs)
+	if extra.Unlabelled, err = o.loadUnlabelled(s, needs.Unlabelled, X, H, names); err != nil {
 		return err
 	}
-	if extra.Oracle, err = o.loadOracle(s, isOVR && ovr.Binary.Needs().Oracle, cls, "", X, H, names); err != nil {
+	if extra.Oracle, err = o.loadOracle(s, needs.Oracle, cls, "", X, H, names); err != nil {
 		return err
 	}
 	heedSignals(c.Context())
@@ -187,7 +187,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 	if o.json && o.data.labels == "" {
 		return badInputf("--json reports the evaluation against --labels: give --labels (the predictions are printed without --json)")
 	}
-	d, err := o.data.loadData(s, o.modelName(), rec)
+	d, rows, err := o.data.loadData(s, o.modelName(), rec)
 	if err != nil {
 		return err
 	}
@@ -202,7 +202,7 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 	classes := model.Classes()
 	var eval *multiEvaluation
 	if o.data.labels != "" {
-		if eval, err = evaluateMulti(s, &o.data, o.data.dataRows(d), classes, pred, o.json); err != nil {
+		if eval, err = evaluateMulti(s, &o.data, rows, classes, pred, o.json); err != nil {
 			return err
 		}
 	}

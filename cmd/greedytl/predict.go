@@ -193,14 +193,13 @@ func runPredict(s *streams, o *predictOptions) error {
 		}
 		rec = f.Info.Labels
 		model := f.Model
-		d, err := o.data.loadData(s, o.modelName(), modelColumnNames(f.Info))
-		if err != nil {
+		var d *method.Data
+		if d, rows, err = o.data.loadData(s, o.modelName(), modelColumnNames(f.Info)); err != nil {
 			return err
 		}
 		if scores, err = model.Predict(*d); err != nil {
 			return o.predictError(err)
 		}
-		rows = o.data.dataRows(d)
 	}
 	var y []float64
 	if o.data.labels != "" {

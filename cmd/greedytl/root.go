@@ -334,7 +334,8 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 	// rewritten: for a completion request, the words after __complete but
 	// the last, the word being completed, left as typed.
 	start, line := 0, args
-	if isCompletionRequest(args) {
+	completing := isCompletionRequest(args)
+	if completing {
 		registerCompletions(root)
 		start, line = 1, args[1:max(1, len(args)-1)]
 	}
@@ -343,7 +344,7 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 	ctx, stop := signalContext(stderr) // until the command heeds it (heedSignals)
 	defer stop()
 	if found && c.Name() == "train" {
-		args = slices.Concat(args[:start], liblinearWeightArgs(line, c.Flags(), start > 0), args[start+len(line):])
+		args = slices.Concat(args[:start], liblinearWeightArgs(line, c.Flags(), completing), args[start+len(line):])
 	}
 	root.SetArgs(args)
 	root.SetIn(stdin)

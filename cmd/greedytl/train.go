@@ -435,10 +435,9 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if toStdout {
 		results = s.err
 	}
-	folds := o.cvFolds(s, len(y))
 	if o.findC {
 		grid := source.DefaultGrid()
-		best, acc, err := linear.SelectC(ctx, prob, p, grid, folds, o.seed)
+		best, acc, err := linear.SelectC(ctx, prob, p, grid, o.cvFolds(s, len(y)), o.seed)
 		if err != nil {
 			return failed(err)
 		}
@@ -450,7 +449,7 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 		fmt.Fprintf(results, "Best C = %g  CV accuracy = %.6g%%\n", best, 100*acc[slices.Index(grid, best)])
 		p.C = best
 	} else if o.folds > 0 {
-		dec, stops, err := linear.CrossValidateStops(ctx, prob, p, folds, o.seed)
+		dec, stops, err := linear.CrossValidateStops(ctx, prob, p, o.cvFolds(s, len(y)), o.seed)
 		if err != nil {
 			return failed(err)
 		}
@@ -503,13 +502,14 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 // cvFolds returns the number of folds of -v K or -C (5 without -v) for
 // data of m examples. As liblinear-train, more folds than examples are m
 // folds, leave-one-out, with liblinear's warning, which it prints with -q
-// too (they were refused: "10 folds for 6 examples").
+// too (they were refused: "10 folds for 6 examples"). Only -v and -C
+// call it.
 func (o *trainOptions) cvFolds(s *streams, m int) int {
 	folds := o.folds
 	if folds == 0 {
 		folds = 5 // -C alone
 	}
-	if (o.folds > 0 || o.findC) && folds > m && m >= 2 {
+	if folds > m && m >= 2 {
 		fmt.Fprintln(s.err, "WARNING: # folds > # data. Will use # folds = # data instead (i.e., leave-one-out cross validation)") // liblinear's words
 		return m
 	}

@@ -729,6 +729,10 @@ func TestTrainMoreFoldsThanExamples(t *testing.T) {
 	if code, out, stderr := cli(t, "", "train", "-C", h3, "h3.model"); code != 0 || !strings.HasPrefix(stderr, warning) || bestLine.FindString(out) == "" {
 		t.Errorf("train -C on 3 examples: exit %d, stdout %q, stderr %q; want 0, the best C and %q first", code, out, stderr, warning)
 	}
+	// No folds without -v or -C: no warning.
+	if code, _, stderr := cli(t, "", "train", h3, "h3.model"); code != 0 || strings.Contains(stderr, warning) {
+		t.Errorf("train on 3 examples: exit %d, stderr %q; want 0 and no %q", code, stderr, warning)
+	}
 	train := liblinear(t, "liblinear-train")
 	cmd := exec.Command(train, "-v", "10", "-q", h6)
 	var theirs, theirErr bytes.Buffer
