@@ -200,6 +200,33 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	if err := a.check(); err != nil {
 		return nil, err
 	}
+	c, err := a.fitCommittees(ctx, train, m, d, n)
+	if err != nil {
+		return nil, err
+	}
+	return c.average(d)
+}
+
+// autoCommittees is what greedytl-auto averages: the committees (the whole
+// sample's first) with their records, each one's ridge member's weights
+// over the features then the sources and its intercept, the members of a
+// committee, and the ridge member's λ, whether it is one fit for every
+// committee (unbaggedRidge) and the rows its λ was chosen on (0: all).
+type autoCommittees struct {
+	fits        []*Linear
+	recs        []*committeeRecord
+	ridgeW      [][]float64
+	ridgeB      []float64
+	members     int
+	ridgeLambda float64
+	unbagged    bool
+	lambdaRows  int
+}
+
+// fitCommittees fits greedytl-auto's committees on train, a checked sample
+// of m examples, d features and n sources: the whole sample's and each
+// subsample's, each with its ridge member.
+func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int) (*autoCommittees, error) {
 	// Every fit reads the rows in content order, so that the model depends
 	// on the set of training rows, not on their order (see contentOrder).
 	var order []int
@@ -343,6 +370,18 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	if err = poolError(ctx, err); err != nil {
 		return nil, err
 	}
+	return &autoCommittees{
+		fits: fits, recs: recs, ridgeW: ridgeW, ridgeB: ridgeB, members: members,
+		ridgeLambda: ridgeLambda, unbagged: unbagged, lambdaRows: lambdaRows,
+	}, nil
+}
+
+// average returns greedytl-auto's model, the mean of c's committees (d
+// features) but those that wideColumns leaves out, each with its ridge
+// member. It writes the mean over c.fits[0].
+func (c *autoCommittees) average(d int) (Model, error) {
+	fits, recs, ridgeW, ridgeB, members := c.fits, c.recs, c.ridgeW, c.ridgeB, c.members
+	ridgeLambda, unbagged, lambdaRows := c.ridgeLambda, c.unbagged, c.lambdaRows
 	// Summed (and tallied) in the order of the samples, whatever the order
 	// they finished in: the model does not depend on the number of workers.
 	sum, rec := fits[0], recs[0]
@@ -350,9 +389,6 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	sum.Hyper["ridge_lambda"] = ridgeLambda
 	sum.Hyper["members"] = float64(members)
 	tally := newSelectionTally(rec)
-	if autoCommitteesHook != nil {
-		autoCommitteesHook(cloneLinears(fits), slices.Clone(ridgeW), slices.Clone(ridgeB), members)
-	}
 	// A subsample's committee that its conversion to the whole sample's
 	// standardisation would wreck (wideColumns) is left out, its ridge
 	// member with it.
@@ -385,24 +421,6 @@ func (a *GreedyAuto) Fit(ctx context.Context, train Data, _ Extra) (result Model
 	committee := rec.committee(tally)
 	wide.record(committee, len(fits)-1)
 	return &AutoModel{Linear: sum, Committee: committee, wide: wide.report(len(fits) - 1)}, nil
-}
-
-// autoCommitteesHook, nil but in tests, is given what greedytl-auto
-// averages before it averages it: the committees (the whole sample's
-// first, copies), each one's ridge member's weights over the features then
-// the sources and its intercept, and the members of a committee. Tests
-// rebuild the model from them by brute force.
-var autoCommitteesHook func(fits []*Linear, ridgeW [][]float64, ridgeB []float64, members int)
-
-// cloneLinears returns copies of the models ls whose weights are their own.
-func cloneLinears(ls []*Linear) []*Linear {
-	out := make([]*Linear, len(ls))
-	for k, l := range ls {
-		c := *l
-		c.WX, c.WH = slices.Clone(l.WX), slices.Clone(l.WH)
-		out[k] = &c
-	}
-	return out
 }
 
 // ridgeLambdaRows bounds the rows on which greedytl-auto chooses the ridge

@@ -1,6 +1,7 @@
 package method
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -229,7 +230,7 @@ func TestWideColumnsBound(t *testing.T) {
 }
 
 // bruteAuto fits greedytl-auto on tc and rebuilds its model by brute force
-// from the committees it averaged (autoCommitteesHook): each committee's
+// from the committees it averaged (fitCommittees): each committee's
 // test scores, its own linear function plus its ridge member on the whole
 // sample's standardised columns, averaged over the committees
 // wideColumns keeps, every member counted once. The model's test scores
@@ -239,17 +240,18 @@ func TestWideColumnsBound(t *testing.T) {
 // the model's report.
 func bruteAuto(t *testing.T, tc conformanceCase) []WideColumn {
 	t.Helper()
-	var (
-		fits    []*Linear
-		ridgeW  [][]float64
-		ridgeB  []float64
-		members int
-	)
-	autoCommitteesHook = func(f []*Linear, w [][]float64, b []float64, m int) {
-		fits, ridgeW, ridgeB, members = f, w, b, m
-	}
-	defer func() { autoCommitteesHook = nil }()
 	model := mustFit(t, "greedytl-auto", tc)
+	// The committees that Fit averaged, fitted again on the same sample (a
+	// fit is deterministic): Fit is fitCommittees then average.
+	m, dx, nh, err := checkTrain(tc.train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := newConformanceMethod(t, "greedytl-auto").(*GreedyAuto).fitCommittees(context.Background(), tc.train, m, dx, nh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fits, ridgeW, ridgeB, members := cs.fits, cs.ridgeW, cs.ridgeB, cs.members
 	got := mustPredict(t, model, tc.test)
 	whole := fits[0]
 	zx, err := whole.X.Transform(tc.test.X)

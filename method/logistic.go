@@ -235,7 +235,7 @@ func (l logistic) leaveOneOut(ctx context.Context, raw *mat.Dense, y []float64, 
 		pred[g] = make([]float64, m)
 	}
 	err := parallel.ForLowest(ctx, m, 0, func(ctx context.Context, i int) error {
-		return looFold(l, ctx, raw, y, i, full, pred, runs)
+		return looFoldFunc(l, ctx, raw, y, i, full, pred, runs)
 	})
 	if err != nil {
 		return nil, err
@@ -243,9 +243,9 @@ func (l logistic) leaveOneOut(ctx context.Context, raw *mat.Dense, y []float64, 
 	return pred, nil
 }
 
-// looFold is logistic.looFold, a variable that tests replace to order the
-// folds' failures in time.
-var looFold = logistic.looFold
+// looFoldFunc is logistic.looFold, a variable that tests replace to order
+// the folds' failures in time.
+var looFoldFunc = logistic.looFold
 
 // looFold fits the procedure without example i — standardisation included
 // — at every C of the grid and stores the decision values of example i in

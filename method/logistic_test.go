@@ -524,10 +524,10 @@ func TestLogisticLOOStopsAtFailingFold(t *testing.T) {
 func TestLogisticLOOErrorIsTheLowestFold(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	raw, y := looFailingFolds(2)
-	real := looFold
-	defer func() { looFold = real }()
+	real := looFoldFunc
+	defer func() { looFoldFunc = real }()
 	var failed1 chan struct{}
-	looFold = func(l logistic, ctx context.Context, raw *mat.Dense, y []float64, i int, full, pred [][]float64, runs *solverRuns) error {
+	looFoldFunc = func(l logistic, ctx context.Context, raw *mat.Dense, y []float64, i int, full, pred [][]float64, runs *solverRuns) error {
 		switch i {
 		case 0:
 			<-failed1

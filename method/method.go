@@ -82,12 +82,11 @@ func denseData(d Data) Data {
 // sample; an absent X or H stays absent).
 func selectRows(d Data, rows []int) Data {
 	var out Data
-	d = denseData(d)
-	if d.X != nil {
-		out.X = rowsOf(d.X.(*mat.Dense), rows)
+	if a := dense(d.X); a != nil {
+		out.X = rowsOf(a, rows)
 	}
-	if d.H != nil {
-		out.H = rowsOf(d.H.(*mat.Dense), rows)
+	if a := dense(d.H); a != nil {
+		out.H = rowsOf(a, rows)
 	}
 	if d.Y != nil {
 		out.Y = make([]float64, len(rows))

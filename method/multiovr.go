@@ -41,8 +41,7 @@ type OneVsRest struct {
 // Name returns the binary method's spec.
 func (o OneVsRest) Name() string { return o.Binary.Name() }
 
-// Needs returns the binary method's Needs
-// (none without one).
+// Needs returns the binary method's Needs (none without one).
 func (o OneVsRest) Needs() Needs {
 	if o.Binary == nil {
 		return Needs{}

@@ -37,12 +37,13 @@ func For(ctx context.Context, n, workers int, work func(ctx context.Context, i i
 // the error of the lowest item that fails, whatever the order in which the
 // workers finish (For returns the first in time, which may differ from run
 // to run), or ctx's error (ctx.Err(), not its cause) when ctx is done. It
-// still stops early: at the first failure it hands out no further item (the
-// items are handed out in order, so every one left is above the failed
-// one), and when item i fails it cancels, with i's error as the cause, the
-// context of each item in progress above i — only those: an item below i
-// runs to its end, since its error, if any, is the one to return. Each
-// item's context is its own, derived from ctx.
+// still stops early: after the first failure it hands out no further item
+// and starts none above the lowest failed one (the items are handed out in
+// order, so every one left is above the failed one), and when item i fails
+// it cancels, with i's error as the cause, the context of each item in
+// progress above i — only those: an item below i runs to its end, since
+// its error, if any, is the one to return. Each item's context is its own,
+// derived from ctx.
 func ForLowest(ctx context.Context, n, workers int, work func(ctx context.Context, i int) error) error {
 	workers = Count(workers)
 	var (
