@@ -21,8 +21,6 @@ func isNWay(rows []Row) bool { return len(rows) > 0 && rows[0].Ways > 0 }
 // and shots (an N-way row's key has its shots as positives).
 type nwayRows struct{ gridRows }
 
-func newNWayRows(rows []Row) *nwayRows { return &nwayRows{newGridRows(rows)} }
-
 // key returns the key of the row of method at ways and shots.
 func (d *nwayRows) key(method string, ways, shots int) rowKey {
 	return rowKey{dataset: d.dataset, method: method, positives: shots, ways: ways}
