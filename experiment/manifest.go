@@ -499,3 +499,24 @@ func checkNoOrphanResults(dir, results string, resume bool) error {
 	}
 	return inputErrorf("%s: %s holds %s but no %s%s: not a run directory of greedytl experiment (or its %s was removed); give another directory, or move %s away", cmd, dir, results, ManifestFile, why, ManifestFile, path)
 }
+
+// checkNewOut checks out, the directory a run (resume) or a merge writes
+// into, before they lock it, when it holds no ManifestFile — one that does
+// is read and checked under the lock: that it is not a sources directory
+// (isSourcesDir; the message ends with advice) nor holds a results file
+// results that no run wrote (checkNoOrphanResults). The messages name the
+// command: experiment with resume, merge without. It reports whether out
+// holds no ManifestFile.
+func checkNewOut(out, results string, resume bool, advice string) (bool, error) {
+	if hasManifest(out) {
+		return false, nil
+	}
+	if err := isSourcesDir(out); err != nil {
+		cmd := "merge"
+		if resume {
+			cmd = "experiment"
+		}
+		return true, inputErrorf("%s: %w: %s", cmd, err, advice)
+	}
+	return true, checkNoOrphanResults(out, results, resume)
+}

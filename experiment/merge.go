@@ -290,13 +290,8 @@ func writeMerged(out string, man *Manifest, res *Results) error {
 		}
 		return write(out)
 	}
-	if !hasManifest(out) { // a run directory's is read and checked under its lock
-		if err := isSourcesDir(out); err != nil {
-			return inputErrorf("merge: %w: merge into another directory", err)
-		}
-		if err := checkNoOrphanResults(out, resultsName(shard.Shard{}), false); err != nil {
-			return err
-		}
+	if _, err := checkNewOut(out, resultsName(shard.Shard{}), false, "merge into another directory"); err != nil {
+		return err
 	}
 	lock, err := lockRun(out)
 	if err != nil {

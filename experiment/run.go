@@ -190,24 +190,20 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := checkNoise(&cfg, g, groups, counts, neg); err != nil {
 		return nil, err
 	}
-	if !hasManifest(cfg.Out) { // a run directory's is read and checked under its lock
-		if err := isSourcesDir(cfg.Out); err != nil {
-			advice := "give it with --sources, and another directory as --out"
-			if cfg.Sources != "" {
-				advice = "give another directory as --out"
-			}
-			return nil, inputErrorf("experiment: %w: %s", err, advice)
-		}
-		if err := checkNoOrphanResults(cfg.Out, resultsName(cfg.Shard), true); err != nil {
-			return nil, err
-		}
-		if len(groups) == 0 && ix == nil {
-			// A shard that holds no cell of the grid, its --out checked as
-			// the others' are: it has no sources to train (which may take
-			// hours) and nothing to write, nor a run.json to check (a run
-			// that has not written one yet is no run of this shard's).
-			return &Summary{}, nil
-		}
+	advice := "give it with --sources, and another directory as --out"
+	if cfg.Sources != "" {
+		advice = "give another directory as --out"
+	}
+	fresh, err := checkNewOut(cfg.Out, resultsName(cfg.Shard), true, advice)
+	if err != nil {
+		return nil, err
+	}
+	if fresh && len(groups) == 0 && ix == nil {
+		// A shard that holds no cell of the grid, its --out checked as
+		// the others' are: it has no sources to train (which may take
+		// hours) and nothing to write, nor a run.json to check (a run
+		// that has not written one yet is no run of this shard's).
+		return &Summary{}, nil
 	}
 	lock, err := lockRun(cfg.Out)
 	if errors.Is(err, dirlock.ErrLocked) && cfg.Shard.N > 1 {

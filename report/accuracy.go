@@ -249,8 +249,6 @@ func (g *gridRows) distinct(keep func(Row) bool, f func(Row) int) []int {
 // protocols by method, positives and noise level.
 type datasetRows struct{ gridRows }
 
-func newDatasetRows(rows []Row) *datasetRows { return &datasetRows{newGridRows(rows)} }
-
 // key returns the key of the row of method at positives and noise.
 func (d *datasetRows) key(method string, positives, noise int) rowKey {
 	return rowKey{dataset: d.dataset, method: method, positives: positives, noise: noise}

@@ -21,8 +21,6 @@ func isNWay(rows []Row) bool { return len(rows) > 0 && rows[0].Ways > 0 }
 // and shots (an N-way row's key has its shots as positives).
 type nwayRows struct{ gridRows }
 
-func newNWayRows(rows []Row) *nwayRows { return &nwayRows{newGridRows(rows)} }
-
 // key returns the key of the row of method at ways and shots.
 func (d *nwayRows) key(method string, ways, shots int) rowKey {
 	return rowKey{dataset: d.dataset, method: method, positives: shots, ways: ways}
@@ -90,14 +88,8 @@ func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, 
 	// A number of ways of the grid without a record has no table (every
 	// entry would be blank), but its panel in the figure and a note saying
 	// the run has not written it, as a noise level of the binary protocol.
-	var unwritten []string
-	for _, w := range ways {
-		if !slices.Contains(recorded, w) {
-			unwritten = append(unwritten, plural.Count(w, "way", "ways"))
-		}
-	}
-	if len(unwritten) > 0 {
-		doc.add(paragraph{unwrittenNote(unwritten)})
+	if note := unwrittenNote(ways, recorded, func(w int) string { return plural.Count(w, "way", "ways") }); note != "" {
+		doc.add(paragraph{note})
 	}
 	for _, w := range recorded {
 		doc.add(heading{3, fmt.Sprintf("%d-way accuracy (%%)", w)})
@@ -142,14 +134,9 @@ func nwayTable(d *nwayRows, ms []string, w int, shots []int) []element {
 	note := "Accuracy: mean over episodes ± standard error over episodes; bold: the best method of each column (the oracle Best source excluded). A binary method is fitted one against the rest."
 	note += entryNotes(failed, "episode", oneEpisode, "episode", passed)
 	recorded := d.distinct(func(r Row) bool { return r.Ways == w }, func(r Row) int { return r.Shots })
-	var missing []string // numbers of shots of the grid without a record at w ways
-	for _, s := range shots {
-		if !slices.Contains(recorded, s) {
-			missing = append(missing, plural.Count(s, "shot", "shots"))
-		}
-	}
-	if len(missing) > 0 {
-		note += " " + unwrittenNote(missing)
+	// The numbers of shots of the grid without a record at w ways.
+	if s := unwrittenNote(shots, recorded, func(n int) string { return plural.Count(n, "shot", "shots") }); s != "" {
+		note += " " + s
 	}
 	return []element{t, paragraph{note}}
 }

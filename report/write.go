@@ -623,14 +623,10 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 	// but its place on Fig. 2's axis and a note saying the run has not
 	// written it, as the N-way section does for a number of ways.
 	recorded := d.recordedNoises()
-	var unwritten []string
-	for _, n := range d.runNoises() {
-		if !slices.Contains(recorded, n) {
-			unwritten = append(unwritten, plural.Count(n, "noise dimension", "noise dimensions"))
-		}
-	}
-	if len(unwritten) > 0 {
-		doc.add(paragraph{unwrittenNote(unwritten)})
+	if note := unwrittenNote(d.runNoises(), recorded, func(n int) string {
+		return plural.Count(n, "noise dimension", "noise dimensions")
+	}); note != "" {
+		doc.add(paragraph{note})
 	}
 	for _, n := range recorded {
 		title := "Balanced accuracy (%)"
@@ -834,25 +830,30 @@ func accuracyTable(d *datasetRows, noise, negatives int) []element {
 		note += fmt.Sprintf(" Entries average %d to %d cells (see the failed cells and All summary rows).", nmin, nmax)
 	}
 	note += entryNotes(nmax > 0 && failedEntries > 0, "cell", oneSplit, "split", passed)
-	recorded := d.recordedPositives(noise)
-	var missing []string // sizes of the grid without a record
-	for _, p := range ps {
-		if !slices.Contains(recorded, p) {
-			missing = append(missing, sizeLabel(p, negatives))
-		}
-	}
-	if len(missing) > 0 {
-		note += " " + unwrittenNote(missing)
+	// The sizes of the grid without a record.
+	if s := unwrittenNote(ps, d.recordedPositives(noise), func(p int) string { return sizeLabel(p, negatives) }); s != "" {
+		note += " " + s
 	}
 	return []element{t, paragraph{note}}
 }
 
 // unwrittenNote is the report's note on the values of the runs' grids
 // (training-set sizes, noise levels, shots, ways) of which no cell has a
-// record, labelled as missing lists them (at least one): a partial run
-// has not written them. A table's note appends it after a blank, the
-// sections add it as a paragraph of its own.
-func unwrittenNote(missing []string) string {
+// record: those of values (the ones a table or a section shows) that
+// recorded (those with a record) lacks, each labelled by label, in the
+// order of values; a partial run has not written them. It is "" when
+// there is none. A table's note appends it after a blank, the sections
+// add it as a paragraph of its own.
+func unwrittenNote(values, recorded []int, label func(int) string) string {
+	var missing []string
+	for _, v := range values {
+		if !slices.Contains(recorded, v) {
+			missing = append(missing, label(v))
+		}
+	}
+	if len(missing) == 0 {
+		return ""
+	}
 	return fmt.Sprintf("No cell of %s has a record: the run's grid holds it, but the run has not written it (a partial run).", strings.Join(missing, ", "))
 }
 
@@ -1022,12 +1023,8 @@ func timingTable(res *Results, recs []experiment.Record, d *datasetRows, dataset
 		paragraph{fmt.Sprintf("Table 1. Training time in %s for transferring to a single target class: mean ± standard deviation over targets and splits (cf. the paper's Table 1).", unit)},
 		t,
 	}
-	var missing []string
-	for _, p := range unwritten {
-		missing = append(missing, sizeLabel(p, negatives))
-	}
-	if len(missing) > 0 {
-		els = append(els, paragraph{unwrittenNote(missing)})
+	if note := unwrittenNote(unwritten, nil, func(p int) string { return sizeLabel(p, negatives) }); note != "" {
+		els = append(els, paragraph{note})
 	}
 	return els
 }

@@ -26,6 +26,15 @@ import (
 
 var keepDir = flag.String("report.dir", "", "write the synthetic test reports here (one subdirectory each) to look at them")
 
+// newDatasetRows indexes rows, the summary rows of one dataset of the
+// binary protocols, without a grid (the report's build uses
+// Results.gridRows).
+func newDatasetRows(rows []Row) *datasetRows { return &datasetRows{newGridRows(rows)} }
+
+// newNWayRows indexes rows, the summary rows of one N-way dataset, without
+// a grid (the report's build uses Results.gridRows).
+func newNWayRows(rows []Row) *nwayRows { return &nwayRows{newGridRows(rows)} }
+
 // outDir returns where a test writes its report.
 func outDir(t *testing.T, name string) string {
 	if *keepDir != "" {

@@ -50,7 +50,7 @@ import (
 // a FIFO, a socket or an open descriptor, fill writes to it directly. A
 // directory is refused.
 func Write(path string, fill func(w io.Writer) error) (err error) {
-	target, std, direct, err := resolve(path)
+	target, old, std, direct, err := resolve(path)
 	switch {
 	case err != nil:
 		return err
@@ -59,8 +59,7 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	case direct:
 		return writeDirect(path, fill)
 	}
-	old, err := replaceable(target)
-	if err != nil {
+	if err := replaceable(target, old); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	dir := filepath.Dir(target)
@@ -121,23 +120,16 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	return nil
 }
 
-// replaceable returns the file at target (resolve's: a regular file or
-// none) that Write is to replace, nil when there is none yet, or an error
-// when this process may not write it (mayWrite). A rename needs only the
+// replaceable returns an error when this process may not write old, the
+// file at target (resolve's: a regular file, or nil when there is none
+// yet) that Write is to replace (mayWrite). A rename needs only the
 // directory's permission; refusing here keeps a read-only file, or
 // another user's, as cp and the shell's "> file" would.
-func replaceable(target string) (fs.FileInfo, error) {
-	fi, err := os.Lstat(target)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+func replaceable(target string, old fs.FileInfo) error {
+	if old == nil {
+		return nil
 	}
-	if err != nil {
-		return nil, fileerr.Reason(err)
-	}
-	if err := mayWrite(target, fi); err != nil {
-		return nil, err
-	}
-	return fi, nil
+	return mayWrite(target, old)
 }
 
 // fsync syncs f to its storage: (*os.File).Sync, replaced by tests to fail
@@ -292,62 +284,63 @@ func RemoveTemporary() []string {
 
 // resolve follows path's symbolic links, one at a time, to the file Write
 // stores at. It returns that file (which may not exist yet: a dangling
-// link's target) to be replaced by a rename, or direct = true when it must
-// be written in place instead: an open descriptor met on the way
+// link's target) to be replaced by a rename, with its information old (nil
+// when it does not exist), or direct = true when it must be written in
+// place instead: an open descriptor met on the way
 // (/dev/stdout, /dev/stderr, /dev/fd/N or /proc/PID/fd/N, whose file may be
 // regular — a shell's "> file" or ">> file" — but is the descriptor's,
 // never replaced), a device, a FIFO or a socket. std is os.Stdout or
 // os.Stderr when the descriptor is this process's standard output or
 // error, which must be written through (a new open of the file would not
 // share the shell's offset). A directory is an error.
-func resolve(path string) (target string, std *os.File, direct bool, err error) {
+func resolve(path string) (target string, old fs.FileInfo, std *os.File, direct bool, err error) {
 	p := path      // the link's target, after the first
 	for range 40 { // as many links as Linux follows
 		abs, err := filepath.Abs(p)
 		if err != nil {
-			return "", nil, false, fmt.Errorf("%s: %w", path, err)
+			return "", nil, nil, false, fmt.Errorf("%s: %w", path, err)
 		}
 		dir, name := filepath.Split(abs)
 		switch {
 		case abs == "/dev/stdout":
-			return "", os.Stdout, true, nil
+			return "", nil, os.Stdout, true, nil
 		case abs == "/dev/stderr":
-			return "", os.Stderr, true, nil
+			return "", nil, os.Stderr, true, nil
 		case dir == "/dev/fd/" || dir == "/proc/self/fd/" || dir == "/proc/"+strconv.Itoa(os.Getpid())+"/fd/":
 			switch name {
 			case "1":
-				return "", os.Stdout, true, nil
+				return "", nil, os.Stdout, true, nil
 			case "2":
-				return "", os.Stderr, true, nil
+				return "", nil, os.Stderr, true, nil
 			}
-			return "", nil, true, nil
+			return "", nil, nil, true, nil
 		case strings.HasPrefix(abs, "/proc/") && strings.HasSuffix(dir, "/fd/"):
-			return "", nil, true, nil
+			return "", nil, nil, true, nil
 		}
 		fi, err := os.Lstat(abs)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			return abs, nil, false, nil
+			return abs, nil, nil, false, nil
 		case err != nil:
-			return "", nil, false, fmt.Errorf("%s: %w", path, err)
+			return "", nil, nil, false, fmt.Errorf("%s: %w", path, err)
 		case fi.Mode()&fs.ModeSymlink != 0:
 			t, err := os.Readlink(abs)
 			if err != nil {
-				return "", nil, false, fmt.Errorf("%s: %w", path, err)
+				return "", nil, nil, false, fmt.Errorf("%s: %w", path, err)
 			}
 			if !filepath.IsAbs(t) {
 				t = filepath.Join(dir, t)
 			}
 			p = t
 		case fi.IsDir():
-			return "", nil, false, fmt.Errorf("%s is a directory: give a file name", path)
+			return "", nil, nil, false, fmt.Errorf("%s is a directory: give a file name", path)
 		case !fi.Mode().IsRegular():
-			return "", nil, true, nil
+			return "", nil, nil, true, nil
 		default:
-			return abs, nil, false, nil
+			return abs, fi, nil, false, nil
 		}
 	}
-	return "", nil, false, fmt.Errorf("%s: too many levels of symbolic links", path)
+	return "", nil, nil, false, fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
 // writeTo writes fill's output to the open file f (named path), which it
