@@ -42,12 +42,23 @@ _SHOWN = {
     _MODEL_FILE: "<the model file>",
 }
 
-# What greedytl's messages call by its flags (a transductive or oracle
-# method without its inputs, or those inputs for another method), as fit's
-# arguments name them.
+# Notes for greedytl's messages (text of the message → note): what they
+# call by its flags (a transductive or oracle method without its inputs, or
+# those inputs for another method), as fit's arguments name them; and what
+# a scikit-learn user can do about a refusal their LogisticRegression does
+# not make. Training examples all alike (every column of X, or of the
+# sources' scores with use_features=False, one value) are refused by every
+# method of greedytl fit (cmd/greedytl/fit.go), where LogisticRegression
+# fits the class prior: with nothing to tell the classes apart the methods'
+# scores are 0 or rounding (their own models are no prior), so the prior is
+# not a greedytl model, and fit says where to get it.
 _FLAGS = {
     "--unlabelled-": "greedytl's --unlabelled-* inputs are fit's X_unlabelled",
     "--oracle-": "greedytl's --oracle-* inputs are fit's X_oracle and y_oracle",
+    "no method can tell the classes apart": (
+        "the examples are alike in all greedytl fits on, so the class prior is all they tell, which is no "
+        "greedytl model: give columns that vary over the examples, or, for predictions of the prior, "
+        "use sklearn.dummy.DummyClassifier(strategy='prior')"),
 }
 
 

@@ -1559,6 +1559,38 @@ def test_random_state_bool_is_its_int(cli):
         np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
 
 
+def test_constant_inputs_refused_saying_what_to_do(cli, zoo):
+    """An X whose rows are all alike (every column one value) is one that
+    scikit-learn's LogisticRegression fits, to the class prior alone;
+    greedytl fit refuses it (cmd/greedytl/fit.go: no method can tell the
+    classes apart), as it refuses sources' scores that are all alike with
+    use_features=False. The refusal is a ValueError that says so and says
+    what a scikit-learn user can do instead; the message said neither what
+    to do nor that the prior is all such data holds. The estimator stays
+    unfitted."""
+    X = np.ones((10, 3))
+    y = np.array(["a"] * 6 + ["b"] * 4)
+    assert (LogisticRegression().fit(X, y).predict(X) == "a").all()  # the prior, which greedytl does not fit
+    Xv, _ = _data(m=10, d=3)
+    for est, A in ((TransferClassifier(), X), (TransferClassifier(method="l1-logistic"), X),
+                   (TransferClassifier(sources=greedytl.Sources(zoo[:1])), np.ones((10, 8))),
+                   (TransferClassifier(sources=greedytl.Sources([_Constant()]), use_features=False), Xv)):
+        with pytest.raises(ValueError) as e:
+            est.fit(A, y)
+        msg = str(e.value)
+        assert "holds one value on all 10 training examples: no method can tell the classes apart" in msg, msg
+        assert "the class prior" in msg and "sklearn.dummy.DummyClassifier(strategy='prior')" in msg, msg
+        with pytest.raises(NotFittedError):
+            est.predict(A)
+
+
+class _Constant:
+    """A source whose score is 1 on every example."""
+
+    def decision_function(self, X):
+        return np.ones(X.shape[0])
+
+
 def test_errors(cli, tmp_path):
     """Exit status 2 is a ValueError with greedytl's message; unfitted use is
     NotFittedError; one class is an error naming the class."""
