@@ -3264,3 +3264,91 @@ def test_wide_range_warning_names_the_columns(cli):
             assert "greedytl's feature" not in str(wide[0])
         else:
             assert str(wide[0]).endswith(suffix), str(wide[0])
+
+
+# The probe of test_works_without_sklearns_private_names: the estimator's
+# validation of its inputs, each outcome recorded (JSON on standard output).
+# With argv[1] == "hide", the private names of scikit-learn that greedytl
+# uses where they exist are removed first, as a release that moved them
+# would: BaseEstimator._validate_data (before 1.6 the only validate_data),
+# the public validate_data of 1.6 (so that neither is there),
+# _get_feature_names and _param_validation.InvalidParameterError.
+_PRIVATE_PROBE = textwrap.dedent('''
+    import json, sys, warnings
+    import numpy as np, pandas as pd
+    import sklearn.base, sklearn.utils.validation, sklearn.utils._param_validation
+    if sys.argv[1] == "hide":
+        del sklearn.base.BaseEstimator._validate_data
+        del sklearn.utils.validation._get_feature_names
+        del sklearn.utils._param_validation.InvalidParameterError
+        if hasattr(sklearn.utils.validation, "validate_data"):
+            del sklearn.utils.validation.validate_data
+    import greedytl
+    from greedytl import TransferClassifier
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(30, 4)), columns=["a", "b", "c", "d"])
+    y = np.where(X["a"] + 0.3 * rng.normal(size=30) > 0, "yes", "no")
+    out = {}
+
+    def outcome(name, call):
+        with warnings.catch_warnings(record=True) as ws:
+            warnings.simplefilter("always")
+            try:
+                r = call()
+                got = r.tolist() if isinstance(r, np.ndarray) else None
+            except Exception as e:
+                got = [type(e).__name__, isinstance(e, ValueError), isinstance(e, TypeError), str(e)]
+        out[name] = {"result": got, "warnings": [[w.category.__name__, str(w.message)] for w in ws]}
+
+    est = TransferClassifier(random_state=0).fit(X, y)
+    out["fitted"] = [est.n_features_in_, list(est.feature_names_in_)]
+    outcome("predict", lambda: est.predict(X))
+    outcome("predict array", lambda: est.predict(X.to_numpy()))
+    outcome("predict columns", lambda: est.predict(X.iloc[:, :3]))
+    outcome("predict renamed", lambda: est.predict(X.rename(columns={"d": "e"})))
+    outcome("predict reordered", lambda: est.predict(X[["b", "a", "c", "d"]]))
+    outcome("predict NaN", lambda: est.predict(X.to_numpy() * np.nan))
+    plain = TransferClassifier(random_state=0).fit(X.to_numpy(), y)
+    out["fitted plain"] = [plain.n_features_in_, hasattr(plain, "feature_names_in_")]
+    outcome("predict plain columns", lambda: plain.predict(X.to_numpy()[:, :3]))
+    outcome("predict plain frame", lambda: plain.predict(X))
+    outcome("fit NaN", lambda: TransferClassifier().fit(X.to_numpy() * np.nan, y))
+    outcome("fit 1-D", lambda: TransferClassifier().fit(X["a"].to_numpy(), y))
+    outcome("fit rows", lambda: TransferClassifier().fit(X, y[:-1]))
+    outcome("fit y column", lambda: TransferClassifier(random_state=0).fit(X.to_numpy(), y[:, None]).predict(
+        X.to_numpy()))
+    outcome("fit parameter", lambda: TransferClassifier(use_features="yes").fit(X, y))
+    print(json.dumps(out))
+''')
+
+
+def test_works_without_sklearns_private_names(cli):
+    """greedytl uses private names of scikit-learn where they are the only
+    way to validate as its estimators do (BaseEstimator._validate_data
+    before 1.6, _get_feature_names, InvalidParameterError): with them
+    gone, as a later release may move them, greedytl still imports and
+    validates its inputs the same way — column names recorded and checked,
+    column counts, NaN, y's shape and rows, parameters (a ValueError and
+    a TypeError) — with the same messages and warnings, but for the wording
+    of a mismatch of column names (its own, naming the unseen and the
+    missing). fit said AttributeError '_validate_data' without the private
+    method."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [
+        str(pathlib.Path(greedytl.__file__).parent.parent), os.environ.get("PYTHONPATH")])),
+        GREEDYTL_BIN=cli["path"])
+    got = {}
+    for how in ("keep", "hide"):
+        p = subprocess.run([sys.executable, "-c", _PRIVATE_PROBE, how], capture_output=True, text=True, env=env)
+        assert p.returncode == 0, (how, p.stderr)
+        got[how] = json.loads(p.stdout)
+    keep, hide = got["keep"], got["hide"]
+    for case in ("predict columns", "predict renamed", "predict reordered"):  # the message's wording is scikit-learn's or greedytl's
+        for g in (keep, hide):
+            assert g[case]["result"][:3] == ["ValueError", True, False], g[case]
+            assert "The feature names should match those that were passed during fit" in g[case]["result"][3]
+            g[case]["result"][3] = None
+    assert keep["fitted"] == [4, ["a", "b", "c", "d"]] and keep["fitted plain"] == [4, False]
+    assert "X has 3 features, but TransferClassifier is expecting 4" in keep["predict plain columns"]["result"][3]
+    assert keep["predict array"]["warnings"] and keep["fit parameter"]["result"][1:3] == [True, True], keep
+    assert hide == keep
