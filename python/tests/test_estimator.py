@@ -3343,7 +3343,8 @@ def test_works_without_sklearns_private_names(cli):
         assert p.returncode == 0, (how, p.stderr)
         got[how] = json.loads(p.stdout)
     keep, hide = got["keep"], got["hide"]
-    for case in ("predict columns", "predict renamed", "predict reordered"):  # the message's wording is scikit-learn's or greedytl's
+    # A mismatch of column names: the message's wording is scikit-learn's or greedytl's.
+    for case in ("predict columns", "predict renamed", "predict reordered"):
         for g in (keep, hide):
             assert g[case]["result"][:3] == ["ValueError", True, False], g[case]
             assert "The feature names should match those that were passed during fit" in g[case]["result"][3]
