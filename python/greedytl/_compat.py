@@ -7,12 +7,11 @@ without it this module provides the few pieces the estimator uses, so that
 ``import greedytl`` and fitting with NumPy arrays still work.
 
 Three of scikit-learn's names used here are private, each only where no
-public one does the work in 1.2.1, and each with a fallback for a release
-that moves it: BaseEstimator._validate_data (before validate_data became
-public in 1.6; else its steps made of check_array, check_X_y and this
-module's checks of column names and counts), _get_feature_names (else
-scikit-learn 1.2's rule, written here) and InvalidParameterError (else a
-stand-in of the same name and bases, ValueError and TypeError).
+public one does the work in 1.2.1: BaseEstimator._validate_data, used only
+before 1.6 (every release without the public validate_data has it),
+_get_feature_names (with a fallback for a release that moves it:
+scikit-learn 1.2's rule, written here) and InvalidParameterError (with a
+fallback: a stand-in of the same name and bases, ValueError and TypeError).
 """
 
 import contextlib
@@ -107,50 +106,14 @@ if HAVE_SKLEARN:
     from sklearn import config_context, get_config
     from sklearn.utils.validation import assert_all_finite
 
-    from sklearn.utils.validation import check_X_y
-
     try:  # scikit-learn ≥ 1.6
-        from sklearn.utils.validation import validate_data as _public_validate_data
-    except ImportError:  # scikit-learn < 1.6
-        _public_validate_data = None
+        from sklearn.utils.validation import validate_data as _validate_data
 
-    def _validated(est, X, y, reset, kw):
-        """X (and y) validated for est by scikit-learn's validate_data
-        (public from 1.6), else by BaseEstimator's private _validate_data
-        (before 1.6: no public function records and checks
-        feature_names_in_ and n_features_in_ as it does), else — a
-        release without either — by the same steps made of public parts
-        (_validated_in_steps)."""
-        if _public_validate_data is not None:
-            return _public_validate_data(est, X, y, reset=reset, **kw)
-        private = getattr(est, "_validate_data", None)
-        if private is not None:
-            return private(X, y, reset=reset, **kw)
-        return _validated_in_steps(est, X, y, reset, kw)
-
-    def _validated_in_steps(est, X, y, reset, kw):
-        """scikit-learn 1.2's _validate_data in its steps: X's column names
-        recorded (reset) or checked against feature_names_in_, X (and y)
-        checked by check_array (check_X_y), X's number of columns recorded
-        or checked against n_features_in_."""
-        if reset:
-            names = feature_names(X)
-            if names is not None:
-                est.feature_names_in_ = names
-            elif hasattr(est, "feature_names_in_"):
-                del est.feature_names_in_
-        else:
-            _check_names(est, X, "X", stacklevel=4)  # the caller of validate_data
-        if y is None or isinstance(y, str) and y == "no_validation":
-            out = A = check_array(X, estimator=est, input_name="X", **kw)
-        else:
-            out = check_X_y(X, y, estimator=est, **kw)
-            A = out[0]
-        if reset:
-            est.n_features_in_ = A.shape[1]
-        else:
-            check_n_features(est, A)
-        return out
+        def _validated(est, X, y, reset, kw):
+            return _validate_data(est, X, y, reset=reset, **kw)
+    except ImportError:  # scikit-learn < 1.6: the estimator's method (every such release has it)
+        def _validated(est, X, y, reset, kw):
+            return est._validate_data(X, y, reset=reset, **kw)
 
     def validate_data(est, X, y="no_validation", reset=True, **kw):
         """X (and y) validated by scikit-learn for estimator est, finite
@@ -189,12 +152,12 @@ if HAVE_SKLEARN:
     def _check_names(est, A, name, stacklevel):
         """The column names of A, the input called name, checked against
         those of fit's X (feature_names_in_) as validate_data checks X's at
-        predict, its warnings and refusal naming the input but X (see
-        validate_other and _validated_in_steps)."""
-        with contextlib.nullcontext() if name == "X" else named(name):
+        predict, its warnings and refusal naming the input (see
+        validate_other)."""
+        with named(name):
             names = feature_names(A)  # TypeError: str and other column names
         fitted = getattr(est, "feature_names_in_", None)
-        here = "" if name == "X" else " (X here is {})".format(name)
+        here = " (X here is {})".format(name)
         if names is not None and fitted is None:
             warnings.warn("X has feature names, but {} was fitted without feature names{}".format(
                 type(est).__name__, here), UserWarning, stacklevel=stacklevel + 1)
@@ -207,8 +170,8 @@ if HAVE_SKLEARN:
             why = "; ".join(["{} {}".format(what, ns) for what, ns in (
                 ("unseen at fit time:", unseen), ("seen at fit time, yet now missing:", missing)) if ns]
                             or ["they must be in the same order as they were in fit"])
-            raise ValueError("{}The feature names should match those that were passed during fit: {}".format(
-                "" if name == "X" else name + ": ", why))
+            raise ValueError("{}: The feature names should match those that were passed during fit: {}".format(
+                name, why))
 
 else:  # pragma: no cover
     class NotFittedError(ValueError, AttributeError):

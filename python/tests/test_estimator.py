@@ -3269,27 +3269,25 @@ def test_wide_range_warning_names_the_columns(cli):
 # The probe of test_works_without_sklearns_private_names: the estimator's
 # validation of its inputs, each outcome recorded (JSON on standard output).
 # With argv[1] == "hide", the private names of scikit-learn that greedytl
-# uses where they exist are removed first, as a release that moved them
-# would: BaseEstimator._validate_data (before 1.6 the only validate_data),
-# the public validate_data of 1.6 (so that neither is there),
-# _get_feature_names and _param_validation.InvalidParameterError.
+# uses with a fallback are removed first (where this release has them), as
+# a release that moved them would: _get_feature_names and
+# _param_validation.InvalidParameterError.
 _PRIVATE_PROBE = textwrap.dedent('''
     import json, sys, warnings
     import numpy as np, pandas as pd
     import sklearn.base, sklearn.utils.validation, sklearn.utils._param_validation
     if sys.argv[1] == "hide":
-        del sklearn.base.BaseEstimator._validate_data
-        del sklearn.utils.validation._get_feature_names
-        del sklearn.utils._param_validation.InvalidParameterError
-        if hasattr(sklearn.utils.validation, "validate_data"):
-            del sklearn.utils.validation.validate_data
-    import greedytl
+        for module, name in ((sklearn.utils.validation, "_get_feature_names"),
+                             (sklearn.utils._param_validation, "InvalidParameterError")):
+            if hasattr(module, name):
+                delattr(module, name)
+    import greedytl, greedytl._compat
     from greedytl import TransferClassifier
 
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.normal(size=(30, 4)), columns=["a", "b", "c", "d"])
     y = np.where(X["a"] + 0.3 * rng.normal(size=30) > 0, "yes", "no")
-    out = {}
+    out = {"stand-in": greedytl._compat.InvalidParameterError.__module__ == "greedytl._compat"}
 
     def outcome(name, call):
         with warnings.catch_warnings(record=True) as ws:
@@ -3325,15 +3323,13 @@ _PRIVATE_PROBE = textwrap.dedent('''
 
 def test_works_without_sklearns_private_names(cli):
     """greedytl uses private names of scikit-learn where they are the only
-    way to validate as its estimators do (BaseEstimator._validate_data
-    before 1.6, _get_feature_names, InvalidParameterError): with them
+    way to validate as its estimators do: _get_feature_names and
+    InvalidParameterError each have a fallback (BaseEstimator._validate_data,
+    used only before 1.6's public validate_data, needs none). With the two
     gone, as a later release may move them, greedytl still imports and
     validates its inputs the same way — column names recorded and checked,
     column counts, NaN, y's shape and rows, parameters (a ValueError and
-    a TypeError) — with the same messages and warnings, but for the wording
-    of a mismatch of column names (its own, naming the unseen and the
-    missing). fit said AttributeError '_validate_data' without the private
-    method."""
+    a TypeError) — with the same messages and warnings."""
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [
         str(pathlib.Path(greedytl.__file__).parent.parent), os.environ.get("PYTHONPATH")])),
         GREEDYTL_BIN=cli["path"])
@@ -3343,13 +3339,24 @@ def test_works_without_sklearns_private_names(cli):
         assert p.returncode == 0, (how, p.stderr)
         got[how] = json.loads(p.stdout)
     keep, hide = got["keep"], got["hide"]
-    # A mismatch of column names: the message's wording is scikit-learn's or greedytl's.
+    assert (keep.pop("stand-in"), hide.pop("stand-in")) == (False, True)  # the fallback ran
     for case in ("predict columns", "predict renamed", "predict reordered"):
-        for g in (keep, hide):
-            assert g[case]["result"][:3] == ["ValueError", True, False], g[case]
-            assert "The feature names should match those that were passed during fit" in g[case]["result"][3]
-            g[case]["result"][3] = None
+        assert keep[case]["result"][:3] == ["ValueError", True, False], keep[case]
+        assert "The feature names should match those that were passed during fit" in keep[case]["result"][3]
     assert keep["fitted"] == [4, ["a", "b", "c", "d"]] and keep["fitted plain"] == [4, False]
     assert "X has 3 features, but TransferClassifier is expecting 4" in keep["predict plain columns"]["result"][3]
     assert keep["predict array"]["warnings"] and keep["fit parameter"]["result"][1:3] == [True, True], keep
     assert hide == keep
+
+
+def test_invalid_parameter_error_is_sklearns():
+    """Where scikit-learn has InvalidParameterError (1.2 on), greedytl's
+    parameter errors are that class, not the stand-in of the same name,
+    so that code catching scikit-learn's error catches greedytl's."""
+    _param_validation = pytest.importorskip("sklearn.utils._param_validation")
+    if not hasattr(_param_validation, "InvalidParameterError"):
+        pytest.skip("this scikit-learn has no InvalidParameterError")
+    from greedytl import _compat
+    assert _compat.InvalidParameterError is _param_validation.InvalidParameterError
+    with pytest.raises(_param_validation.InvalidParameterError):
+        greedytl.TransferClassifier(use_features="yes").fit(np.eye(4), [0, 1, 0, 1])
