@@ -42,7 +42,7 @@ _SHOWN = {
     _MODEL_FILE: "<the model file>",
 }
 
-# Notes for greedytl's messages (text of the message → note): what they
+# Notes for greedytl's errors (text of the message → note): what they
 # call by its flags (a transductive or oracle method without its inputs, or
 # those inputs for another method), as fit's arguments name them; and what
 # a scikit-learn user can do about a refusal their LogisticRegression does
@@ -52,14 +52,19 @@ _SHOWN = {
 # fits the class prior: with nothing to tell the classes apart the methods'
 # scores are 0 or rounding (their own models are no prior), so the prior is
 # not a greedytl model, and fit says where to get it.
-_FLAGS = {
+_NOTES = {
     "--unlabelled-": "greedytl's --unlabelled-* inputs are fit's X_unlabelled",
     "--oracle-": "greedytl's --oracle-* inputs are fit's X_oracle and y_oracle",
     "no method can tell the classes apart": (
-        "the examples are alike in all greedytl fits on, so the class prior is all they tell, which is no "
-        "greedytl model: give columns that vary over the examples, or, for predictions of the prior, "
-        "use sklearn.dummy.DummyClassifier(strategy='prior')"),
+        "the training examples are alike in everything greedytl fits on, so the class prior is all they "
+        "tell, which is no greedytl model: give X columns, or sources' scores, that vary over the examples, "
+        "or, for predictions of the prior, use sklearn.dummy.DummyClassifier(strategy='prior')"),
 }
+
+# greedytl fit's warning (code seed-unused) that the method draws nothing at
+# random: the estimator gives random_state as --seed to every fit, so a
+# failing fit's error leaves it out (a successful one's report drops it).
+_SEED_UNUSED = "warning: --seed has no effect: "
 
 
 class TransferClassifier(ClassifierMixin, BaseEstimator):
@@ -301,7 +306,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             model_path = os.path.join(tmp, _MODEL_FILE)
             args += ["--out", model_path, "--json"]
             shown = {os.path.join(tmp, name): what for name, what in _SHOWN.items()}
-            with _cli.naming_inputs(shown, _FLAGS):
+            with _cli.naming_inputs(shown, _NOTES, unsaid=[_SEED_UNUSED]):
                 report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp))
                 with open(model_path, "rb") as f:
                     text = f.read()

@@ -3360,3 +3360,20 @@ def test_invalid_parameter_error_is_sklearns():
     assert _compat.InvalidParameterError is _param_validation.InvalidParameterError
     with pytest.raises(_param_validation.InvalidParameterError):
         greedytl.TransferClassifier(use_features="yes").fit(np.eye(4), [0, 1, 0, 1])
+
+
+def test_fit_error_says_only_its_cause():
+    """The estimator hands random_state to every fit as --seed, and greedytl
+    warns on standard error that --seed has no effect for a method that
+    draws nothing at random; a failing fit's error (greedytl's standard
+    error) began with that warning, which is no part of the failure. It
+    said 'greedytl fit: warning: --seed has no effect: greedytl-auto draws
+    nothing at random' first."""
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(8, 3)), [0, 1] * 4
+    for kw, fit_kw, cause in (({}, {"X_unlabelled": X}, "--unlabelled-* inputs are for transductive methods"),
+                              ({"method": "dam"}, {}, "dam is transductive")):
+        with pytest.raises(ValueError) as e:
+            greedytl.TransferClassifier(random_state=0, **kw).fit(X, y, **fit_kw)
+        assert str(e.value).startswith("greedytl fit: " + cause), str(e.value)
+        assert "--seed" not in str(e.value), str(e.value)
