@@ -187,7 +187,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     model_ : dict
         The model file, decoded (JSON).
     greedytl_ : dict
-        The greedytl that fitted the model (``greedytl version --json``).
+        The greedytl that fitted the model (``greedytl version --json``: module,
+        revision, modified, go, executable_sha256) and its path.
     """
 
     def __init__(self, method=None, sources=None, use_features=True, random_state=None,
@@ -346,7 +347,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         else:
             self.selected_ = named(inspection.get("selected"))
         self.inspection_ = inspection
-        self.greedytl_ = {k: info[k] for k in ("module", "revision", "modified", "go", "path") if k in info}
+        self.greedytl_ = {k: info[k] for k in ("module", "revision", "modified", "go", "executable_sha256", "path")
+                          if k in info}
         self._scorer = scorer
         # random_state goes to every fit as --seed, as scikit-learn's
         # estimators take it whether or not they draw at random: greedytl's

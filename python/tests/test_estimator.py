@@ -3377,3 +3377,16 @@ def test_fit_error_says_only_its_cause():
             greedytl.TransferClassifier(random_state=0, **kw).fit(X, y, **fit_kw)
         assert str(e.value).startswith("greedytl fit: " + cause), str(e.value)
         assert "--seed" not in str(e.value), str(e.value)
+
+
+def test_greedytl_attribute_names_the_build(cli):
+    """greedytl_ (the build that fitted the model) keeps what greedytl
+    version --json says of it, executable_sha256 (the hash of the binary,
+    which tells apart builds that carry no VCS revision) included; it was
+    dropped."""
+    version = json.loads(subprocess.run([cli["path"], "version", "--json"], capture_output=True, text=True,
+                                        check=True).stdout)
+    est = greedytl.TransferClassifier(random_state=0).fit(np.random.default_rng(0).normal(size=(8, 3)), [0, 1] * 4)
+    for k in ("module", "revision", "modified", "go", "executable_sha256"):
+        assert est.greedytl_.get(k) == version.get(k), (k, est.greedytl_, version)
+    assert version["executable_sha256"]
