@@ -43,10 +43,11 @@ _SHOWN = {
 }
 
 # Notes for greedytl's errors (text of the message → note): what they
-# call by its flags (a transductive or oracle method without its inputs, or
-# those inputs for another method), as fit's arguments name them; and what
-# a scikit-learn user can do about a refusal their LogisticRegression does
-# not make. Training examples all alike (every column of X, or of the
+# call by its flags or its symbols (a transductive or oracle method without
+# its inputs, or those inputs for another method; a method without the
+# source scores H or the features X it needs), as fit's arguments name
+# them; and what a scikit-learn user can do about a refusal their
+# LogisticRegression does not make. Training examples all alike (every column of X, or of the
 # sources' scores with use_features=False, one value) are refused by every
 # method of greedytl fit (cmd/greedytl/fit.go), where LogisticRegression
 # fits the class prior: with nothing to tell the classes apart the methods'
@@ -55,6 +56,9 @@ _SHOWN = {
 _NOTES = {
     "--unlabelled-": "greedytl's --unlabelled-* inputs are fit's X_unlabelled",
     "--oracle-": "greedytl's --oracle-* inputs are fit's X_oracle and y_oracle",
+    "needs source scores H": "the source scores H are the scores of sources=: give sources",
+    "needs target features X": "the target features X are fit's X, which use_features=False leaves out: "
+                               "set use_features=True",
     "no method can tell the classes apart": (
         "the training examples are alike in everything greedytl fits on, so the class prior is all they "
         "tell, which is no greedytl model: give X columns, or sources' scores, that vary over the examples, "

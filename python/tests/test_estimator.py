@@ -3390,3 +3390,23 @@ def test_greedytl_attribute_names_the_build(cli):
     for k in ("module", "revision", "modified", "go", "executable_sha256"):
         assert est.greedytl_.get(k) == version.get(k), (k, est.greedytl_, version)
     assert version["executable_sha256"]
+
+
+def test_missing_input_errors_name_fits_arguments():
+    """A method without the inputs it needs is refused in greedytl's terms
+    ('needs source scores H', 'needs target features X'); the error also
+    says which of fit's arguments gives them (sources=, use_features=True).
+    It said greedytl's terms alone."""
+    class First:
+        def decision_function(self, X):
+            return X[:, 0]
+
+    X, y = np.random.default_rng(0).normal(size=(8, 3)), [0, 1] * 4
+    for kw, note in (({"method": "logme-source"}, "sources="),
+                     ({"method": "best-source", "sources": None}, "sources="),
+                     ({"method": "no-transfer", "sources": greedytl.Sources([First()]), "use_features": False},
+                      "use_features=True")):
+        fit_kw = {"X_oracle": X, "y_oracle": y} if kw["method"] == "best-source" else {}
+        with pytest.raises(ValueError) as e:
+            greedytl.TransferClassifier(random_state=0, **kw).fit(X, y, **fit_kw)
+        assert "needs" in str(e.value) and note in str(e.value), str(e.value)
