@@ -27,6 +27,14 @@ func mayWrite(target string, fi fs.FileInfo) error {
 	return stickyOther(target, fi)
 }
 
+// mayCreateIn returns an error when this process may not create a file in
+// the directory dir: faccessat(2)'s answer for writing and searching it, for
+// the effective user and groups, as for mayWrite ("permission denied",
+// "read-only file system", "no such file or directory").
+func mayCreateIn(dir string) error {
+	return unix.Faccessat(unix.AT_FDCWD, dir, unix.W_OK|unix.X_OK, unix.AT_EACCESS)
+}
+
 // stickyOther returns an error, saying why, when target, whose information
 // fi is, is another user's file in a sticky directory (/tmp) that is not
 // this user's either: there only the file's owner, the directory's or root
