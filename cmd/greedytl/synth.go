@@ -10,6 +10,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/synth"
 )
@@ -79,6 +80,10 @@ func runSynth(ctx context.Context, s *streams, o *synthOptions) error {
 		return badInputf("give --out DIR (see 'greedytl synth --help')")
 	}
 	if err := checkOutDir(o.out); err != nil {
+		return err
+	}
+	// Before the features are drawn (see checkOutDir).
+	if err := atomicfile.CheckDir(o.out); err != nil {
 		return err
 	}
 	cfg := o.cfg
