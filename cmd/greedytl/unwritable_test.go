@@ -49,3 +49,16 @@ func TestUnwritableOutputRefusedFirst(t *testing.T) {
 		t.Errorf("the refused commands left %v in %s (%v)", ents, ro, err)
 	}
 }
+
+// TestPredictLiblinearHeaderHint: predict --labels with a liblinear model
+// and --features of one row more than the labels, whose first line could
+// be a header of numbers, says so and how to drop it, as for a greedytl
+// model (the liblinear path gave the label count alone).
+func TestPredictLiblinearHeaderHint(t *testing.T) {
+	dir := t.TempDir()
+	model := writeText(t, dir, "m.model", "solver_type L2R_LR\nnr_class 2\nlabel 2 4\nnr_feature 2\nbias -1\nw\n1\n-1\n")
+	X := writeText(t, dir, "X.csv", "400,410\n1,0\n0,1\n2,0\n")
+	y := writeText(t, dir, "y.txt", "2\n4\n4\n")
+	wantInputError(t, y+` has 3 labels but the inputs have 4 rows (if the first line of `+X+`, "400,410", is a header of column names, not an example: greedytl reads a header of numbers as data; drop the line (tail -n +2 `+X+` > new.csv)`,
+		"predict", "--model", model, "--features", X, "--labels", y)
+}
