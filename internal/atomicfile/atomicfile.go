@@ -45,8 +45,9 @@ import (
 // not write (mode 0o444, another user's 0o644; not as root) is refused, "permission
 // denied" as cp says, and left as it was, although the directory would
 // let a rename replace it; so is, saying why, another user's file in a
-// sticky directory (/tmp) not this user's, which no rename may replace
-// (unix). When path is, or links to, a device,
+// sticky directory (/tmp) not this user's, which only a process with
+// CAP_FOWNER (root elsewhere than Linux) may replace by a rename (unix;
+// mayOverrideSticky). Check says all this before any writing. When path is, or links to, a device,
 // a FIFO, a socket or an open descriptor, fill writes to it directly. A
 // directory is refused.
 func Write(path string, fill func(w io.Writer) error) (err error) {
