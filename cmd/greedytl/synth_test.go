@@ -3,12 +3,10 @@ package main
 import (
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/greedytl/greedytl/dataset"
 )
@@ -115,31 +113,7 @@ func TestSynthNamesLeftoversWhenQuiet(t *testing.T) {
 // the other long commands (progressOf; the clock here a minute a reading:
 // one line a class), and none with -q.
 func TestSynthProgressLines(t *testing.T) {
-	clock := time.Unix(0, 0)
-	progressClock = func() time.Time { clock = clock.Add(time.Minute); return clock }
-	t.Cleanup(func() { progressClock = time.Now })
-	line := regexp.MustCompile(`^writing features: ([1-6]) of 6 done \(\d+%\), \d+m0s$`)
-	for _, quiet := range []bool{false, true} {
-		args := []string{"synth", "--out", filepath.Join(t.TempDir(), "data"), "--classes", "6", "--per-class", "4", "--dims", "5", "--groups", "2"}
-		if quiet {
-			args = append(args, "-q")
-		}
-		code, _, stderr := cli(t, "", args...)
-		if code != 0 {
-			t.Fatalf("%q: exit %d: %s", args, code, stderr)
-		}
-		var counts []string
-		for _, l := range strings.Split(strings.TrimSuffix(stderr, "\n"), "\n") {
-			if m := line.FindStringSubmatch(l); m != nil {
-				counts = append(counts, m[1])
-			}
-		}
-		want := "1 2 3 4 5 6"
-		if quiet {
-			want = ""
-		}
-		if got := strings.Join(counts, " "); got != want {
-			t.Errorf("%q: progress lines of %q, want %q; stderr:\n%s", args, got, want, stderr)
-		}
-	}
+	wantProgressLines(t, "writing features", func() []string {
+		return []string{"synth", "--out", filepath.Join(t.TempDir(), "data"), "--classes", "6", "--per-class", "4", "--dims", "5", "--groups", "2"}
+	})
 }
