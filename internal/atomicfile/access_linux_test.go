@@ -24,13 +24,7 @@ import (
 // a seccomp filter makes faccessat2 fail with ENOSYS). The writer is this
 // test binary run as root, which changes its effective user.
 func TestWriteAsksForTheEffectiveUser(t *testing.T) {
-	if path := os.Getenv("ATOMICFILE_EUID_WRITE"); path != "" {
-		euidWriter(path)
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("changing the effective user needs root")
-	}
-	dir := otherusertest.SharedDir(t, "atomicfile-euid")
+	dir := euidTest(t, "atomicfile-euid")
 	for _, noFaccessat2 := range []bool{false, true} {
 		for _, c := range []struct {
 			mode    fs.FileMode
@@ -64,13 +58,7 @@ func TestWriteAsksForTheEffectiveUser(t *testing.T) {
 // capability it is refused as before. The writer is euidWriter's, with
 // CAP_FOWNER raised again or not.
 func TestStickyDirectoryAsksForCapFowner(t *testing.T) {
-	if path := os.Getenv("ATOMICFILE_EUID_WRITE"); path != "" {
-		euidWriter(path)
-	}
-	if os.Geteuid() != 0 {
-		t.Skip("changing the effective user needs root")
-	}
-	dir := otherusertest.SharedDir(t, "atomicfile-fowner")
+	dir := euidTest(t, "atomicfile-fowner")
 	if err := os.Chmod(dir, 0o777|fs.ModeSticky); err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +83,21 @@ func TestStickyDirectoryAsksForCapFowner(t *testing.T) {
 			}
 		})
 	}
+}
+
+// euidTest begins a test whose writer is euidWriter (writeAsEuid): in
+// the writer's process it writes and exits; otherwise it skips t unless
+// this process is root, and returns a new directory that everyone may
+// write (otherusertest.SharedDir, named after pattern).
+func euidTest(t *testing.T, pattern string) string {
+	t.Helper()
+	if path := os.Getenv("ATOMICFILE_EUID_WRITE"); path != "" {
+		euidWriter(path)
+	}
+	if os.Geteuid() != 0 {
+		t.Skip("changing the effective user needs root")
+	}
+	return otherusertest.SharedDir(t, pattern)
 }
 
 // writeAsEuid runs the test named test of this binary, as root, with
