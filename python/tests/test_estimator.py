@@ -3410,3 +3410,25 @@ def test_missing_input_errors_name_fits_arguments():
         with pytest.raises(ValueError) as e:
             greedytl.TransferClassifier(random_state=0, **kw).fit(X, y, **fit_kw)
         assert "needs" in str(e.value) and note in str(e.value), str(e.value)
+
+
+def test_warnings_name_every_class_they_quote():
+    """A warning that quotes classes as greedytl names them ("1" and "-1"
+    of a binary fit, "0", "1", "2" of a multi-class one) says which of the
+    user's classes each is, every one it quotes: the binary constant-model
+    warning named none, and the one-class warning only the class predicted,
+    not the others it counts (greedytl fit's JSON carried only those)."""
+    def said(est, X, y):
+        with warnings.catch_warnings(record=True) as ws:
+            warnings.simplefilter("always")
+            est.fit(X, y)
+        return [str(w.message) for w in ws if getattr(w.message, "code", None) in ("constant-model", "one-class")]
+
+    got = said(TransferClassifier(method="l1-logistic", random_state=0),
+               np.random.default_rng(1).normal(size=(6, 3)), ["cat", "dog"] * 3)
+    assert len(got) == 1 and '"1" or "-1"' in got[0], got
+    assert "\"1\" is classes_[1] = 'dog', \"-1\" is classes_[0] = 'cat'" in got[0], got
+    got = said(TransferClassifier(method="multinomial-logistic", random_state=0),
+               np.random.default_rng(0).normal(size=(30, 2)), ["cat"] * 28 + ["dog", "emu"])
+    assert len(got) == 1 and '("1": 1, "2": 1)' in got[0], got
+    assert "\"0\" is classes_[0] = 'cat', \"1\" is classes_[1] = 'dog', \"2\" is classes_[2] = 'emu'" in got[0], got
