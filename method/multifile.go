@@ -425,9 +425,28 @@ type nearestNeighbourModel struct {
 }
 
 // Scores returns, per row and class, minus the distance to the nearest
-// training row of the class.
+// training row of the class. A row so far from the training rows that
+// their distances from it cannot differ to rounding — the largest norm of
+// a training row, r, is below half an ulp of the row's norm ‖z‖
+// (‖z‖ + r rounds to ‖z‖), so that every distance, within r of ‖z‖,
+// rounds to ‖z‖ and the classes tie whatever the rows — scores −Inf for
+// every class, which Scores refuses as the linear forms' overflowing
+// scores (checkFiniteScores): a row of 1e308 in every column scored about
+// −1.45e308 for every class and was given the first.
 func (nn *nearestNeighbourModel) Scores(d Data) (*mat.Dense, error) {
+	_, p := nn.rows.Dims()
+	origin := make([]float64, p)
+	var r float64 // the largest norm of a training row
+	for t := range nn.class {
+		r = max(r, distance(nn.rows.RawRowView(t), origin))
+	}
 	return nn.s.rowScores(d, len(nn.classes), func(z, best []float64) {
+		if nz := distance(z, origin); r > 0 && nz+r == nz {
+			for k := range best {
+				best[k] = math.Inf(-1)
+			}
+			return
+		}
 		for k := range best {
 			best[k] = math.Inf(1)
 		}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/greedytl/greedytl/standardize"
@@ -171,6 +172,72 @@ func TestOneClassNearestNeighbour(t *testing.T) {
 		k, one, err := OneClass(model, train)
 		if err != nil || one != tc.one || k != tc.class {
 			t.Errorf("%v: OneClass %d %v %v, want %d %v (Predict %v)", tc.y, k, one, err, tc.class, tc.one, pred)
+		}
+	}
+}
+
+// TestNearestNeighbourRefusesRowsBeyondResolution: a row so far from the
+// training rows that every distance from it rounds to its own norm (a
+// row of 1e300 in every column) is refused with checkFiniteScores' error,
+// that of the linear forms' overflowing scores, where it scored the same
+// finite value for every class and was given the first (the CLI gave a
+// row of 1e308 class 0, scores −9.9e307). Closer rows are not refused: a
+// row whose norm is 2^40 times the largest training row's still gets the
+// class of the row of the largest projection on its direction, the
+// nearest, and one of 2^60 times is refused.
+func TestNearestNeighbourRefusesRowsBeyondResolution(t *testing.T) {
+	train, y, test, _ := multiProblem(7, 3, 4, 6, 6, 3)
+	r, c := test.X.Dims()
+	_, n := test.H.Dims()
+	huge := Data{X: mat.NewDense(r, c, slices.Repeat([]float64{1e300}, r*c)), H: mat.NewDense(r, n, slices.Repeat([]float64{1e300}, r*n))}
+	model, _ := multiFile(t, "nearest-neighbour", train, y)
+	if got, err := model.Predict(huge); err == nil || err.Error() != "method: predict: row 0: the score of class 0 is -Inf (an input far outside the training range?)" {
+		t.Errorf("rows of 1e300: %v %v, want checkFiniteScores' error", got, err)
+	}
+	// Far rows, with the scaler the identity: the classes of the rows at
+	// 2^40 times the largest training row's norm are the brute-force
+	// nearest rows'.
+	rows := mat.NewDense(6, 2, []float64{1, 0, 0, 1, -1, 0, 0, -1, 0.5, 0.5, -0.5, 0.25})
+	class := []int{0, 1, 2, 0, 1, 2}
+	identity := standardize.Scaler{Mean: make([]float64, 2), Scale: []float64{1, 1}}
+	nn := &nearestNeighbourModel{multiBase: multiBase{"nearest-neighbour", []string{"a", "b", "c"}, map[string]float64{}},
+		s: blockScaler{X: identity}, rows: rows, class: class}
+	dirs := [][]float64{{1, 0.1}, {0.2, 1}, {-1, 0}, {0.1, -1}, {1, 0.5}, {-1, 0.6}}
+	for _, e := range []int{40, 60} {
+		q := mat.NewDense(len(dirs), 2, nil)
+		for i, v := range dirs {
+			q.Set(i, 0, math.Ldexp(v[0], e))
+			q.Set(i, 1, math.Ldexp(v[1], e))
+		}
+		got, err := nn.Predict(Data{X: q})
+		if e == 60 {
+			if err == nil || !strings.Contains(err.Error(), "the score of class 0 is -Inf") {
+				t.Errorf("rows at 2^60: %v %v, want checkFiniteScores' error", got, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("rows at 2^40: %v", err)
+		}
+		for i, v := range dirs {
+			// Far away, the nearest row is the one of the largest
+			// projection on the row's direction (d = ‖z‖ − ẑ·r + O(1/‖z‖)),
+			// here by a margin of at least 0.05 of the direction's norm.
+			best, bestVal, second := -1, math.Inf(-1), math.Inf(-1)
+			for tr := range class {
+				val := v[0]*rows.At(tr, 0) + v[1]*rows.At(tr, 1)
+				if val > bestVal {
+					best, bestVal, second = tr, val, bestVal
+				} else if val > second {
+					second = val
+				}
+			}
+			if bestVal-second < 0.05*math.Hypot(v[0], v[1]) {
+				t.Fatalf("direction %v: projections %v and %v too close for the check", v, bestVal, second)
+			}
+			if got[i] != class[best] {
+				t.Errorf("row %d (direction %v, at 2^40): class %d, the nearest row's is %d", i, v, got[i], class[best])
+			}
 		}
 	}
 }
