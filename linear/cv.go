@@ -100,6 +100,12 @@ func trainWarm(ctx context.Context, prob *Problem, p Params, prev *warmStart) (*
 	return next, nil
 }
 
+// trainFoldFunc trains cross-validation fold k's problem (trainWarm): a
+// variable that tests replace to order the folds' failures in time.
+var trainFoldFunc = func(ctx context.Context, _ int, prob *Problem, p Params, prev *warmStart) (*warmStart, error) {
+	return trainWarm(ctx, prob, p, prev)
+}
+
 // Metric measures how well scores (positive: predict +1) match labels y
 // (+1 or −1); higher is better. metric.BalancedAccuracy is one.
 type Metric func(scores, y []float64) (float64, error)
@@ -298,7 +304,10 @@ func (s *cvSetup) oneClass(train *Problem) (float64, bool) {
 //
 // It returns an error for the inputs Train rejects, for folds outside
 // [2, number of examples], when ctx is done before all folds are trained
-// (ctx's error), and when a solver fails. It panics when ctx is nil.
+// (ctx's error), and when a solver fails: the lowest failing fold's error,
+// whichever fails first in time (parallel.ForLowest), so that the error,
+// like the values, does not depend on scheduling. It panics when ctx is
+// nil.
 //
 // A fold whose training rows hold one class (a class of a single row) is
 // not trained: as liblinear's model of one class, it predicts that class,
@@ -339,7 +348,7 @@ func crossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 	d := newDesign(s.prob)
 	dec := make([]float64, len(s.fold))
 	stops := make([]FoldStop, folds)
-	err = parallel.For(ctx, folds, parallel.Workers(s.values(), 0), func(ctx context.Context, k int) error {
+	err = parallel.ForLowest(ctx, folds, parallel.Workers(s.values(), 0), func(ctx context.Context, k int) error {
 		train, test := s.split(k)
 		if v, ok := s.oneClass(train); ok {
 			for _, i := range test {
@@ -348,7 +357,7 @@ func crossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 			stops[k].Converged = true
 			return nil
 		}
-		ws, err := trainWarm(ctx, train, s.p, nil)
+		ws, err := trainFoldFunc(ctx, k, train, s.p, nil)
 		if err != nil {
 			return err
 		}
@@ -392,7 +401,9 @@ func SelectC(ctx context.Context, prob *Problem, p Params, grid []float64, folds
 //
 // It returns an error for the inputs CrossValidate rejects, an empty grid
 // or a grid value that is not finite and positive or whose product with a
-// class weight overflows (Params.Check's rule), and when the metric fails. It panics when ctx is nil.
+// class weight overflows (Params.Check's rule), and when the metric fails;
+// of folds that fail, the lowest one's error, as CrossValidate's. It
+// panics when ctx is nil.
 func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, folds int, seed uint64, metric Metric) (best float64, scores []float64, err error) {
 	fitctx.Require(ctx, "linear: SelectCBy")
 	if len(grid) == 0 {
@@ -424,7 +435,7 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 	for g := range dec {
 		dec[g] = make([]float64, len(s.fold))
 	}
-	err = parallel.For(ctx, folds, parallel.Workers(s.values(), 0), func(ctx context.Context, k int) error {
+	err = parallel.ForLowest(ctx, folds, parallel.Workers(s.values(), 0), func(ctx context.Context, k int) error {
 		train, test := s.split(k)
 		if v, ok := s.oneClass(train); ok {
 			for g := range dec {
@@ -442,7 +453,7 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 			q := s.p
 			q.C = grid[g]
 			var err error
-			if ws, err = trainWarm(ctx, train, q, ws); err != nil {
+			if ws, err = trainFoldFunc(ctx, k, train, q, ws); err != nil {
 				return err
 			}
 			for _, i := range test {

@@ -17,7 +17,9 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/kerneltest"
+	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/metric"
+	"time"
 )
 
 // checkDealt reports how fold, the folds of the rows that classes
@@ -613,5 +615,54 @@ func TestSelectCCostOverflow(t *testing.T) {
 	_, _, err := SelectC(context.Background(), prob, p, []float64{1, 1e300}, 3, 1)
 	if err == nil || !strings.Contains(err.Error(), "C·weight") || !strings.Contains(err.Error(), "1e+300") {
 		t.Fatalf("SelectC with C·weight = +Inf in the grid: error %v, want one naming C = 1e+300 and C·weight", err)
+	}
+}
+
+// TestCrossValidateErrorIsTheLowestFold: folds 0 and 1 both fail, on two
+// workers (the problem has at least parallel.MinWork values), and fold 0
+// fails after fold 1 in time (it waits for fold 1 to have failed, then a
+// little, or until its context is done); CrossValidate's, CrossValidateStops'
+// and SelectCBy's error is fold 0's every time, as the folds' order
+// decides, not their timing (before, parallel.For gave fold 1's, the
+// first in time).
+func TestCrossValidateErrorIsTheLowestFold(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	prob := randomProblem(56, 1000, 100, 1, 1)
+	if r, c := prob.dims(); r*c < parallel.MinWork {
+		t.Fatalf("%d × %d values, below parallel.MinWork: the folds would run on one worker", r, c)
+	}
+	real := trainFoldFunc
+	defer func() { trainFoldFunc = real }()
+	var failed1 chan struct{}
+	trainFoldFunc = func(ctx context.Context, k int, prob *Problem, p Params, prev *warmStart) (*warmStart, error) {
+		switch k {
+		case 0:
+			<-failed1
+			select {
+			case <-ctx.Done():
+			case <-time.After(2 * time.Millisecond):
+			}
+			return nil, errors.New("fold 0 failed")
+		case 1:
+			defer close(failed1)
+			return nil, errors.New("fold 1 failed")
+		}
+		return real(ctx, k, prob, p, prev)
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		run  func() error
+	}{
+		{"CrossValidate", func() error { _, err := CrossValidate(ctx, prob, Params{}, 5, 1); return err }},
+		{"CrossValidateStops", func() error { _, _, err := CrossValidateStops(ctx, prob, Params{}, 5, 1); return err }},
+		{"SelectCBy", func() error { _, _, err := SelectC(ctx, prob, Params{}, []float64{1, 2}, 5, 1); return err }},
+	} {
+		for run := range 50 {
+			failed1 = make(chan struct{})
+			if err := tc.run(); err == nil || err.Error() != "fold 0 failed" {
+				t.Fatalf("%s, run %d: error %v; want fold 0's", tc.name, run, err)
+			}
+		}
 	}
 }
