@@ -12,6 +12,7 @@ import (
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/standardize"
+	"gonum.org/v1/gonum/floats"
 )
 
 // warmStart carries a solution from one C to the next along an ascending C
@@ -275,6 +276,23 @@ func (s *cvSetup) split(k int) (train *Problem, test []int) {
 	return s.prob.withRows(rows, y), test
 }
 
+// heldOut writes into dec the decision values of a fold's held-out rows
+// test under the fold's weights w, oriented by s.sign, or returns an error
+// naming the first that is not finite: checkWeights checks the training
+// rows' values only, and finite weights times a held-out row's features
+// may overflow (a row of 1e300 beside rows of 1e-9: +Inf − +Inf, NaN),
+// which Accuracy and metric.BalancedAccuracy would count as a −1.
+func (s *cvSetup) heldOut(d *design, test []int, w, dec []float64) error {
+	for _, i := range test {
+		v := d.dot(i, w)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("linear: cross-validation: the decision value of row %d, held out, is %v: the weights of the other folds (largest |w| %.3g) times its features overflow float64; rescale the features", i, v, floats.Norm(w, math.Inf(1)))
+		}
+		dec[i] = s.sign * v
+	}
+	return nil
+}
+
 // oneClass reports whether train, the rows outside a fold, hold a single
 // class, and if so the decision value of the fold's rows: as liblinear's
 // train() makes of one class a model (nr_class 1) that predicts that class
@@ -304,7 +322,8 @@ func (s *cvSetup) oneClass(train *Problem) (float64, bool) {
 //
 // It returns an error for the inputs Train rejects, for folds outside
 // [2, number of examples], when ctx is done before all folds are trained
-// (ctx's error), and when a solver fails: the lowest failing fold's error,
+// (ctx's error), and when a solver fails or a held-out row's decision
+// value overflows (NaN or ±Inf): the lowest failing fold's error,
 // whichever fails first in time (parallel.ForLowest), so that the error,
 // like the values, does not depend on scheduling. It panics when ctx is
 // nil.
@@ -361,8 +380,8 @@ func crossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 		if err != nil {
 			return err
 		}
-		for _, i := range test {
-			dec[i] = s.sign * d.dot(i, ws.w)
+		if err := s.heldOut(d, test, ws.w, dec); err != nil {
+			return err
 		}
 		stops[k].Converged, stops[k].Stuck, stops[k].Precision = ws.why.flags()
 		return nil
@@ -401,8 +420,10 @@ func SelectC(ctx context.Context, prob *Problem, p Params, grid []float64, folds
 //
 // It returns an error for the inputs CrossValidate rejects, an empty grid
 // or a grid value that is not finite and positive or whose product with a
-// class weight overflows (Params.Check's rule), and when the metric fails;
-// of folds that fail, the lowest one's error, as CrossValidate's. It
+// class weight overflows (Params.Check's rule), when a held-out row's
+// decision value overflows at a C of the grid (the error names the C), and
+// when the metric fails; of folds that fail, the lowest one's error, as
+// CrossValidate's. It
 // panics when ctx is nil.
 func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, folds int, seed uint64, metric Metric) (best float64, scores []float64, err error) {
 	fitctx.Require(ctx, "linear: SelectCBy")
@@ -456,8 +477,8 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 			if ws, err = trainFoldFunc(ctx, k, train, q, ws); err != nil {
 				return err
 			}
-			for _, i := range test {
-				dec[g][i] = s.sign * d.dot(i, ws.w)
+			if err := s.heldOut(d, test, ws.w, dec[g]); err != nil {
+				return fmt.Errorf("%w (C = %v)", err, q.C)
 			}
 		}
 		return nil

@@ -19,6 +19,7 @@ import (
 	"github.com/greedytl/greedytl/internal/kerneltest"
 	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/metric"
+	"github.com/greedytl/greedytl/sparse"
 	"time"
 )
 
@@ -663,6 +664,57 @@ func TestCrossValidateErrorIsTheLowestFold(t *testing.T) {
 			if err := tc.run(); err == nil || err.Error() != "fold 0 failed" {
 				t.Fatalf("%s, run %d: error %v; want fold 0's", tc.name, run, err)
 			}
+		}
+	}
+}
+
+// TestCrossValidateRefusesOverflowingHeldOutRows: a row of 1e300 in both
+// columns beside rows of 1e-9 whose labels the sign of x₀ − x₁ decides,
+// at C = 1e20: the fold holding the big row out has weights of about ±1e9,
+// finite, and finite on its training rows (checkWeights), but the big
+// row's decision value is 1e309 − 1e309, NaN. CrossValidate and
+// CrossValidateStops refuse it naming the row, and SelectC, whose
+// Accuracy would count the NaN as a −1, likewise; before, CrossValidate
+// returned the NaN (L2R_LR and the L2-loss dual: [NaN 0 0 …]) and
+// SelectC an accuracy of 0.45 with no error.
+func TestCrossValidateRefusesOverflowingHeldOutRows(t *testing.T) {
+	rows := [][]float64{{1e300, 1e300}}
+	y := []float64{1}
+	for i := range 19 {
+		a := float64(i%5+1) * 1e-9
+		if i%2 == 0 {
+			rows = append(rows, []float64{a, 0})
+			y = append(y, 1)
+		} else {
+			rows = append(rows, []float64{0, a})
+			y = append(y, -1)
+		}
+	}
+	x := &sparse.CSR{R: len(rows), C: 2, Ptr: []int{0}}
+	for _, r := range rows {
+		for j, v := range r {
+			if v != 0 {
+				x.Ind = append(x.Ind, j)
+				x.Val = append(x.Val, v)
+			}
+		}
+		x.Ptr = append(x.Ptr, len(x.Ind))
+	}
+	prob := &Problem{X: x, Y: y}
+	ctx := context.Background()
+	const want = "linear: cross-validation: the decision value of row 0, held out, is NaN"
+	for _, s := range []Solver{L2RLR, L2RL2LossSVCDual} {
+		p := Params{Solver: s, C: 1e20}
+		dec, err := CrossValidate(ctx, prob, p, 20, 1)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%v: CrossValidate: %v (values %v), want %q…", s, err, dec, want)
+		}
+		if _, _, err := CrossValidateStops(ctx, prob, p, 20, 1); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%v: CrossValidateStops: %v, want %q…", s, err, want)
+		}
+		_, acc, err := SelectC(ctx, prob, p, []float64{1, 1e20}, 20, 1)
+		if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "(C = 1e+20)") {
+			t.Errorf("%v: SelectC: %v (accuracies %v), want %q… (C = 1e+20)", s, err, acc, want)
 		}
 	}
 }
