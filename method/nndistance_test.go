@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/greedytl/greedytl/standardize"
@@ -81,7 +80,8 @@ func TestNearestNeighbourAnyScale(t *testing.T) {
 		var Rc, Qc mat.Dense
 		Rc.Scale(c, R)
 		Qc.Scale(c, Q)
-		return &nearestNeighbourModel{multiBase: multiBase{"nearest-neighbour", []string{"a", "b", "c"}, map[string]float64{}},
+		names := []string{"a", "b", "c"}[:slices.Max(class)+1]
+		return &nearestNeighbourModel{multiBase: multiBase{"nearest-neighbour", names, map[string]float64{}},
 			s: blockScaler{X: identity}, rows: &Rc, class: class}, &Qc
 	}
 	for _, c := range []float64{1, 1e-200, 1e-160, 1e200, 1e300} {
@@ -176,68 +176,98 @@ func TestOneClassNearestNeighbour(t *testing.T) {
 	}
 }
 
-// TestNearestNeighbourRefusesRowsBeyondResolution: a row so far from the
-// training rows that every distance from it rounds to its own norm (a
-// row of 1e300 in every column) is refused with checkFiniteScores' error,
-// that of the linear forms' overflowing scores, where it scored the same
-// finite value for every class and was given the first (the CLI gave a
-// row of 1e308 class 0, scores −9.9e307). Closer rows are not refused: a
-// row whose norm is 2^40 times the largest training row's still gets the
-// class of the row of the largest projection on its direction, the
-// nearest, and one of 2^60 times is refused.
+// TestNearestNeighbourRefusesRowsBeyondResolution: a row farther than
+// maxNearestRatio (2^26) times the largest norm r of a training row is
+// refused with checkFiniteScores' error, that of the linear forms'
+// overflowing scores (a row of 1e300 in every column scored the same
+// finite value for every class and was given the first). Just below the
+// bound a row still gets the brute-force nearest row's class, just above
+// it is refused, with r the norm of a middle row (not the first or last).
+// Rows (0, 1e5) of class a and (1, 0) of class b gave (1e20, 0) class a,
+// both scores −1e20, with no error, though b is nearer: it is refused now
+// (the rule before, ‖z‖ + r rounding to ‖z‖, passed it), and (1e12, 0),
+// within the bound, gets b. With r = 0 (every training row the origin)
+// no row is refused for being far: every class scores minus the row's
+// norm, a true tie, and a row whose norm overflows to +Inf (1.5e308 in
+// both columns) scores −Inf and is refused.
 func TestNearestNeighbourRefusesRowsBeyondResolution(t *testing.T) {
 	train, y, test, _ := multiProblem(7, 3, 4, 6, 6, 3)
 	r, c := test.X.Dims()
 	_, n := test.H.Dims()
 	huge := Data{X: mat.NewDense(r, c, slices.Repeat([]float64{1e300}, r*c)), H: mat.NewDense(r, n, slices.Repeat([]float64{1e300}, r*n))}
 	model, _ := multiFile(t, "nearest-neighbour", train, y)
-	if got, err := model.Predict(huge); err == nil || err.Error() != "method: predict: row 0: the score of class 0 is -Inf (an input far outside the training range?)" {
+	const refused = "method: predict: row 0: the score of class 0 is -Inf (an input far outside the training range?)"
+	if got, err := model.Predict(huge); err == nil || err.Error() != refused {
 		t.Errorf("rows of 1e300: %v %v, want checkFiniteScores' error", got, err)
 	}
-	// Far rows, with the scaler the identity: the classes of the rows at
-	// 2^40 times the largest training row's norm are the brute-force
-	// nearest rows'.
-	rows := mat.NewDense(6, 2, []float64{1, 0, 0, 1, -1, 0, 0, -1, 0.5, 0.5, -0.5, 0.25})
-	class := []int{0, 1, 2, 0, 1, 2}
 	identity := standardize.Scaler{Mean: make([]float64, 2), Scale: []float64{1, 1}}
-	nn := &nearestNeighbourModel{multiBase: multiBase{"nearest-neighbour", []string{"a", "b", "c"}, map[string]float64{}},
-		s: blockScaler{X: identity}, rows: rows, class: class}
+	model2 := func(rows []float64, class []int) *nearestNeighbourModel {
+		names := []string{"a", "b", "c"}[:slices.Max(class)+1]
+		return &nearestNeighbourModel{multiBase: multiBase{"nearest-neighbour", names, map[string]float64{}},
+			s: blockScaler{X: identity}, rows: mat.NewDense(len(class), 2, rows), class: class}
+	}
+	// The boundary, with the scaler the identity: r = 2, the third row's.
+	rows := []float64{1, 0, 0, 1, -2, 0, 0, -1, 0.5, 0.5, -0.5, 0.25}
+	class := []int{0, 1, 2, 0, 1, 2}
+	nn := model2(rows, class)
 	dirs := [][]float64{{1, 0.1}, {0.2, 1}, {-1, 0}, {0.1, -1}, {1, 0.5}, {-1, 0.6}}
-	for _, e := range []int{40, 60} {
+	for _, f := range []float64{1 - 1e-9, 1 + 1e-9} {
 		q := mat.NewDense(len(dirs), 2, nil)
 		for i, v := range dirs {
-			q.Set(i, 0, math.Ldexp(v[0], e))
-			q.Set(i, 1, math.Ldexp(v[1], e))
+			h := f * maxNearestRatio * 2 / math.Hypot(v[0], v[1])
+			q.Set(i, 0, h*v[0])
+			q.Set(i, 1, h*v[1])
 		}
-		got, err := nn.Predict(Data{X: q})
-		if e == 60 {
-			if err == nil || !strings.Contains(err.Error(), "the score of class 0 is -Inf") {
-				t.Errorf("rows at 2^60: %v %v, want checkFiniteScores' error", got, err)
+		for i := range dirs {
+			got, err := nn.Predict(Data{X: q.Slice(i, i+1, 0, 2).(*mat.Dense)})
+			if f > 1 {
+				if err == nil || err.Error() != refused {
+					t.Errorf("direction %v just above 2^26·r: %v %v, want refused", dirs[i], got, err)
+				}
+				continue
 			}
-			continue
-		}
-		if err != nil {
-			t.Fatalf("rows at 2^40: %v", err)
-		}
-		for i, v := range dirs {
-			// Far away, the nearest row is the one of the largest
-			// projection on the row's direction (d = ‖z‖ − ẑ·r + O(1/‖z‖)),
-			// here by a margin of at least 0.05 of the direction's norm.
-			best, bestVal, second := -1, math.Inf(-1), math.Inf(-1)
+			if err != nil {
+				t.Fatalf("direction %v just below 2^26·r: %v", dirs[i], err)
+			}
+			// The brute-force nearest row (squared distances in float64:
+			// at 2^27 their differences, about 2^28, are exact to many
+			// digits), by a margin checked.
+			best, bd, second := -1, math.Inf(1), math.Inf(1)
 			for tr := range class {
-				val := v[0]*rows.At(tr, 0) + v[1]*rows.At(tr, 1)
-				if val > bestVal {
-					best, bestVal, second = tr, val, bestVal
-				} else if val > second {
-					second = val
+				e0, e1 := q.At(i, 0)-rows[2*tr], q.At(i, 1)-rows[2*tr+1]
+				d := e0*e0 + e1*e1
+				if d < bd {
+					best, bd, second = tr, d, bd
+				} else if d < second {
+					second = d
 				}
 			}
-			if bestVal-second < 0.05*math.Hypot(v[0], v[1]) {
-				t.Fatalf("direction %v: projections %v and %v too close for the check", v, bestVal, second)
+			if second-bd < 1e-3*math.Sqrt(bd) {
+				t.Fatalf("direction %v: squared distances %v and %v too close for the check", dirs[i], bd, second)
 			}
-			if got[i] != class[best] {
-				t.Errorf("row %d (direction %v, at 2^40): class %d, the nearest row's is %d", i, v, got[i], class[best])
+			if got[0] != class[best] {
+				t.Errorf("direction %v just below 2^26·r: class %d, the nearest row's is %d", dirs[i], got[0], class[best])
 			}
 		}
+	}
+	// The deterministic miss: (1e20, 0) refused, (1e12, 0) class b.
+	miss := model2([]float64{0, 1e5, 1, 0}, []int{0, 1})
+	if got, err := miss.Predict(Data{X: mat.NewDense(1, 2, []float64{1e20, 0})}); err == nil || err.Error() != refused {
+		t.Errorf("(1e20, 0): %v %v, want refused", got, err)
+	}
+	if got, err := miss.Predict(Data{X: mat.NewDense(1, 2, []float64{1e12, 0})}); err != nil || got[0] != 1 {
+		t.Errorf("(1e12, 0): %v %v, want class b (1)", got, err)
+	}
+	// r = 0: no row is refused for being far.
+	zero := model2([]float64{0, 0, 0, 0, 0, 0}, []int{0, 1, 2})
+	S, err := zero.Scores(Data{X: mat.NewDense(1, 2, []float64{1e300, 1e300})})
+	if err != nil {
+		t.Fatalf("r = 0, (1e300, 1e300): %v", err)
+	}
+	if want := -math.Sqrt2 * 1e300; S.At(0, 0) != want || S.At(0, 1) != want || S.At(0, 2) != want {
+		t.Errorf("r = 0, (1e300, 1e300): scores %v, want %v for every class", S.RawRowView(0), want)
+	}
+	if got, err := zero.Predict(Data{X: mat.NewDense(1, 2, []float64{1.5e308, 1.5e308})}); err == nil || err.Error() != refused {
+		t.Errorf("r = 0, (1.5e308, 1.5e308), of norm +Inf: %v %v, want refused", got, err)
 	}
 }
