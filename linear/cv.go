@@ -101,6 +101,11 @@ func trainWarm(ctx context.Context, prob *Problem, p Params, prev *warmStart) (*
 	return next, nil
 }
 
+// cvCaller names cross-validation in the error of an interrupted run
+// ("linear: cross-validation: fit interrupted: context canceled"), as
+// trainCaller names training.
+const cvCaller = "linear: cross-validation"
+
 // trainFoldFunc trains cross-validation fold k's problem (trainWarm): a
 // variable that tests replace to order the folds' failures in time.
 var trainFoldFunc = func(ctx context.Context, _ int, prob *Problem, p Params, prev *warmStart) (*warmStart, error) {
@@ -386,6 +391,9 @@ func crossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 		stops[k].Converged, stops[k].Stuck, stops[k].Precision = ws.why.flags()
 		return nil
 	})
+	if cerr := fitctx.Err(ctx, cvCaller); cerr != nil {
+		return nil, nil, cerr // whichever fold noticed first, the run was interrupted
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -483,6 +491,9 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 		}
 		return nil
 	})
+	if cerr := fitctx.Err(ctx, cvCaller); cerr != nil {
+		return 0, nil, cerr // whichever fold noticed first, the run was interrupted
+	}
 	if err != nil {
 		return 0, nil, err
 	}
