@@ -291,7 +291,7 @@ func (s *cvSetup) heldOut(d *design, test []int, w, dec []float64) error {
 	for _, i := range test {
 		v := d.dot(i, w)
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("linear: cross-validation: the decision value of row %d, held out, is %v: the weights of the other folds (largest |w| %.3g) times its features overflow float64; rescale the features", i, v, floats.Norm(w, math.Inf(1)))
+			return fmt.Errorf("linear: cross-validation: the decision value of held-out example %d (counting from 1) is %v: the weights of the other folds (largest |w| %.3g) times its features overflow float64; rescale the features", i+1, v, floats.Norm(w, math.Inf(1)))
 		}
 		dec[i] = s.sign * v
 	}

@@ -14,13 +14,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/kerneltest"
 	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/metric"
 	"github.com/greedytl/greedytl/sparse"
-	"time"
 )
 
 // checkDealt reports how fold, the folds of the rows that classes
@@ -702,7 +702,7 @@ func TestCrossValidateRefusesOverflowingHeldOutRows(t *testing.T) {
 	}
 	prob := &Problem{X: x, Y: y}
 	ctx := context.Background()
-	const want = "linear: cross-validation: the decision value of row 0, held out, is NaN"
+	const want = "linear: cross-validation: the decision value of held-out example 1 (counting from 1) is NaN"
 	for _, s := range []Solver{L2RLR, L2RL2LossSVCDual} {
 		p := Params{Solver: s, C: 1e20}
 		dec, err := CrossValidate(ctx, prob, p, 20, 1)

@@ -563,10 +563,11 @@ func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) error {
 // W = Zᵀα and, unless r.weightsOnly, Fitted = y − λQα and
 // LOO_i = (λQα)_i/(1 − H_ii) = (Qα)_i/s_i, where 1 − H_ii = λs_i and
 // s_i = (Q(ZZᵀ+λI)⁻¹Qᵀ)_ii: defined for s_i > 0, even where λs_i
-// underflows (X ~ 2^60, λ = 1e-300), as RidgeLOO.Path's dual form. The LOO residuals come from Qα itself, not
-// through Fitted: y − Fitted would cancel y's digits, an error of about
-// ε·|y|/(λs_i) (relative 1e-3 at λ = 1e-12 on N(0, 1) data, all of them
-// when λQα is below half an ulp of y).
+// underflows (X ~ 2^60, λ = 1e-300), as RidgeLOO.Path's dual form. The
+// LOO residuals come from Qα itself, not through Fitted: y − Fitted would
+// cancel y's digits, an error of about ε·|y|/(λs_i) (relative 1e-3 at
+// λ = 1e-12 on N(0, 1) data, all of them when λQα is below half an ulp of
+// y).
 func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) error {
 	qt := r.basis()
 	k, _ := qt.Dims()
