@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -737,5 +738,48 @@ func TestCrossValidateRefusesOverflowingHeldOutRows(t *testing.T) {
 				t.Errorf("%s, %v: SelectC: %v (accuracies %v), want %q%s… (C = 1e+20)", tc.name, s, err, acc, want, tc.value)
 			}
 		}
+	}
+}
+
+// TestSelectCWarmStarts: SelectCBy trains each fold's C grid in increasing
+// order from the previous C's weights (trainFoldFunc passes prev to
+// trainWarm): every fold's result at a C after the first is trainWarm's
+// from the previous result bit for bit, and for at least one it differs
+// from a cold start's, so that a trainFoldFunc dropping prev fails.
+func TestSelectCWarmStarts(t *testing.T) {
+	prob := randomProblem(7, 200, 20, 0.5, 1)
+	real := trainFoldFunc
+	defer func() { trainFoldFunc = real }()
+	var mu sync.Mutex
+	var warm, differ int
+	var bad []string
+	trainFoldFunc = func(ctx context.Context, k int, fp *Problem, p Params, prev *warmStart) (*warmStart, error) {
+		ws, err := real(ctx, k, fp, p, prev)
+		if err != nil || prev == nil {
+			return ws, err
+		}
+		want, werr := trainWarm(ctx, fp, p, prev)
+		cold, cerr := trainWarm(ctx, fp, p, nil)
+		mu.Lock()
+		defer mu.Unlock()
+		warm++
+		if werr != nil || cerr != nil || !slices.Equal(ws.w, want.w) {
+			bad = append(bad, fmt.Sprintf("fold %d, C = %v: %v %v, weights not the warm start's", k, p.C, werr, cerr))
+		}
+		if !slices.Equal(ws.w, cold.w) {
+			differ++
+		}
+		return ws, err
+	}
+	for _, s := range []Solver{L2RLR, L2RL2LossSVCDual} {
+		if _, _, err := SelectC(context.Background(), prob, Params{Solver: s, Eps: 0.1}, []float64{0.01, 0.1, 1, 10}, 5, 1); err != nil {
+			t.Fatalf("%v: %v", s, err)
+		}
+	}
+	for _, b := range bad {
+		t.Error(b)
+	}
+	if warm == 0 || differ == 0 {
+		t.Errorf("%d warm-started fits, %d differing from a cold start: the check is too weak", warm, differ)
 	}
 }
