@@ -222,6 +222,11 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := sameRun(cfg.Out, old, man, false); err != nil {
 		return nil, sourcesHint(err, &cfg, old, man)
 	}
+	if man.Protocol != ProtocolNWay {
+		if note, small := plannedSmallTests(man, counts, len(neg.Target)); note != "" {
+			warn(WarnSmallTestSets, note, small)
+		}
+	}
 
 	srcDir := cfg.Sources
 	tc := source.DefaultTrainConfig() // the sources' settings when Run trains them

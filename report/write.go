@@ -675,7 +675,9 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 }
 
 // datasetOverview describes the grid of one dataset: the sizes and noise
-// levels of its records and of its runs' grids (gridRows.grid).
+// levels of its records and of its runs' grids (gridRows.grid), and the
+// caution of test sets too small for a meaningful accuracy
+// (experiment.SmallTestSets).
 func datasetOverview(recs []experiment.Record, ci ClassInfo, d *datasetRows) string {
 	targets, splits := map[int]bool{}, map[int]bool{}
 	for _, r := range recs {
@@ -701,6 +703,9 @@ func datasetOverview(recs []experiment.Record, ci ClassInfo, d *datasetRows) str
 			g[x] = true
 		}
 		s += " Classes fall in " + plural.Count(len(g), "semantic group", "semantic groups") + "."
+	}
+	if note := experiment.SmallTestSets(recs); note != "" {
+		s += " Caution: " + note + "."
 	}
 	return s
 }

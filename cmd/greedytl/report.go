@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/report"
@@ -81,6 +82,12 @@ committees out of their mean, a column's values spanning a huge range (their
 records' "wide_range"), has its accuracy marked ‡, a warning (code wide-range)
 saying how many, and in --json "wide_range", their count.
 
+A dataset whose binary cells test on fewer than 10 negatives, or some of whose
+targets' cells test on fewer than 10 positives, gets a caution (code
+small-test-sets, and in its section of the documents): one test example then
+moves a cell's balanced accuracy by more than 5 points, as much as methods
+differ.
+
 Runs of one dataset must be the same run (as for merge), except that they may
 hold different methods, noise levels and numbers of splits: a method run on its
 own beside a finished run, or the noise study beside the main grid, is reported
@@ -135,6 +142,9 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 	}
 	if note := res.PartialNote(); note != "" {
 		diagf(s.err, "%s", note)
+	}
+	for _, c := range res.TestSetCautions() {
+		s.warn(warning{Code: experiment.WarnSmallTestSets, Message: c})
 	}
 	rows := res.Rows()
 	for _, r := range rows {
