@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/internal/datasettest"
 	"github.com/greedytl/greedytl/method"
 )
 
@@ -157,5 +158,49 @@ func TestWideRangeRecordErrors(t *testing.T) {
 		if err != nil || string(b) != line {
 			t.Errorf("a record with wide_range written back:\n%s, %v\nwant\n%s", b, err, line)
 		}
+	}
+}
+
+// TestGreedyAutoRecordsWideRange: greedytl-auto itself, in a protocol run
+// whose negative classes hold a few values of 1e30 in one feature, leaves
+// committees out of some cells' means; exactly those cells' records carry
+// wide_range (their fits below the others', as checkWideRange requires of
+// them on reading), the other records none.
+func TestGreedyAutoRecordsWideRange(t *testing.T) {
+	counts := []int{24, 24, 24, 24, 60, 60, 60, 60}
+	f := datasettest.Shuffled(7, counts, []float64{8, 8, 8, 8, 0, 0, 0, 0})
+	seen := map[int]int{}
+	for i, c := range f.Labels {
+		if c >= 4 && seen[c] < 8 { // eight examples of each negative class
+			f.X.Set(i, 0, 1e30)
+			seen[c]++
+		}
+	}
+	f = datasettest.WriteFolder(t, f)
+	cfg := DefaultConfig()
+	cfg.Data, cfg.Name, cfg.Out = f, "wide", t.TempDir()
+	cfg.NegativeClasses = f.Classes[4:]
+	cfg.Targets, cfg.Positives, cfg.Splits, cfg.Noise, cfg.Methods = f.Classes[:1], []int{2}, 8, []int{0}, []string{"greedytl-auto"}
+	cfg.Workers = 1
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wide, most := 0, 0.0
+	recs := readRecords(t, sum.File)
+	for _, r := range recs {
+		most = max(most, r.Hyperparameters["fits"])
+	}
+	for _, r := range recs {
+		fits := r.Hyperparameters["fits"]
+		if r.Error != "" || (fits < most) != (len(r.WideRange) > 0) {
+			t.Errorf("%v: error %q, fits %v of %v, wide_range %+v", r.Key(), r.Error, fits, most, r.WideRange)
+		}
+		if len(r.WideRange) > 0 {
+			wide++
+		}
+	}
+	if wide == 0 {
+		t.Errorf("no cell of %d left a committee out (fits %v in all): the test's data no longer make greedytl-auto leave one out", len(recs), most)
 	}
 }
