@@ -15,16 +15,7 @@ import (
 // once — the directory's run.json is not found once — where each input
 // added the warning (twice, word for word).
 func TestLackingRunJSONWarnedOnce(t *testing.T) {
-	f := testFolder(t)
-	src := testSources(t, f)
-	sum, err := Run(context.Background(), testConfig(f, t.TempDir(), src, allNegMethod))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(sum.File)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, data := allNegRun(t)
 	lines := bytes.SplitAfter(bytes.TrimSuffix(data, []byte("\n")), []byte("\n"))
 	if len(lines) < 2 {
 		t.Fatalf("%d records; want two or more", len(lines))
@@ -56,17 +47,7 @@ func TestLackingRunJSONWarnedOnce(t *testing.T) {
 // read beside a run with one, is refused with a message that says so — it
 // said "a record of run , but …".
 func TestBareRecordWithoutRunIDMessage(t *testing.T) {
-	f := testFolder(t)
-	src := testSources(t, f)
-	run := t.TempDir()
-	sum, err := Run(context.Background(), testConfig(f, run, src, allNegMethod))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := os.ReadFile(sum.File)
-	if err != nil {
-		t.Fatal(err)
-	}
+	run, data := allNegRun(t)
 	var rec Record
 	if err := json.Unmarshal(data[:bytes.IndexByte(data, '\n')], &rec); err != nil {
 		t.Fatal(err)
@@ -95,4 +76,21 @@ func TestBareRecordWithoutRunIDMessage(t *testing.T) {
 	if strings.Contains(msg, "run ,") || strings.Contains(msg, "run  ") {
 		t.Errorf("error %q names an empty run id", msg)
 	}
+}
+
+// allNegRun runs the tests' usual grid (testConfig) of allNegMethod into a
+// new directory and returns it and its results file's contents.
+func allNegRun(t *testing.T) (string, []byte) {
+	t.Helper()
+	f := testFolder(t)
+	run := t.TempDir()
+	sum, err := Run(context.Background(), testConfig(f, run, testSources(t, f), allNegMethod))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(sum.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run, data
 }

@@ -74,18 +74,7 @@ func TestReportWideRange(t *testing.T) {
 	}
 	// The marked entries: GreedyTL's at 5+10 (the second column) and
 	// GreedyTL N-way's 5-way, 1-shot (the first column of the first table).
-	var marked []string
-	for _, l := range strings.Split(md, "\n") {
-		if strings.Contains(l, "committees left out") { // All summary rows' header
-			continue
-		}
-		cells := strings.Split(strings.TrimSuffix(l, " |"), " | ")
-		for k, c := range cells {
-			if strings.HasSuffix(c, " "+WideRangeMark) {
-				marked = append(marked, cells[0]+" column "+string(rune('0'+k)))
-			}
-		}
-	}
+	marked := markedEntries(md, WideRangeMark)
 	if want := "| GreedyTL column 2; | GreedyTL N-way column 1"; strings.Join(marked, "; ") != want {
 		t.Errorf("report.md marks %q, want %q:\n%s", marked, want, md)
 	}
@@ -99,4 +88,20 @@ func TestReportWideRange(t *testing.T) {
 			t.Errorf("a report of fits that left nothing out mentions %q:\n%s", no, md)
 		}
 	}
+}
+
+// markedEntries returns the entries of report.md's tables marked with mark
+// (an accuracy followed by " "+mark), each as "| ROW column K": its row's
+// first cell and its column from 1; the headers' marks are not entries.
+func markedEntries(md, mark string) []string {
+	var marked []string
+	for _, l := range strings.Split(md, "\n") {
+		cells := strings.Split(strings.TrimSuffix(l, " |"), " | ")
+		for k, c := range cells {
+			if strings.HasSuffix(c, " "+mark) && c[0] >= '0' && c[0] <= '9' {
+				marked = append(marked, cells[0]+" column "+string(rune('0'+k)))
+			}
+		}
+	}
+	return marked
 }

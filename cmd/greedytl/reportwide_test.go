@@ -17,26 +17,13 @@ import (
 // count; a row without such cells has none of it.
 func TestReportWideRange(t *testing.T) {
 	run := reportRun(t)
-	path := filepath.Join(run, "results.jsonl")
-	var b strings.Builder
-	for _, l := range strings.SplitAfter(strings.TrimSuffix(readFile(t, path), "\n"), "\n") {
-		var r experiment.Record
-		if err := json.Unmarshal([]byte(l), &r); err != nil {
-			t.Fatal(err)
-		}
+	editRecords(t, run, func(r *experiment.Record) {
 		if r.Method == "greedytl-59" && r.Split < 2 && r.TargetIdx == 0 {
 			r.Candidates = max(r.Candidates, 1)
 			r.WideRange = []experiment.WideRange{{LeftOut: 1, Subsamples: 5,
 				Columns: []experiment.WideRangeColumn{{Column: greedytl.Column{Kind: greedytl.Feature, Index: 0}, Ratio: 1e30, Committees: 1}}}}
 		}
-		line, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.Write(line)
-		b.WriteByte('\n')
-	}
-	writeText(t, run, "results.jsonl", b.String())
+	})
 
 	code, out, stderr := cli(t, "", "report", run, "--json")
 	var rows []report.Row
@@ -69,4 +56,25 @@ func TestReportWideRange(t *testing.T) {
 			t.Errorf("table line %q: marked %v", l, marked)
 		}
 	}
+}
+
+// editRecords rewrites the records of run/results.jsonl (reportRun's) with
+// edit applied to each.
+func editRecords(t *testing.T, run string, edit func(*experiment.Record)) {
+	t.Helper()
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(strings.TrimSuffix(readFile(t, filepath.Join(run, "results.jsonl")), "\n"), "\n") {
+		var r experiment.Record
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		edit(&r)
+		line, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	writeText(t, run, "results.jsonl", b.String())
 }
