@@ -201,7 +201,7 @@ func checkReplaced(path string, man *Manifest, res *Results) error {
 	var other error
 	_, _, err := scanResults(path, func(_ []byte, rec *Record, lineno int) error {
 		if rec.RunID != "" && rec.RunID != man.RunID {
-			other = inputErrorf("merge: %s:%d: a record of run %s, not of the run merged (%s): merging would replace another run's records; merge into another file", path, lineno, rec.RunID, man.RunID)
+			other = inputErrorf("merge: %s:%d: %s, not of the run merged (%s): merging would replace another run's records; merge into another file", path, lineno, recordOfRun(rec.RunID), runNamed(man.RunID))
 			return other
 		}
 		if k := rec.Key(); !res.has(k) {
