@@ -31,3 +31,40 @@ func TestMergeNamesARunWithoutID(t *testing.T) {
 		t.Errorf("merging a run without a run id over another run's records: %v; want an input error naming %s:1 and %q, without \"()\"", err, file, runNamed(""))
 	}
 }
+
+// TestLackingRunJSONNamesItsFile checks that a results file read without
+// a run.json beside it, given by a bare name in the current directory, is
+// warned of with the file named: the warning said "run.json: not found",
+// which named no directory.
+func TestLackingRunJSONNamesItsFile(t *testing.T) {
+	f := testFolder(t)
+	cfg := testConfig(f, t.TempDir(), testSources(t, f), allNegMethod)
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(cfg.Out, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "merged.jsonl"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	res, err := ReadRuns([]string{"merged.jsonl"}, ReadOptions{Tolerant: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, w := range res.Warnings {
+		if strings.Contains(w, "not found") {
+			found = true
+			if !strings.Contains(w, "merged.jsonl") {
+				t.Errorf("warning %q does not name merged.jsonl, the file read without it", w)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no warning of the missing run.json: %q", res.Warnings)
+	}
+}

@@ -77,10 +77,13 @@ type Results struct {
 	// read holds, by dataset, the runs read with their run.json, bare
 	// the cells read from files without one (Tolerant), duplicates
 	// included, and lacking the run.json not found of each path read
-	// without one that gave a file not read before: checkBare.
-	read    map[string][]readRun
-	bare    []bareCell
-	lacking []string
+	// without one that gave a file not read before, lackingFor the first
+	// file read without it (for the warning: "run.json" alone names no
+	// directory): checkBare.
+	read       map[string][]readRun
+	bare       []bareCell
+	lacking    []string
+	lackingFor []string
 }
 
 // readRun is a run read with its run.json: its identity, its grid and
@@ -183,6 +186,7 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 				if lacking = slices.Index(res.lacking, lacks); lacking < 0 {
 					lacking = len(res.lacking)
 					res.lacking = append(res.lacking, lacks)
+					res.lackingFor = append(res.lackingFor, f)
 				}
 			}
 			if err := res.readFile(f, g, lacking, runID, opt); err != nil {
@@ -236,7 +240,7 @@ func (res *Results) checkBare() error {
 	}
 	for i, path := range res.lacking {
 		if !some[i] || other[i] {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: not found; the grid, and so the cells expected, are unknown", path))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: not found, beside %s; the grid, and so the cells expected, are unknown", path, res.lackingFor[i]))
 		}
 	}
 	return nil
