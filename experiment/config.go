@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/greedytl/greedytl/dataset"
@@ -270,6 +271,9 @@ func (c *Config) check() ([]string, error) {
 			}
 		}
 	}
+	if err := unknownMethods(c.Methods, c.Protocol); err != nil {
+		return nil, err
+	}
 	methods := make([]string, len(c.Methods))
 	for k, m := range c.Methods {
 		name, err := canonicalSpec(m, c.Protocol)
@@ -282,6 +286,28 @@ func (c *Config) check() ([]string, error) {
 		methods[k] = name
 	}
 	return methods, nil
+}
+
+// unknownMethods returns an input error naming every spec of specs whose
+// method is not registered, when there are two or more (canonicalSpec's
+// error names one, the first).
+func unknownMethods(specs []string, p string) error {
+	var unknown []string
+	for _, m := range specs {
+		if s, err := method.ParseSpec(m); err == nil {
+			if _, ok := method.Registered(s.Name); !ok {
+				unknown = append(unknown, strconv.Quote(s.Name))
+			}
+		}
+	}
+	if len(unknown) < 2 {
+		return nil
+	}
+	known := method.Names()
+	if p == ProtocolNWay {
+		known = method.MultiNames()
+	}
+	return inputErrorf("experiment: unknown methods %s (known: %s)", strings.Join(unknown, ", "), strings.Join(known, ", "))
 }
 
 // canonicalSpec returns the canonical form of the method spec m for

@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,5 +67,23 @@ func TestLackingRunJSONNamesItsFile(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no warning of the missing run.json: %q", res.Warnings)
+	}
+}
+
+// TestUnknownMethodsNamedTogether checks that a run given several unknown
+// methods names them all in one error (it named the first only), for
+// either protocol.
+func TestUnknownMethodsNamedTogether(t *testing.T) {
+	f := testFolder(t)
+	for _, p := range []string{ProtocolStandard, ProtocolNWay} {
+		cfg := testConfig(f, t.TempDir(), "", "greedytl", "foo", "bar")
+		cfg.Protocol = p
+		if p == ProtocolNWay {
+			cfg.Ways, cfg.TestPerClass, cfg.Noise = []int{2}, 5, []int{0}
+		}
+		_, err := cfg.check()
+		if msg := fmt.Sprint(err); !errors.Is(err, ErrInput) || !strings.Contains(msg, `"foo"`) || !strings.Contains(msg, `"bar"`) {
+			t.Errorf("%s: %v; want an input error naming foo and bar", p, err)
+		}
 	}
 }
