@@ -178,13 +178,15 @@ type Config struct {
 	// Log, if not nil, receives one-line status messages.
 	Log io.Writer
 	// Warn, if not nil, receives the run's warnings about its sources
-	// (source.Index.Warnings: code source.WarnNotConverged when final fits
-	// did not converge, source.WarnSingleExample, with the classes, when
-	// classes with a single example have sources) and about its grid
-	// (WarnNoSources, when N-way episodes can hold no source;
+	// (source.Index.Warnings, whose codes source defines: among them
+	// source.WarnNotConverged when final fits did not converge and
+	// source.WarnSingleExample, with the classes, when classes with a
+	// single example have sources) and about its grid (among them
+	// WarnNoSources, when N-way episodes can hold no source;
 	// WarnSmallClasses, with the classes, when the default N-way pool
-	// leaves out classes too small for an episode) instead of
-	// Log, which gets them as "warning: " lines.
+	// leaves out classes too small for an episode; WarnSmallTestSets, with
+	// the targets, when binary cells test on fewer than MinTestExamples)
+	// instead of Log, which gets them as "warning: " lines.
 	Warn func(code, message string, classes []string)
 	// Note, if not nil, receives the run's notes (that a sources directory
 	// drew its negative pool and trained its sources with another seed than
