@@ -14,20 +14,12 @@ import (
 // records carried their run, into a file holding another run's records,
 // says so rather than naming the merged run "()".
 func TestMergeNamesARunWithoutID(t *testing.T) {
-	f := testFolder(t)
-	cfg := testConfig(f, t.TempDir(), testSources(t, f), allNegMethod)
-	if _, err := Run(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(cfg.Out, "results.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := allNegRecords(t)
 	file := filepath.Join(t.TempDir(), "merged.jsonl")
 	if err := os.WriteFile(file, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	err = checkReplaced(file, &Manifest{}, &Results{})
+	err := checkReplaced(file, &Manifest{}, &Results{})
 	if msg := err.Error(); !errors.Is(err, ErrInput) || strings.Contains(msg, "()") || !strings.Contains(msg, runNamed("")) || !strings.Contains(msg, file+":1") {
 		t.Errorf("merging a run without a run id over another run's records: %v; want an input error naming %s:1 and %q, without \"()\"", err, file, runNamed(""))
 	}
@@ -38,15 +30,7 @@ func TestMergeNamesARunWithoutID(t *testing.T) {
 // warned of with the file named: the warning said "run.json: not found",
 // which named no directory.
 func TestLackingRunJSONNamesItsFile(t *testing.T) {
-	f := testFolder(t)
-	cfg := testConfig(f, t.TempDir(), testSources(t, f), allNegMethod)
-	if _, err := Run(context.Background(), cfg); err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(filepath.Join(cfg.Out, "results.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := allNegRecords(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "merged.jsonl"), b, 0o644); err != nil {
 		t.Fatal(err)
@@ -86,4 +70,20 @@ func TestUnknownMethodsNamedTogether(t *testing.T) {
 			t.Errorf("%s: %v; want an input error naming foo and bar", p, err)
 		}
 	}
+}
+
+// allNegRecords runs allNegMethod on the test folder and returns its
+// results file's bytes.
+func allNegRecords(t *testing.T) []byte {
+	t.Helper()
+	f := testFolder(t)
+	cfg := testConfig(f, t.TempDir(), testSources(t, f), allNegMethod)
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(cfg.Out, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
