@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/greedytl/greedytl/dataset"
@@ -177,13 +178,15 @@ type Config struct {
 	// Log, if not nil, receives one-line status messages.
 	Log io.Writer
 	// Warn, if not nil, receives the run's warnings about its sources
-	// (source.Index.Warnings: code source.WarnNotConverged when final fits
-	// did not converge, source.WarnSingleExample, with the classes, when
-	// classes with a single example have sources) and about its grid
-	// (WarnNoSources, when N-way episodes can hold no source;
+	// (source.Index.Warnings, whose codes source defines: among them
+	// source.WarnNotConverged when final fits did not converge and
+	// source.WarnSingleExample, with the classes, when classes with a
+	// single example have sources) and about its grid (among them
+	// WarnNoSources, when N-way episodes can hold no source;
 	// WarnSmallClasses, with the classes, when the default N-way pool
-	// leaves out classes too small for an episode) instead of
-	// Log, which gets them as "warning: " lines.
+	// leaves out classes too small for an episode; WarnSmallTestSets, with
+	// the targets, when binary cells test on fewer than MinTestExamples)
+	// instead of Log, which gets them as "warning: " lines.
 	Warn func(code, message string, classes []string)
 	// Note, if not nil, receives the run's notes (that a sources directory
 	// drew its negative pool and trained its sources with another seed than
@@ -270,6 +273,9 @@ func (c *Config) check() ([]string, error) {
 			}
 		}
 	}
+	if err := unknownMethods(c.Methods, c.Protocol); err != nil {
+		return nil, err
+	}
 	methods := make([]string, len(c.Methods))
 	for k, m := range c.Methods {
 		name, err := canonicalSpec(m, c.Protocol)
@@ -282,6 +288,28 @@ func (c *Config) check() ([]string, error) {
 		methods[k] = name
 	}
 	return methods, nil
+}
+
+// unknownMethods returns an input error naming every spec of specs whose
+// method is not registered, when there are two or more (canonicalSpec's
+// error names one, the first).
+func unknownMethods(specs []string, p string) error {
+	var unknown []string
+	for _, m := range specs {
+		if s, err := method.ParseSpec(m); err == nil {
+			if _, ok := method.Registered(s.Name); !ok {
+				unknown = append(unknown, strconv.Quote(s.Name))
+			}
+		}
+	}
+	if len(unknown) < 2 {
+		return nil
+	}
+	known := method.Names()
+	if p == ProtocolNWay {
+		known = method.MultiNames()
+	}
+	return inputErrorf("experiment: unknown methods %s (known: %s)", strings.Join(unknown, ", "), strings.Join(known, ", "))
 }
 
 // canonicalSpec returns the canonical form of the method spec m for

@@ -67,7 +67,9 @@
 // last line. A record of a fit whose iterative solver stopped before its
 // stopping rule held carries the model's report (Record.NotConverged,
 // "not_converged"), which reports mark; the records of fits whose runs
-// all converged have no such member. A run directory with other settings is refused with the
+// all converged have no such member. So does a record of a greedytl-auto
+// fit that left subsamples' committees out of its mean (Record.WideRange,
+// "wide_range"), absent when it left none out. A run directory with other settings is refused with the
 // setting that differs, and so is a record that is malformed (a member
 // missing, a null, an impossible value) or of another run (its run_id).
 //

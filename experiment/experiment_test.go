@@ -1017,6 +1017,11 @@ func TestMergeKeepsWhatItDidNotRead(t *testing.T) {
 		{"another run's results file", filepath.Join(other, "results.jsonl"), filepath.Join(other, "results.jsonl"), other + " holds another run (seed: 9 vs 1)"},
 		{"another run's records elsewhere", otherCopy, otherCopy, "a record of run"},
 		{"a file of other lines", foreign, foreign, "not a result record"},
+		// Another shard's directory (its shard not running): the merge
+		// would rewrite its run.json for the whole run, and its own
+		// command would then be refused.
+		{"another shard's directory", shards[1], filepath.Join(shards[1], ManifestFile), shards[1] + " is a shard directory"},
+		{"a file in another shard's directory", filepath.Join(shards[1], "merged.jsonl"), filepath.Join(shards[1], ManifestFile), shards[1] + " is a shard directory"},
 	} {
 		before, err := os.ReadFile(tc.file)
 		if err != nil {

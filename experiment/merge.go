@@ -201,7 +201,7 @@ func checkReplaced(path string, man *Manifest, res *Results) error {
 	var other error
 	_, _, err := scanResults(path, func(_ []byte, rec *Record, lineno int) error {
 		if rec.RunID != "" && rec.RunID != man.RunID {
-			other = inputErrorf("merge: %s:%d: a record of run %s, not of the run merged (%s): merging would replace another run's records; merge into another file", path, lineno, rec.RunID, man.RunID)
+			other = inputErrorf("merge: %s:%d: %s, not of the run merged (%s): merging would replace another run's records; merge into another file", path, lineno, recordOfRun(rec.RunID), runNamed(man.RunID))
 			return other
 		}
 		if k := rec.Key(); !res.has(k) {
@@ -224,7 +224,10 @@ func checkReplaced(path string, man *Manifest, res *Results) error {
 // the run man writes into (nil when it has none), or an input error when
 // it is another run's, naming out (dir, or a file in it): the merged
 // records, in its results file or in another, would be read as records of
-// a run they are not of.
+// a run they are not of. A shard's directory of this run is refused too:
+// a merge into it would rewrite its run.json for the whole run (leaving
+// the shard's own command refused) or put the merged records beside the
+// shard's.
 func mergedRunIn(dir, out string, man *Manifest) (*Manifest, error) {
 	old, err := existingManifest(dir)
 	if err != nil {
@@ -234,6 +237,9 @@ func mergedRunIn(dir, out string, man *Manifest) (*Manifest, error) {
 		return nil, nil
 	}
 	if d := old.differs(man, true); d == "" {
+		if old.Shard != nil {
+			return nil, inputErrorf("merge: %s is a shard directory (%s is shard %s's): merging into it would leave the shard unable to run or resume; merge into another directory", dir, filepath.Join(dir, ManifestFile), old.shardOf())
+		}
 		return old, nil
 	} else if out == dir {
 		return nil, inputErrorf("merge: %s holds another run (%s): merge into another directory", dir, d)

@@ -77,10 +77,13 @@ type Results struct {
 	// read holds, by dataset, the runs read with their run.json, bare
 	// the cells read from files without one (Tolerant), duplicates
 	// included, and lacking the run.json not found of each path read
-	// without one that gave a file not read before: checkBare.
-	read    map[string][]readRun
-	bare    []bareCell
-	lacking []string
+	// without one that gave a file not read before, lackingFor the first
+	// file read without it (for the warning: "run.json" alone names no
+	// directory): checkBare.
+	read       map[string][]readRun
+	bare       []bareCell
+	lacking    []string
+	lackingFor []string
 }
 
 // readRun is a run read with its run.json: its identity, its grid and
@@ -179,8 +182,12 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 			}
 			seen[abs] = true
 			if man == nil && lacking < 0 {
-				lacking = len(res.lacking)
-				res.lacking = append(res.lacking, lacks)
+				// Inputs of one directory share its run.json, warned of once.
+				if lacking = slices.Index(res.lacking, lacks); lacking < 0 {
+					lacking = len(res.lacking)
+					res.lacking = append(res.lacking, lacks)
+					res.lackingFor = append(res.lackingFor, f)
+				}
 			}
 			if err := res.readFile(f, g, lacking, runID, opt); err != nil {
 				return nil, err
@@ -225,18 +232,36 @@ func (res *Results) checkBare() error {
 		})
 		switch {
 		case i < 0:
-			return inputErrorf("%s: cell %v is a record of run %s, but %s, read with its %s, is run %s of dataset %q: the file, without a %s, holds another run's records (copied from it?); give that run's directory, with its %s, to read the two together, or leave the file out",
-				c.where, c.k, c.runID, runs[0].path, ManifestFile, runs[0].id, c.k.Dataset, ManifestFile, ManifestFile)
+			return inputErrorf("%s: cell %v is %s, but %s, read with its %s, is %s of dataset %q: the file, without a %s, holds another run's records (copied from it?); give that run's directory, with its %s, to read the two together, or leave the file out",
+				c.where, c.k, recordOfRun(c.runID), runs[0].path, ManifestFile, runNamed(runs[0].id), c.k.Dataset, ManifestFile, ManifestFile)
 		case !held:
 			return inputErrorf("%s: cell %v is not in the grid of run %s (%s), whose record it is: a results file without run.json must hold records of the runs read with theirs", c.where, c.k, runs[i].id, runs[i].path)
 		}
 	}
 	for i, path := range res.lacking {
 		if !some[i] || other[i] {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: not found; the grid, and so the cells expected, are unknown", path))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: not found, beside %s; the grid, and so the cells expected, are unknown", path, res.lackingFor[i]))
 		}
 	}
 	return nil
+}
+
+// recordOfRun says whose record a record of run id is, for messages: "a
+// record of run ID", or, for an empty id, that it has none.
+func recordOfRun(id string) string {
+	if id == "" {
+		return "a record without a run id (of a run made before records carried their run)"
+	}
+	return "a record of run " + id
+}
+
+// runNamed names the run of identity id for messages: "run ID", or, for an
+// empty id, "a run made before records carried their run".
+func runNamed(id string) string {
+	if id == "" {
+		return "a run made before records carried their run"
+	}
+	return "run " + id
 }
 
 // combineRuns returns the manifests of a dataset's runs with b added when

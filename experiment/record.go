@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/method"
 )
 
@@ -58,6 +59,19 @@ type Record struct {
 	// record that has it (an unknown member). A failed evaluation keeps it
 	// (it may be why); a failed fit has none.
 	NotConverged []method.NotConverged `json:"not_converged,omitempty"`
+	// WideRange is greedytl-auto's report of the subsamples' committees it
+	// left out of its mean because a column's mean on the subsample lay
+	// more than 2^26 of the subsample's standard deviations from the whole
+	// sample's (method.WideRangeReporter; greedytl fit's wide-range
+	// warning): one entry for a binary cell's model, one per class whose
+	// binary fit left some out for an episode's model fitted one class
+	// against the rest. The model, and its hyperparameter "fits", averages
+	// the other committees. It is nil, and the member absent, when no
+	// committee was left out and for the other methods, so that the records
+	// of such fits are those of the greedytl versions before the member;
+	// those versions refuse a record that has it (an unknown member). A
+	// failed evaluation keeps it; a failed fit has none.
+	WideRange []WideRange `json:"wide_range,omitempty"`
 	// Error is set when the method failed on this cell (the accuracy is
 	// then 0 and must not be averaged); empty on success.
 	Error string `json:"error,omitempty"`
@@ -77,6 +91,75 @@ type Record struct {
 	ClassIdx []int    `json:"-"`
 	// TestPerClass is the number of test examples of each class.
 	TestPerClass int `json:"-"`
+}
+
+// WideRange is a record's report of a greedytl-auto fit that left
+// subsamples' committees out of its mean (Record.WideRange), in the JSON
+// form
+//
+//	{"class": "a", "left_out": 1, "subsamples": 5,
+//	 "columns": [{"kind": "feature", "index": 3, "ratio": 1e+30, "committees": 1}]}
+//
+// with "class" left out for a binary cell's model.
+type WideRange struct {
+	// Class is the class whose binary fit it is, for an episode's model
+	// fitted one class against the rest; "" for a binary cell's.
+	Class string `json:"class,omitempty"`
+	// LeftOut committees of the Subsamples' fitted were left out of the
+	// mean; the model averages the other Subsamples − LeftOut and the whole
+	// sample's.
+	LeftOut    int `json:"left_out"`
+	Subsamples int `json:"subsamples"`
+	// Columns are the columns because of which (method.WideColumn),
+	// features before sources, each by index.
+	Columns []WideRangeColumn `json:"columns"`
+}
+
+// WideRangeColumn is a column because of which committees were left out:
+// the column (a feature, the noise dimensions among them, or a source, by
+// index), its largest shift ratio |μ − μ'|/s' over those committees, and
+// how many of them weight it.
+type WideRangeColumn struct {
+	greedytl.Column
+	Ratio      float64 `json:"ratio"`
+	Committees int     `json:"committees"`
+}
+
+// wideRangeOf returns the report of a fitted model's committees left out
+// (Record.WideRange): model's own when it is a method.WideRangeReporter,
+// or, for a model of several classes fitted one class against the rest,
+// each class's binary model's; nil when none was left out.
+func wideRangeOf(model any) []WideRange {
+	entry := func(m any, class string) []WideRange {
+		r, ok := m.(method.WideRangeReporter)
+		if !ok {
+			return nil
+		}
+		wide := r.WideColumns()
+		if len(wide) == 0 {
+			return nil
+		}
+		e := WideRange{Class: class, Subsamples: wide[0].Subsamples}
+		if h, ok := m.(interface{ Hyperparameters() map[string]float64 }); ok {
+			e.LeftOut = e.Subsamples + 1 - int(h.Hyperparameters()["fits"])
+		}
+		for _, w := range wide {
+			e.Columns = append(e.Columns, WideRangeColumn{Column: w.Column, Ratio: w.Ratio, Committees: w.Left})
+		}
+		return []WideRange{e}
+	}
+	if m, ok := model.(interface {
+		method.MultiModel
+		Models() []method.Model
+	}); ok {
+		var out []WideRange
+		classes := m.Classes()
+		for k, b := range m.Models() {
+			out = append(out, entry(b, classes[k])...)
+		}
+		return out
+	}
+	return entry(model, "")
 }
 
 // episodeRecord is the JSON form of an N-way episode's record
@@ -99,6 +182,7 @@ type episodeRecord struct {
 	Hyperparameters  map[string]float64 `json:"hyperparameters,omitempty"`
 
 	NotConverged []method.NotConverged `json:"not_converged,omitempty"` // Record.NotConverged
+	WideRange    []WideRange           `json:"wide_range,omitempty"`    // Record.WideRange
 
 	Error string `json:"error,omitempty"`
 }
@@ -111,7 +195,7 @@ type binaryRecord Record
 // N-way episode's (Ways > 0) as the members of episodeRecord: dataset,
 // ways, shots, episode, method, classes, class_idx, accuracy,
 // balanced_accuracy, test_per_class, fit_seconds, candidates and the
-// optional run_id, hyperparameters, not_converged and error.
+// optional run_id, hyperparameters, not_converged, wide_range and error.
 func (r Record) MarshalJSON() ([]byte, error) {
 	if r.Ways == 0 {
 		return json.Marshal(binaryRecord(r))
@@ -120,7 +204,7 @@ func (r Record) MarshalJSON() ([]byte, error) {
 		RunID: r.RunID, Dataset: r.Dataset, Ways: r.Ways, Shots: r.Positives, Episode: r.Split, Method: r.Method,
 		Classes: r.Classes, ClassIdx: r.ClassIdx, Accuracy: r.Accuracy, BalancedAccuracy: r.BalancedAccuracy,
 		TestPerClass: r.TestPerClass, FitSeconds: r.FitSeconds, Candidates: r.Candidates,
-		Hyperparameters: r.Hyperparameters, NotConverged: r.NotConverged, Error: r.Error,
+		Hyperparameters: r.Hyperparameters, NotConverged: r.NotConverged, WideRange: r.WideRange, Error: r.Error,
 	})
 }
 
@@ -151,7 +235,7 @@ func (e *episodeRecord) record() Record {
 		RunID: e.RunID, Dataset: e.Dataset, Ways: e.Ways, Positives: e.Shots, Split: e.Episode, Method: e.Method,
 		Classes: e.Classes, ClassIdx: e.ClassIdx, Accuracy: e.Accuracy, BalancedAccuracy: e.BalancedAccuracy,
 		TestPerClass: e.TestPerClass, FitSeconds: e.FitSeconds, Candidates: e.Candidates,
-		Hyperparameters: e.Hyperparameters, NotConverged: e.NotConverged, Error: e.Error, Features: 0,
+		Hyperparameters: e.Hyperparameters, NotConverged: e.NotConverged, WideRange: e.WideRange, Error: e.Error, Features: 0,
 	}
 }
 

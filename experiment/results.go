@@ -15,6 +15,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/internal/jsonfile"
@@ -143,7 +144,8 @@ func decodeRecord(line []byte) (*Record, error) {
 // impossible values: negative indices or counts, sources and weights (or
 // source names) of different lengths, an episode (Ways > 0) of fewer than
 // two ways or whose classes are not Ways distinct names and indices,
-// not_converged entries that no fit reports (checkNotConverged), and, for
+// not_converged entries that no fit reports (checkNotConverged), wide_range
+// entries that no fit reports (checkWideRange), and, for
 // a cell that did not fail, an accuracy outside [0, 1], an episode's
 // accuracy that its test set cannot give (checkEpisodeAccuracy), a
 // negative or non-finite time or a non-finite weight.
@@ -179,6 +181,9 @@ func checkRecord(r *Record) error {
 		return err
 	}
 	if err := checkNotConverged(r); err != nil {
+		return err
+	}
+	if err := checkWideRange(r); err != nil {
 		return err
 	}
 	if r.Error != "" {
@@ -232,6 +237,57 @@ func checkNotConverged(r *Record) error {
 		for _, c := range e.Classes {
 			if !slices.Contains(r.Classes, c) {
 				return fmt.Errorf("not_converged[%d]: class %q is not one of the episode's", i, c)
+			}
+		}
+	}
+	return nil
+}
+
+// checkWideRange checks a record's wide_range entries: present only with
+// at least one entry; a binary cell's one, without a class, an episode's
+// each of a distinct class of the episode; each with 1 ≤ left_out ≤
+// subsamples and, when the record has the hyperparameter "fits", the
+// committees it averages, subsamples + 1 − left_out fits for a binary
+// cell; and columns, at least one, each a feature or a source of index
+// below candidates, listed once, with a finite ratio ≥ 0 and 1 ≤
+// committees ≤ left_out.
+func checkWideRange(r *Record) error {
+	if r.WideRange != nil && len(r.WideRange) == 0 {
+		return errors.New("wide_range is empty: a record whose fit left no committee out leaves it out")
+	}
+	if r.Ways == 0 && len(r.WideRange) > 1 {
+		return fmt.Errorf("wide_range has %d entries: a binary cell's model is fitted as a whole (one)", len(r.WideRange))
+	}
+	for i, e := range r.WideRange {
+		fits, hasFits := r.Hyperparameters["fits"]
+		switch {
+		case e.Class != "" && r.Ways == 0:
+			return fmt.Errorf("wide_range[%d] names class %q: a binary cell's model is fitted as a whole", i, e.Class)
+		case e.Class == "" && r.Ways != 0:
+			return fmt.Errorf("wide_range[%d].class is missing: an episode's entry names the class of its fit", i)
+		case r.Ways != 0 && !slices.Contains(r.Classes, e.Class):
+			return fmt.Errorf("wide_range[%d]: class %q is not one of the episode's", i, e.Class)
+		case slices.ContainsFunc(r.WideRange[:i], func(o WideRange) bool { return o.Class == e.Class }):
+			return fmt.Errorf("wide_range[%d]: class %q is listed twice", i, e.Class)
+		case e.LeftOut < 1 || e.Subsamples < e.LeftOut:
+			return fmt.Errorf("wide_range[%d]: %d of %d committees left out: want 1 ≤ left_out ≤ subsamples", i, e.LeftOut, e.Subsamples)
+		case r.Ways == 0 && hasFits && fits != float64(e.Subsamples+1-e.LeftOut):
+			return fmt.Errorf("wide_range[%d]: %d of %d committees left out, but the hyperparameter fits is %v: want %d (the whole sample's and the subsamples' kept)", i, e.LeftOut, e.Subsamples, fits, e.Subsamples+1-e.LeftOut)
+		case len(e.Columns) == 0:
+			return fmt.Errorf("wide_range[%d].columns is missing or empty: a committee is left out because of a column", i)
+		}
+		for k, c := range e.Columns {
+			switch {
+			case c.Kind != greedytl.Feature && c.Kind != greedytl.Source:
+				return fmt.Errorf("wide_range[%d].columns[%d].kind is %v: want feature or source", i, k, c.Kind)
+			case c.Index < 0 || c.Index >= r.Candidates:
+				return fmt.Errorf("wide_range[%d].columns[%d].index is %d: want 0 ≤ index < candidates (%d)", i, k, c.Index, r.Candidates)
+			case slices.ContainsFunc(e.Columns[:k], func(o WideRangeColumn) bool { return o.Column == c.Column }):
+				return fmt.Errorf("wide_range[%d]: column %v is listed twice", i, c.Column)
+			case math.IsNaN(c.Ratio) || math.IsInf(c.Ratio, 0) || c.Ratio < 0:
+				return fmt.Errorf("wide_range[%d].columns[%d].ratio is %v: must be finite and ≥ 0", i, k, c.Ratio)
+			case c.Committees < 1 || c.Committees > e.LeftOut:
+				return fmt.Errorf("wide_range[%d].columns[%d]: %d committees of %d left out: want 1 ≤ committees ≤ left_out", i, k, c.Committees, e.LeftOut)
 			}
 		}
 	}

@@ -222,6 +222,11 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	if err := sameRun(cfg.Out, old, man, false); err != nil {
 		return nil, sourcesHint(err, &cfg, old, man)
 	}
+	if man.Protocol != ProtocolNWay {
+		if note, small := plannedSmallTests(man, counts, len(neg.Target)); note != "" {
+			warn(WarnSmallTestSets, note, small)
+		}
+	}
 
 	srcDir := cfg.Sources
 	tc := source.DefaultTrainConfig() // the sources' settings when Run trains them
@@ -911,7 +916,8 @@ func (r *runner) fit(ctx context.Context, g group, d *groupData, name string) (*
 
 // recordFit fits a model for rec's cell or episode with fit, timing it into
 // rec.FitSeconds, records the model's report of solver runs that did not
-// converge (rec.NotConverged, when it is a method.ConvergenceReporter), and
+// converge (rec.NotConverged, when it is a method.ConvergenceReporter) and
+// of committees left out of its mean (rec.WideRange, wideRangeOf), and
 // evaluates it with evaluate, which fills rec. A failure of either is
 // recorded in rec.Error (a failed evaluation leaves none of its results in
 // rec, and the fit's report); the error is returned only when ctx is done.
@@ -931,6 +937,7 @@ func recordFit[M any](ctx context.Context, rec *Record, fit func(context.Context
 			rec.NotConverged = r
 		}
 	}
+	rec.WideRange = wideRangeOf(model)
 	if err := evaluate(model); err != nil {
 		rec.Error = err.Error()
 		rec.Accuracy, rec.BalancedAccuracy, rec.Hyperparameters = 0, 0, nil

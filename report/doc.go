@@ -28,6 +28,9 @@
 // cells it averages whose fit's solver stopped short (records with
 // not_converged: Row.NotConverged, Row.SelectionNotConverged); the tables
 // mark its accuracy (NotConvergedMark) and say how many (Row.ConvergenceNote).
+// Likewise the cells whose greedytl-auto fit left subsamples' committees out
+// of its mean (records with wide_range: Row.WideRange, WideRangeMark,
+// Row.WideRangeNote).
 //
 // The records of an N-way run (experiment.ProtocolNWay) give one Row per
 // (dataset, method, ways, shots): the mean accuracy over episodes and its

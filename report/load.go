@@ -3,6 +3,8 @@ package report
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/greedytl/greedytl/experiment"
@@ -133,6 +135,25 @@ func (res *Results) Partial() []experiment.Coverage {
 	for _, c := range res.Coverage {
 		if !c.Complete() {
 			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// TestSetCautions returns, for each dataset of binary cells some of whose
+// test sets hold fewer than experiment.MinTestExamples positives or
+// negatives, in the order of the datasets' names, the caution the report
+// gives in the dataset's section (experiment.SmallTestSets), prefixed by
+// the dataset's name; nil when there is none.
+func (res *Results) TestSetCautions() []string {
+	datasets := map[string]bool{}
+	for _, r := range res.Records {
+		datasets[r.Dataset] = true
+	}
+	var out []string
+	for _, ds := range slices.Sorted(maps.Keys(datasets)) {
+		if note := experiment.SmallTestSets(res.recordsOf(ds)); note != "" {
+			out = append(out, datasetTitle(ds)+": "+note)
 		}
 	}
 	return out

@@ -95,7 +95,7 @@ func nwaySection(doc *document, recs []experiment.Record, dataset, slug string, 
 		doc.add(heading{3, fmt.Sprintf("%d-way accuracy (%%)", w)})
 		doc.add(nwayTable(d, ms, w, shots)...)
 	}
-	convergenceNotes(doc, d.rows)
+	rowNotes(doc, d.rows)
 	f, err := nwayFigure("nway-accuracy-"+slug, name, d, ms, ways, shots)
 	if err != nil {
 		return nil, err

@@ -198,15 +198,7 @@ func TestReportNotConverged(t *testing.T) {
 	}
 	// The marked entries: L1-Logistic's at 2+10 (the first column) and
 	// GreedyTL N-way's 5-way, 1-shot (the first column of the first table).
-	var marked []string
-	for _, l := range strings.Split(md, "\n") {
-		cells := strings.Split(l, " | ")
-		for k, c := range cells {
-			if strings.HasSuffix(c, " "+NotConvergedMark) {
-				marked = append(marked, cells[0]+" column "+string(rune('0'+k)))
-			}
-		}
-	}
+	marked := markedEntries(md, NotConvergedMark)
 	if want := "| L1-Logistic column 1; | GreedyTL N-way column 1"; strings.Join(marked, "; ") != want {
 		t.Errorf("report.md marks %q, want %q:\n%s", marked, want, md)
 	}

@@ -63,6 +63,14 @@ type Row struct {
 	// JSON, when every run converged.
 	NotConverged          int `json:"not_converged,omitempty"`
 	SelectionNotConverged int `json:"selection_not_converged,omitempty"`
+	// WideRange counts the successful cells (of N) whose greedytl-auto fit
+	// left subsamples' committees out of its mean because a column's
+	// values span a huge range (a wide_range entry in the record,
+	// experiment.Record.WideRange): their model averages fewer committees
+	// than the method's others. Such cells are averaged like the others,
+	// and reports mark the row (WideRangeMark, WideRangeNote); 0, and
+	// absent from the JSON, when no committee was left out.
+	WideRange int `json:"wide_range,omitempty"`
 }
 
 // MarshalJSON writes r as its fields' tags say, except that a row without
@@ -115,10 +123,6 @@ func (r Row) ConvergenceNote() string {
 	if !r.StoppedShort() {
 		return ""
 	}
-	where := fmt.Sprintf("%s, noise %d", plural.Count(r.Positives, "positive", "positives"), r.Noise)
-	if r.Ways > 0 {
-		where = fmt.Sprintf("%d-way, %d-shot", r.Ways, r.Shots)
-	}
 	have := func(n int) string {
 		return fmt.Sprintf("%d of the %d cells averaged %s", n, r.N, plural.Word(n, "has", "have"))
 	}
@@ -129,7 +133,32 @@ func (r Row) ConvergenceNote() string {
 	if r.SelectionNotConverged > 0 {
 		parts = append(parts, have(r.SelectionNotConverged)+" solver runs that stopped short only in choosing a hyperparameter (it may not be the one converged runs choose)")
 	}
-	return fmt.Sprintf("%s %s, %s: %s; the records' not_converged name the solvers", datasetTitle(r.Dataset), r.Method, where, strings.Join(parts, "; "))
+	return fmt.Sprintf("%s %s, %s: %s; the records' not_converged name the solvers", datasetTitle(r.Dataset), r.Method, r.where(), strings.Join(parts, "; "))
+}
+
+// WideRangeMark marks, in a report's tables, the accuracy of a row some
+// of whose cells come from fits that left committees out of their mean
+// (Row.WideRange).
+const WideRangeMark = "‡"
+
+// WideRangeNote returns what a report says of a row some of whose averaged
+// cells come from fits that left subsamples' committees out of their mean
+// (Row.WideRange), or "" when none did.
+func (r Row) WideRangeNote() string {
+	if r.WideRange == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s %s, %s: %d of the %d cells averaged %s a fit that left subsamples' committees out of its mean, a column's values spanning so huge a range (its mean on the subsample more than 2^26 of the subsample's standard deviations from the whole sample's) that the whole sample's standardisation could not carry them; the records' wide_range name the columns",
+		datasetTitle(r.Dataset), r.Method, r.where(), r.WideRange, r.N, plural.Word(r.WideRange, "has", "have"))
+}
+
+// where names the row's place in the grid for its notes: "2 positives,
+// noise 0", or for an N-way row "5-way, 1-shot".
+func (r Row) where() string {
+	if r.Ways > 0 {
+		return fmt.Sprintf("%d-way, %d-shot", r.Ways, r.Shots)
+	}
+	return fmt.Sprintf("%s, noise %d", plural.Count(r.Positives, "positive", "positives"), r.Noise)
 }
 
 // rowKey identifies a summary row.
@@ -164,12 +193,14 @@ func compareRowKeys(a, b rowKey) int {
 // averaged; a row whose cells all failed has N = 0 and Mean, StdErr and
 // FitSecondsMean 0. Successful records with solver runs that stopped short
 // (not_converged) are averaged and counted (NotConverged,
-// SelectionNotConverged).
+// SelectionNotConverged), and so are those whose fits left committees out
+// of their mean (wide_range: WideRange).
 func Summarize(records []experiment.Record) []Row {
 	type acc struct {
 		fits                    []float64
 		errs                    int
 		notConverged, selection int
+		wide                    int
 		split                   map[int][]float64 // split → its values
 	}
 	groups := map[rowKey]*acc{}
@@ -197,6 +228,9 @@ func Summarize(records []experiment.Record) []Row {
 		case len(r.NotConverged) > 0:
 			a.selection++
 		}
+		if len(r.WideRange) > 0 {
+			a.wide++
+		}
 	}
 	rows := make([]Row, 0, len(groups))
 	for k, a := range groups {
@@ -206,7 +240,7 @@ func Summarize(records []experiment.Record) []Row {
 		}
 		n := len(vals)
 		row := Row{Dataset: k.dataset, Method: k.method, Positives: k.positives, Noise: k.noise, N: n, Errors: a.errs, Splits: len(a.split),
-			NotConverged: a.notConverged, SelectionNotConverged: a.selection}
+			NotConverged: a.notConverged, SelectionNotConverged: a.selection, WideRange: a.wide}
 		if k.ways > 0 {
 			row.Ways, row.Shots = k.ways, k.positives
 		}

@@ -581,6 +581,9 @@ func build(res *Results) (*document, []*figure, error) {
 	if slices.ContainsFunc(rows, Row.StoppedShort) {
 		doc.add(paragraph{"Stopped short " + NotConvergedMark + ": of the n cells, those whose final fit's solver stopped before its stopping rule held (final), and those whose only runs that stopped chose a hyperparameter (selection)."})
 	}
+	if slices.ContainsFunc(rows, leftOut) {
+		doc.add(paragraph{"Committees left out " + WideRangeMark + ": of the n cells, those whose fit left subsamples' committees out of its mean (a column's values spanning a huge range)."})
+	}
 	return doc, figs, nil
 }
 
@@ -636,7 +639,7 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 		doc.add(heading{3, title})
 		doc.add(accuracyTable(d, n, negatives)...)
 	}
-	convergenceNotes(doc, d.rows)
+	rowNotes(doc, d.rows)
 	base := noises[0]
 	f1, err := accuracyFigure("fig1-accuracy-"+slug, name, d, base, negatives)
 	if err != nil {
@@ -672,7 +675,9 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 }
 
 // datasetOverview describes the grid of one dataset: the sizes and noise
-// levels of its records and of its runs' grids (gridRows.grid).
+// levels of its records and of its runs' grids (gridRows.grid), and the
+// caution of test sets too small for a meaningful accuracy
+// (experiment.SmallTestSets).
 func datasetOverview(recs []experiment.Record, ci ClassInfo, d *datasetRows) string {
 	targets, splits := map[int]bool{}, map[int]bool{}
 	for _, r := range recs {
@@ -698,6 +703,9 @@ func datasetOverview(recs []experiment.Record, ci ClassInfo, d *datasetRows) str
 			g[x] = true
 		}
 		s += " Classes fall in " + plural.Count(len(g), "semantic group", "semantic groups") + "."
+	}
+	if note := experiment.SmallTestSets(recs); note != "" {
+		s += " Caution: " + note + "."
 	}
 	return s
 }
@@ -741,7 +749,8 @@ func sizeLabel(positives, negatives int) string {
 // HasStdErr; "mean (1 episode)" for an N-way row, whose splits are
 // episodes), "—" for a row of no cells, marked
 // (NotConvergedMark) when some of its cells come from fits whose solvers
-// stopped short.
+// stopped short, and (WideRangeMark) when some come from fits that left
+// committees out of their mean.
 func (r Row) Accuracy() string {
 	var s string
 	switch {
@@ -757,21 +766,32 @@ func (r Row) Accuracy() string {
 	if r.StoppedShort() {
 		s += " " + NotConvergedMark
 	}
+	if r.WideRange > 0 {
+		s += " " + WideRangeMark
+	}
 	return s
 }
 
-// convergenceNotes adds to doc, after a table of rows, the footnote of its
-// marked entries (Row.Accuracy): each such row's ConvergenceNote. It adds
-// nothing when no row is marked.
-func convergenceNotes(doc *document, rows []Row) {
-	var notes []string
-	for _, r := range rows {
-		if n := r.ConvergenceNote(); n != "" {
-			notes = append(notes, n+".")
+// rowNotes adds to doc, after a table of rows, the footnotes of its marked
+// entries (Row.Accuracy): each such row's ConvergenceNote, then each such
+// row's WideRangeNote. It adds nothing when no row is marked.
+func rowNotes(doc *document, rows []Row) {
+	for _, n := range []struct {
+		note func(Row) string
+		head string
+	}{
+		{Row.ConvergenceNote, NotConvergedMark + " Solvers that stopped short — entries averaged over cells some of whose fits' solver runs stopped before their stopping rule held (at their iteration cap, or unable to progress):"},
+		{Row.WideRangeNote, WideRangeMark + " Committees left out — entries averaged over cells some of whose greedytl-auto fits averaged fewer committees than the others:"},
+	} {
+		var notes []string
+		for _, r := range rows {
+			if s := n.note(r); s != "" {
+				notes = append(notes, s+".")
+			}
 		}
-	}
-	if len(notes) > 0 {
-		doc.add(paragraph{NotConvergedMark + " Solvers that stopped short — entries averaged over cells some of whose fits' solver runs stopped before their stopping rule held (at their iteration cap, or unable to progress):"}, bullets{notes})
+		if len(notes) > 0 {
+			doc.add(paragraph{n.head}, bullets{notes})
+		}
 	}
 }
 
@@ -1198,6 +1218,11 @@ func allRowsTable(rows []Row) table {
 		t.header = append(t.header, "stopped short "+NotConvergedMark)
 		t.right = append(t.right, false)
 	}
+	wide := slices.ContainsFunc(rows, leftOut)
+	if wide { // the cells whose fits left committees out
+		t.header = append(t.header, "committees left out "+WideRangeMark)
+		t.right = append(t.right, true)
+	}
 	for _, r := range rows {
 		m, se, fit := "—", "—", "—" // a row of no successful cell averages nothing
 		if r.N > 0 {
@@ -1215,10 +1240,21 @@ func allRowsTable(rows []Row) table {
 		if stopped {
 			cells = append(cells, stoppedShort(r))
 		}
+		if wide {
+			n := ""
+			if r.WideRange > 0 {
+				n = strconv.Itoa(r.WideRange)
+			}
+			cells = append(cells, n)
+		}
 		t.rows = append(t.rows, cells)
 	}
 	return t
 }
+
+// leftOut reports whether some of the row's averaged cells come from fits
+// that left committees out of their mean (Row.WideRange).
+func leftOut(r Row) bool { return r.WideRange > 0 }
 
 // stoppedShort renders a row's counts of cells with solver runs that
 // stopped short: "3 final, 1 selection", "" for none.

@@ -64,7 +64,9 @@ enough examples is a target (or the --targets named). A cell is
 positives of the target and 10 target negatives, with every source but the
 target's own and --noise N(0,1) dimensions appended to the features, and
 scored by class-balanced accuracy on 50 further positives and 50 further
-target negatives (fewer when the data run short). With --protocol skewed —
+target negatives (fewer when the data run short; a warning, code
+small-test-sets, says when some cells will test on fewer than 10 positives or
+negatives, too few for a meaningful accuracy). With --protocol skewed —
 the paper's setting for skewed data sets such as SUN09 — the test set is
 every other example of the target and every other target negative, and
 --positives defaults to 1 (a class with 2 examples can be a target).

@@ -682,6 +682,10 @@ func TestSpecList(t *testing.T) {
 		{[]string{`"greedytl:delta=0.001,lambda=10",no-transfer`}, []string{"greedytl:delta=0.001,lambda=10", "no-transfer"}},
 		{[]string{"greedytl", "lambda=10"}, []string{"greedytl", "lambda=10"}}, // a setting of no spec: ParseSpec refuses it
 		{[]string{"lambda=10,greedytl"}, []string{"lambda=10", "greedytl"}},
+		// Blank space around a spec is trimmed, as the number lists'
+		// items are (parseList): " greedytl-auto" was an unknown method.
+		{[]string{"greedytl, greedytl-auto ,no-transfer"}, []string{"greedytl", "greedytl-auto", "no-transfer"}},
+		{[]string{"greedytl:delta=0.001, lambda=10"}, []string{"greedytl:delta=0.001,lambda=10"}},
 		{[]string{""}, nil}, // appends nothing: experiment and demo refuse a --methods that names no method (TestEmptyListFlags)
 	} {
 		var l specList

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/report"
@@ -75,7 +76,17 @@ its accuracy marked † in the table and the documents, a warning (code
 not-converged) saying how many, and in --json "not_converged", the cells whose
 final fit stopped short (its weights are the solver's last iterate), and
 "selection_not_converged", those whose only stopped runs chose a
-hyperparameter; nothing is added when every run converged.
+hyperparameter; nothing is added when every run converged. Likewise a row some
+of whose averaged cells come from greedytl-auto fits that left subsamples'
+committees out of their mean, a column's values spanning a huge range (their
+records' "wide_range"), has its accuracy marked ‡, a warning (code wide-range)
+saying how many, and in --json "wide_range", their count.
+
+A dataset whose binary cells test on fewer than 10 negatives, or some of whose
+targets' cells test on fewer than 10 positives, gets a caution (code
+small-test-sets, and in its section of the documents): one test example then
+moves a cell's balanced accuracy by more than 5 points, as much as methods
+differ.
 
 Runs of one dataset must be the same run (as for merge), except that they may
 hold different methods, noise levels and numbers of splits: a method run on its
@@ -132,10 +143,16 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 	if note := res.PartialNote(); note != "" {
 		diagf(s.err, "%s", note)
 	}
+	for _, c := range res.TestSetCautions() {
+		s.warn(warning{Code: experiment.WarnSmallTestSets, Message: c})
+	}
 	rows := res.Rows()
 	for _, r := range rows {
 		if note := r.ConvergenceNote(); note != "" {
 			s.warn(warning{Code: method.WarnNotConverged, Message: note})
+		}
+		if note := r.WideRangeNote(); note != "" {
+			s.warn(warning{Code: method.WarnWideRange, Message: note})
 		}
 	}
 	if o.out == "" {
@@ -183,7 +200,9 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 // printSummary prints the summary rows as an aligned table; N-way rows
 // (--protocol nway) have a ways and a shots column instead of positives
 // and noise, and their accuracy is the episodes'. An accuracy averaged over
-// fits whose solvers stopped short is marked (report.NotConvergedMark).
+// fits whose solvers stopped short is marked (report.NotConvergedMark), and
+// one averaged over fits that left committees out of their mean
+// (report.WideRangeMark).
 func printSummary(s *streams, rows []report.Row) error {
 	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', tabwriter.AlignRight)
 	header := ""
@@ -207,6 +226,9 @@ func printSummary(s *streams, rows []report.Row) error {
 			fit = fmt.Sprintf("%.4g", r.FitSecondsMean)
 			if r.StoppedShort() {
 				acc += report.NotConvergedMark
+			}
+			if r.WideRange > 0 {
+				acc += report.WideRangeMark
 			}
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%s\t\n",

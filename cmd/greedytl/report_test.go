@@ -230,24 +230,11 @@ func TestReportIntoUnwritableDirectory(t *testing.T) {
 // hyperparameter selection; a row without such cells has none of it.
 func TestReportNotConverged(t *testing.T) {
 	run := reportRun(t)
-	path := filepath.Join(run, "results.jsonl")
-	var b strings.Builder
-	for _, l := range strings.SplitAfter(strings.TrimSuffix(readFile(t, path), "\n"), "\n") {
-		var r experiment.Record
-		if err := json.Unmarshal([]byte(l), &r); err != nil {
-			t.Fatal(err)
-		}
+	editRecords(t, run, func(r *experiment.Record) {
 		if r.Method == "greedytl-59" && r.Split < 2 {
 			r.NotConverged = []method.NotConverged{{Solver: "S", Stopped: 1, Runs: 3, Final: r.TargetIdx == 0}}
 		}
-		line, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.Write(line)
-		b.WriteByte('\n')
-	}
-	writeText(t, run, "results.jsonl", b.String())
+	})
 
 	code, out, stderr := cli(t, "", "report", run, "--json")
 	var rows []report.Row

@@ -13,7 +13,7 @@ import (
 // so a part that holds "=" but no ":", after a spec with settings, is one
 // more setting of that spec: "greedytl:delta=0.001,lambda=10,no-transfer"
 // is two specs. Parts may be quoted as in CSV, as pflag's string lists
-// allow. Each use of the flag appends.
+// allow, and are trimmed of blank space. Each use of the flag appends.
 type specList []string
 
 // String returns the specs as the flag takes them ("" for none, which the
@@ -32,6 +32,7 @@ func (l *specList) Set(arg string) error {
 	}
 	var specs []string
 	for _, p := range parts {
+		p = strings.TrimSpace(p) // as the number lists' items are (parseList)
 		if n := len(specs); n > 0 && strings.Contains(specs[n-1], ":") && strings.Contains(p, "=") && !strings.Contains(p, ":") {
 			specs[n-1] += "," + p
 			continue

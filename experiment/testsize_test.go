@@ -1,0 +1,89 @@
+package experiment
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/internal/datasettest"
+)
+
+// TestSmallTestSetsWarned: a standard run whose negative pool of two
+// classes leaves 12 target negatives — 10 for training, 2 to test on —
+// and one of whose targets has 12 examples (7 test positives at 5
+// positives) warns once (code small-test-sets, the small target as its
+// class) that its test sets are too small for a meaningful accuracy,
+// naming the 2 negatives and the target; the records hold those sizes and
+// SmallTestSets gives the same caution from them. It ran without a word.
+// The tests' usual grid (14 test negatives, 19 test positives and more)
+// warns of nothing, and SmallTestSets of its records is "".
+func TestSmallTestSetsWarned(t *testing.T) {
+	counts := []int{24, 24, 24, 12, 60, 60}
+	f := datasettest.WriteFolder(t, datasettest.Shuffled(5, counts, []float64{8, 8, 8, 8, 0, 0}))
+	neg := []string{f.Classes[4], f.Classes[5]}
+	small := f.Classes[3]
+	cfg := DefaultConfig()
+	cfg.Data, cfg.Name, cfg.Out = f, "small", t.TempDir()
+	cfg.NegativeClasses, cfg.Positives, cfg.Splits, cfg.Noise, cfg.Methods = neg, []int{2, 5}, 1, []int{0}, []string{allNegMethod}
+	type warning struct {
+		code, message string
+		classes       []string
+	}
+	var warned []warning
+	cfg.Warn = func(code, message string, classes []string) {
+		if code == WarnSmallTestSets {
+			warned = append(warned, warning{code, message, classes})
+		}
+	}
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warned) != 1 {
+		t.Fatalf("%d warnings of code %s, want 1: %+v", len(warned), WarnSmallTestSets, warned)
+	}
+	w := warned[0]
+	for _, want := range []string{
+		"test sets too small for a meaningful accuracy: cells test on 2 negatives (the target negatives the pool leaves beside the 10 for training)",
+		"the targets whose cells test on fewer positives at the largest training size: " + small + " (7);",
+		"(25 at k = 2)",
+	} {
+		if !strings.Contains(w.message, want) {
+			t.Errorf("warning %q; want it to say %q", w.message, want)
+		}
+	}
+	if !slices.Equal(w.classes, []string{small}) {
+		t.Errorf("the warning's classes are %q, want [%s]", w.classes, small)
+	}
+	recs := readRecords(t, sum.File)
+	var plain []Record
+	for _, r := range recs {
+		if r.TestNegatives != 2 || r.Target == small && r.Positives == 5 && r.TestPositives != 7 {
+			t.Errorf("%v: %d test positives and %d test negatives", r.Key(), r.TestPositives, r.TestNegatives)
+		}
+		plain = append(plain, *r)
+	}
+	if got := SmallTestSets(plain); got != w.message {
+		t.Errorf("SmallTestSets of the records:\n%s\nwant the run's warning\n%s", got, w.message)
+	}
+
+	f = testFolder(t)
+	cfg = testConfig(f, t.TempDir(), testSources(t, f), allNegMethod)
+	warned = nil
+	cfg.Warn = func(code, message string, classes []string) {
+		if code == WarnSmallTestSets {
+			warned = append(warned, warning{code, message, classes})
+		}
+	}
+	if sum, err = Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	plain = nil
+	for _, r := range readRecords(t, sum.File) {
+		plain = append(plain, *r)
+	}
+	if len(warned) != 0 || SmallTestSets(plain) != "" {
+		t.Errorf("the usual grid: warnings %+v, SmallTestSets %q; want none", warned, SmallTestSets(plain))
+	}
+}
