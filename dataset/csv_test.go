@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -629,5 +630,60 @@ func TestDecimalCommaEvidence(t *testing.T) {
 	// A line of one field has no comma to split at.
 	if decimalCommaSplit([][]byte{[]byte("1 2")}, []bool{false}) {
 		t.Error(`decimalCommaSplit("1 2") = true, want false`)
+	}
+}
+
+// TestTabHeaderWithCommas: pandas' to_csv(path, sep='\t') writes a column
+// name holding a comma unquoted (Python's csv module quotes only a field
+// holding the separator): the header "a,b\tc" was split at its comma, and
+// the first row failed "expected 2 values as in the header on line 1, got
+// 1". Rows that split at tabs as the header does make it tab-separated;
+// rows that split at commas as it does keep it comma-separated. The first
+// input is the bytes pandas 1.5.3 writes for
+// pd.DataFrame({'a,b': [1.5, 2.0], 'c': [3.0, 4.0]}).to_csv(path, sep='\t', index=False).
+func TestTabHeaderWithCommas(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		names []string
+		r, c  int
+	}{
+		{"a,b\tc\n1.5\t3.0\n2.0\t4.0\n", []string{"a,b", "c"}, 2, 2},
+		{"x\ta, b\ty,z,w\n1\t2\t3\n", []string{"x", "a, b", "y,z,w"}, 1, 3},
+		{"a,b\tc\n1,2\n", []string{"a", "b\tc"}, 1, 2}, // commas agree
+	} {
+		var names []string
+		m, err := DecodeMatrixNames(strings.NewReader(tc.in), "s.tsv", &names)
+		if err != nil {
+			t.Errorf("%q: %v", tc.in, err)
+			continue
+		}
+		if r, c := m.Dims(); r != tc.r || c != tc.c || !reflect.DeepEqual(names, tc.names) {
+			t.Errorf("%q: %d×%d, names %q; want %d×%d, %q", tc.in, r, c, names, tc.r, tc.c, tc.names)
+		}
+	}
+	// Excel's directive names commas: no guess overrides it.
+	if _, err := DecodeMatrix(strings.NewReader("sep=,\na,b\tc\n1\t2\n"), "s.csv"); err == nil {
+		t.Error("sep=, above a tab-separated file read")
+	}
+}
+
+// TestMixedSeparatorHint: a line whose values are separated otherwise
+// than the header's names or the lines above (a file written in parts,
+// one with to_csv(sep='\t')) said only "expected 2 values … got 1": the
+// message says which separators the lines hold.
+func TestMixedSeparatorHint(t *testing.T) {
+	const one = ": write the file with one separator throughout)"
+	for in, want := range map[string]string{
+		"a\tb\n1,2\n":      "x.csv:2: expected 2 values as in the header on line 1, got 1 (this line's values are separated by commas, the header's names by tabs" + one,
+		"a,b\n1\t2\n":      "x.csv:2: expected 2 values as in the header on line 1, got 1 (this line's values are separated by tabs, the header's names by commas" + one,
+		"1,2\n3,4\n5\t6\n": "x.csv:3: expected 2 values, got 1 (this line's values are separated by tabs, the lines above by commas" + one,
+		"a b c\n1,2,3\n":   "x.csv:2: expected 3 values as in the header on line 1, got 1 (this line's values are separated by commas, the header's names by blanks" + one,
+		"a\tb\n1,2,3\n":    "x.csv:2: expected 2 values as in the header on line 1, got 1",
+		"a\tb\tc\n1\t2\n":  "x.csv:2: expected 3 values as in the header on line 1, got 2",
+	} {
+		_, err := DecodeMatrix(strings.NewReader(in), "x.csv")
+		if fmt.Sprint(err) != want {
+			t.Errorf("%q: %v\nwant %s", in, err, want)
+		}
 	}
 }

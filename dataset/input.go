@@ -290,7 +290,9 @@ func isSkippable(line []byte) bool {
 // quoted, as FormatHeaderCell writes predict --scores's class names.
 // Python's csv.Sniffer, which pandas' read_csv(sep=None) asks, tells the
 // separator of such a line the same way, from the characters next to its
-// quoted fields.
+// quoted fields. A header whose commas are unquoted, as pandas'
+// to_csv(sep='\t') writes them, is told tab-separated by the row below it
+// (tabHeader).
 func detectSep(line []byte) byte {
 	comma, tab := bytes.IndexByte(line, ',') >= 0, bytes.IndexByte(line, '\t') >= 0
 	switch {
@@ -322,6 +324,70 @@ func tabQuotedCommas(line []byte) bool {
 		}
 	}
 	return true
+}
+
+// tabHeader reports whether header, a first line of names that detectSep
+// took for comma-separated (it has a comma outside quotes), is
+// tab-separated after all, as row, the line below it, tells: both hold a
+// tab, and split at tabs they are as many fields, two or more, the
+// header's names (isHeader). pandas' to_csv(path, sep='\t') writes a
+// column name holding a comma unquoted ("a,b\tc"), as Python's csv
+// module quotes only a field holding the separator. Split at commas the
+// two lines are not as many fields (the caller asks only then), so the
+// rows do not agree with a comma-separated header.
+func tabHeader(header, row []byte) bool {
+	if bytes.IndexByte(header, '\t') < 0 || bytes.IndexByte(row, '\t') < 0 {
+		return false
+	}
+	var scratch []byte
+	h, err := splitFields(nil, header, '\t', &scratch)
+	if err != nil || len(h) < 2 || !isHeader(h) {
+		return false
+	}
+	var scratch2 []byte
+	r, err := splitFields(nil, row, '\t', &scratch2)
+	return err == nil && len(r) == len(h)
+}
+
+// sepNames are the separators a line may be split at (splitFields's sep)
+// and their names in messages.
+var sepNames = []struct {
+	sep  byte
+	name string
+}{{',', "commas"}, {'\t', "tabs"}, {0, "blanks"}}
+
+// mixedSepHint returns the note, for an error on line, which split at
+// sep is not the cols fields of the lines above (of the header, when
+// header), that line is those cols fields separated otherwise ("1,2"
+// below a header "a\tb"): a file written in parts with two separators.
+// It returns "" when no other separator splits the line so.
+func mixedSepHint(line []byte, sep byte, cols int, header bool) string {
+	var this, above string
+	for _, s := range sepNames {
+		if s.sep == sep {
+			above = s.name
+			continue
+		}
+		in := s.sep
+		if in == 0 {
+			in = ' '
+		}
+		if this != "" || bytes.IndexByte(line, in) < 0 {
+			continue
+		}
+		var scratch []byte
+		if f, err := splitFields(nil, line, s.sep, &scratch); err == nil && len(f) == cols {
+			this = s.name
+		}
+	}
+	if this == "" || above == "" {
+		return ""
+	}
+	what := "the lines above"
+	if header {
+		what = "the header's names"
+	}
+	return fmt.Sprintf(" (this line's values are separated by %s, %s by %s: write the file with one separator throughout)", this, what, above)
 }
 
 // directiveSeps are the separators Excel's directive line may name
