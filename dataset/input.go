@@ -448,7 +448,7 @@ func (s *fieldSplit) firstRow(fields [][]byte, quoted []bool) {
 // value, between its integer part, which ends a field, and its fraction
 // part, which begins the next. So no field is quoted, and the first field
 // is integers (blankIntegers: "1 234" of "1 234,5 2 345,6") or one, the
-// first of them signed or not ("+1,5 2,5"). The fields from the second on
+// first of them signed or not ("+1,5 +2,5"). The fields from the second on
 // that are a fraction part, blanks and integers (blankIntegers: "5 2")
 // show the split; the line's rest, from the first field that is none or
 // the last, need only begin with a fraction part: what follows it a
@@ -485,18 +485,16 @@ func decimalCommaSplit(fields [][]byte, quoted []bool) bool {
 // blanks: what a comma separator makes of numbers with decimal commas
 // separated by blanks ("1,5 -2,25": "1", "5 -2", "25"), whole numbers
 // among them too ("1,5\t2\t3,25": "1", "5\t2\t3", "25"; "1\t2\t3,5":
-// "1\t2\t3", "5"). Every integer but the first may be negative; the first
-// only in the line's first field (first), where it may carry a plus sign
-// too ("+1 2 3,5"): in any other it follows a decimal comma, a fraction
-// part ("1,-2 3,5" is no such line), which may carry an exponent
+// "1\t2\t3", "5"). Every integer but the first may carry a sign, '-' or
+// '+' ("+1,5 +2,5": "+1", "5 +2", "5"); the first only in the line's
+// first field (first): in any other it follows a decimal comma, a
+// fraction part ("1,-2 3,5" is no such line), which may carry an exponent
 // ("1,5e-02 2,5e-01": "1", "5e-02 2", "5e-01").
 func blankIntegers(b []byte, first bool) bool {
 	f := bytes.Fields(b)
 	for i, x := range f {
 		switch {
-		case i > 0: // an integer part or a whole number
-			x = bytes.TrimPrefix(x, []byte("-"))
-		case first: // the line's first number
+		case i > 0 || first: // an integer part or a whole number
 			x = trimSign(x)
 		case !fractionPart(x): // what follows a decimal comma
 			return false
