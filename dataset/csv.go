@@ -90,7 +90,8 @@ func (src *source) matrix(name string, names *[]string) (*mat.Dense, error) {
 // "sep=;", "sep=" and a tab, "sep=|", or "sep= " for runs of blanks) names
 // it instead, and is skipped, as Excel reads it. Blank lines and lines whose first non-blank character is '#'
 // are skipped. Fields may be double-quoted, and blanks around them are
-// ignored.
+// ignored; a quoted column name of a header keeps the blanks inside its
+// quotes (" a", as Python's csv module reads it), an unquoted one is trimmed.
 //
 // The first content line may be a header of column names, which is
 // skipped; its field count must match the data's. Names are fields none of
@@ -178,11 +179,8 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 			}
 			if isHeader(fields) {
 				headerLine, headerText = lr.line, bytes.Clone(line)
-				cols = len(fields)
-				header = make([]string, cols)
-				for j, f := range fields {
-					header[j] = string(f)
-				}
+				header = headerNames(line, split.sep)
+				cols = len(header)
 				continue
 			}
 			rangeHeader = (split.sep == ',' || split.sep == '\t') && len(fields) >= 3 && isRangeHeader(fields)
@@ -194,12 +192,8 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 			// pandas' to_csv(sep='\t') writes a name holding a comma
 			// unquoted: the header was split at its commas.
 			split.sep = '\t'
-			hf, _ := splitFields(nil, headerText, '\t', &scratch)
-			cols = len(hf)
-			header = header[:0]
-			for _, f := range hf {
-				header = append(header, string(f))
-			}
+			header = headerNames(headerText, '\t')
+			cols = len(header)
 			if fields, err = splitFields(fields, line, '\t', &scratch); err != nil {
 				return nil, &Error{File: name, Line: lr.line, Err: err}
 			}
@@ -266,6 +260,21 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 		*names = header
 	}
 	return mat.NewDense(rows, cols, data), nil
+}
+
+// headerNames returns the column names of line, a header split at sep
+// that splits (isHeader's fields): a quoted name as written between its
+// quotes, blanks at either end too (splitLine's literal), as Python's csv
+// module and pandas read it and FormatHeaderCell writes a name with them;
+// an unquoted one trimmed.
+func headerNames(line []byte, sep byte) []string {
+	var scratch []byte
+	fields, _ := splitLine(nil, line, sep, &scratch, nil, true)
+	names := make([]string, len(fields))
+	for j, f := range fields {
+		names[j] = string(f)
+	}
+	return names
 }
 
 // minIndexRows is the fewest rows whose first column, counting them, is
