@@ -192,6 +192,10 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 			// pandas' to_csv(sep='\t') writes a name holding a comma
 			// unquoted: the header was split at its commas.
 			split.sep = '\t'
+			h, err := splitFields(nil, headerText, '\t', &scratch)
+			if err == nil && isIndexHeader(h) {
+				return nil, indexHeaderError(name, headerLine)
+			}
 			header = headerNames(headerText, '\t')
 			cols = len(header)
 			if fields, err = splitFields(fields, line, '\t', &scratch); err != nil {

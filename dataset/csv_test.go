@@ -667,6 +667,22 @@ func TestTabHeaderWithCommas(t *testing.T) {
 	if _, err := DecodeMatrix(strings.NewReader("sep=,\na,b\tc\n1\t2\n"), "s.csv"); err == nil {
 		t.Error("sep=, above a tab-separated file read")
 	}
+	// Refused: a mixed file (a second row under the other separator), a
+	// first row of more tab fields than the header's, and the header
+	// pandas' to_csv(path, sep='\t') writes above its index (the bytes
+	// pandas 1.5.3 writes for pd.DataFrame({'a,b': [1.5, 2.0], 'c': [3.0,
+	// 4.0]}).to_csv(path, sep='\t')), whose index column the tab split
+	// would read as feature 1.
+	for in, want := range map[string]string{
+		"a,b\tc\n1,2\n3\t4\n":                  "s.tsv:3: expected 2 values, got 1 (",
+		"a,b\tc\n1\t2\t3\n":                    "s.tsv:2: expected 2 values as in the header on line 1, got 1",
+		"\ta,b\tc\n0\t1.5\t3.0\n1\t2.0\t4.0\n": "s.tsv:1: a header with an empty first name",
+	} {
+		_, err := DecodeMatrix(strings.NewReader(in), "s.tsv")
+		if !strings.HasPrefix(fmt.Sprint(err), want) {
+			t.Errorf("%q: %v\nwant %s…", in, err, want)
+		}
+	}
 }
 
 // TestMixedSeparatorHint: a line whose values are separated otherwise
