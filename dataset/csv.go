@@ -90,8 +90,7 @@ func (src *source) matrix(name string, names *[]string) (*mat.Dense, error) {
 // "sep=;", "sep=" and a tab, "sep=|", or "sep= " for runs of blanks) names
 // it instead, and is skipped, as Excel reads it. Blank lines and lines whose first non-blank character is '#'
 // are skipped. Fields may be double-quoted, and blanks around them are
-// ignored; a quoted column name of a header keeps the blanks inside its
-// quotes (" a", as Python's csv module reads it), an unquoted one is trimmed.
+// ignored.
 //
 // The first content line may be a header of column names, which is
 // skipped; its field count must match the data's. Names are fields none of
@@ -179,8 +178,11 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 			}
 			if isHeader(fields) {
 				headerLine, headerText = lr.line, bytes.Clone(line)
-				header = headerNames(line, split.sep)
-				cols = len(header)
+				cols = len(fields)
+				header = make([]string, cols)
+				for j, f := range fields {
+					header[j] = string(f)
+				}
 				continue
 			}
 			rangeHeader = (split.sep == ',' || split.sep == '\t') && len(fields) >= 3 && isRangeHeader(fields)
@@ -192,12 +194,15 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 			// pandas' to_csv(sep='\t') writes a name holding a comma
 			// unquoted: the header was split at its commas.
 			split.sep = '\t'
-			h, err := splitFields(nil, headerText, '\t', &scratch)
-			if err == nil && isIndexHeader(h) {
+			hf, err := splitFields(nil, headerText, '\t', &scratch)
+			if err == nil && isIndexHeader(hf) {
 				return nil, indexHeaderError(name, headerLine)
 			}
-			header = headerNames(headerText, '\t')
-			cols = len(header)
+			cols = len(hf)
+			header = header[:0]
+			for _, f := range hf {
+				header = append(header, string(f))
+			}
 			if fields, err = splitFields(fields, line, '\t', &scratch); err != nil {
 				return nil, &Error{File: name, Line: lr.line, Err: err}
 			}
@@ -264,21 +269,6 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 		*names = header
 	}
 	return mat.NewDense(rows, cols, data), nil
-}
-
-// headerNames returns the column names of line, a header split at sep
-// that splits (isHeader's fields): a quoted name as written between its
-// quotes, blanks at either end too (splitLine's literal), as Python's csv
-// module and pandas read it and FormatHeaderCell writes a name with them;
-// an unquoted one trimmed.
-func headerNames(line []byte, sep byte) []string {
-	var scratch []byte
-	fields, _ := splitLine(nil, line, sep, &scratch, nil, true)
-	names := make([]string, len(fields))
-	for j, f := range fields {
-		names[j] = string(f)
-	}
-	return names
 }
 
 // minIndexRows is the fewest rows whose first column, counting them, is

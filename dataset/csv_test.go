@@ -705,3 +705,18 @@ func TestMixedSeparatorHint(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotedNameTrimmed: a quoted column name is trimmed of the blanks at
+// its ends as an unquoted one is, as main has read it, so that a model
+// fitted on `" a","b"` (recorded as "a") predicts on the same file. No
+// name with blanks at its ends reaches a header greedytl writes: class
+// names come from label files, which are trimmed.
+func TestQuotedNameTrimmed(t *testing.T) {
+	var names []string
+	if _, err := DecodeMatrixNames(strings.NewReader("\" a\",\"b \"\n1,2\n3,4\n"), "x.csv", &names); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a", "b"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("names %q, want %q", names, want)
+	}
+}

@@ -538,15 +538,6 @@ func splitFields(dst [][]byte, line []byte, sep byte, scratch *[]byte) ([][]byte
 // splitQuoted is splitFields that, when quoted is not nil, also sets
 // *quoted[:0] to whether each field was quoted.
 func splitQuoted(dst [][]byte, line []byte, sep byte, scratch *[]byte, quoted *[]bool) ([][]byte, error) {
-	return splitLine(dst, line, sep, scratch, quoted, false)
-}
-
-// splitLine is splitQuoted that, when literal, keeps a quoted field as
-// written between its quotes, blanks at its ends too (" a", as
-// FormatHeaderCell quotes a name with them): the column names of a
-// header (headerNames). A number's or a label's blanks are trimmed, quoted
-// or not.
-func splitLine(dst [][]byte, line []byte, sep byte, scratch *[]byte, quoted *[]bool, literal bool) ([][]byte, error) {
 	dst = dst[:0]
 	mark := func(q bool) {
 		if quoted != nil {
@@ -618,11 +609,7 @@ func splitLine(dst [][]byte, line []byte, sep byte, scratch *[]byte, quoted *[]b
 				return dst, fmt.Errorf("column %d: unterminated quoted field", len(dst)+1)
 			}
 			mark(true)
-			f := buf[start:len(buf):len(buf)]
-			if !literal {
-				f = trimBlank(f)
-			}
-			dst = append(dst, f)
+			dst = append(dst, trimBlank(buf[start:len(buf):len(buf)]))
 			for i < len(line) && line[i] == ' ' {
 				i++
 			}

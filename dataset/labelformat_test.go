@@ -364,10 +364,7 @@ func TestFormatHeaderCell(t *testing.T) {
 // as those names, a comma in one of them too, as predict --scores's file
 // is given back as --source-scores. A name holding a comma read as a
 // comma-separated line ("expected 2 values as in the header on line 1,
-// got 1" on the row below), the comma unquoted. A name with blanks at
-// either end, which FormatHeaderCell quotes, reads back with them, as
-// Python's csv module reads the quoted field (they were trimmed), by
-// either separator.
+// got 1" on the row below), the comma unquoted.
 func TestHeaderCellsRoundTrip(t *testing.T) {
 	for _, names := range [][]string{
 		{"Blue Whale", "a,b", "café"},
@@ -378,19 +375,15 @@ func TestHeaderCellsRoundTrip(t *testing.T) {
 		{"in side", "Blue Whale,  Pacific"},
 		{"#a", "a,#b", "C#"},
 		{"a,b"},
-		{" a", "b ", "c"},
-		{"  x  ", "y,z "},
 	} {
-		for _, sep := range []string{"\t", ","} {
-			cells := make([]string, len(names))
-			for i, n := range names {
-				cells[i] = FormatHeaderCell(n, sep[0])
-			}
-			row := strings.Repeat("1"+sep, len(names)-1) + "1\n"
-			var got []string
-			if _, err := DecodeMatrixNames(strings.NewReader(strings.Join(cells, sep)+"\n"+row+row), "s.tsv", &got); err != nil || !reflect.DeepEqual(got, names) {
-				t.Errorf("names %q as header %q read back as %q, %v", names, cells, got, err)
-			}
+		cells := make([]string, len(names))
+		for i, n := range names {
+			cells[i] = FormatHeaderCell(n, '\t')
+		}
+		row := strings.Repeat("1\t", len(names)-1) + "1\n"
+		var got []string
+		if _, err := DecodeMatrixNames(strings.NewReader(strings.Join(cells, "\t")+"\n"+row+row), "s.tsv", &got); err != nil || !reflect.DeepEqual(got, names) {
+			t.Errorf("names %q as header %q read back as %q, %v", names, cells, got, err)
 		}
 	}
 	// A tab no class name holds (CheckLabel): a model's from before the
