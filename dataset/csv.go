@@ -214,7 +214,11 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 				// R's write.table names no column above its row names.
 				return nil, errorf(name, lr.line, "expected %d values as in the header on line %d, got %d (one more: row names below a header that names the data columns alone, as R's write.table writes by default? write the file without them: write.table(x, path, row.names=FALSE))", cols, headerLine, len(fields))
 			}
-			hint := mixedSepHint(line, split.sep, cols, rows == 0 && headerLine > 0)
+			var header []byte
+			if rows == 0 && headerLine > 0 {
+				header = headerText
+			}
+			hint := mixedSepHint(line, header, split.sep, cols)
 			if rows == 0 && headerLine > 0 {
 				return nil, errorf(name, lr.line, "expected %d values as in the header on line %d, got %d%s", cols, headerLine, len(fields), hint)
 			}

@@ -698,6 +698,17 @@ func TestMixedSeparatorHint(t *testing.T) {
 		"a b c\n1,2,3\n":   "x.csv:2: expected 3 values as in the header on line 1, got 1 (this line's values are separated by commas, the header's names by blanks" + one,
 		"a\tb\n1,2,3\n":    "x.csv:2: expected 2 values as in the header on line 1, got 1",
 		"a\tb\tc\n1\t2\n":  "x.csv:2: expected 3 values as in the header on line 1, got 2",
+		// No hint where the header or the line holds both separators: a
+		// header split at commas that holds tabs, decimal commas in a
+		// tab-separated row; nor for a separator sepNames does not name,
+		// nor for a line without the separator named.
+		"a,b\tc\td\n1\t2\n":    "x.csv:2: expected 2 values as in the header on line 1, got 1",
+		"a,b\t0\n1\t2\n":       "x.csv:2: expected 2 values as in the header on line 1, got 1",
+		"a\tb\tc\n1,5\t2,5\n":  "x.csv:2: expected 3 values as in the header on line 1, got 2",
+		"sep=;\na;b\n1,2\n":    "x.csv:3: expected 2 values as in the header on line 2, got 1",
+		"sep=\t\na\n1\t2\t3\n": "x.csv:3: expected 1 values as in the header on line 2, got 3",
+		"sep= \na\n1 2 3\n":    "x.csv:3: expected 1 values as in the header on line 2, got 3",
+		"a,b\n1\t 2\n":         "x.csv:2: expected 2 values as in the header on line 1, got 1 (this line's values are separated by tabs, the header's names by commas" + one,
 	} {
 		_, err := DecodeMatrix(strings.NewReader(in), "x.csv")
 		if fmt.Sprint(err) != want {

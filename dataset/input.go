@@ -358,11 +358,15 @@ var sepNames = []struct {
 
 // mixedSepHint returns the note, for an error on line, which split at
 // sep is not the cols fields of the lines above (of the header, when
-// header), that line is those cols fields separated otherwise ("1,2"
-// below a header "a\tb"): a file written in parts with two separators.
-// It returns "" when no other separator splits the line so.
-func mixedSepHint(line []byte, sep byte, cols int, header bool) string {
+// header, the header line, is not nil), that line is those cols fields
+// separated otherwise ("1,2" below a header "a\tb"): a file written in
+// parts with two separators. It returns "" when no other separator
+// splits the line so, and when the header or the line itself holds both
+// separators ("a,b\tc\td" above "1\t2"; "1,5\t2,5" below "a\tb\tc"),
+// where "one separator throughout" is no advice.
+func mixedSepHint(line, header []byte, sep byte, cols int) string {
 	var this, above string
+	var thisSep byte
 	for _, s := range sepNames {
 		if s.sep == sep {
 			above = s.name
@@ -377,14 +381,17 @@ func mixedSepHint(line []byte, sep byte, cols int, header bool) string {
 		}
 		var scratch []byte
 		if f, err := splitFields(nil, line, s.sep, &scratch); err == nil && len(f) == cols {
-			this = s.name
+			this, thisSep = s.name, in
 		}
 	}
 	if this == "" || above == "" {
 		return ""
 	}
+	if bytes.IndexByte(header, thisSep) >= 0 || (sep != 0 && bytes.IndexByte(line, sep) >= 0) {
+		return ""
+	}
 	what := "the lines above"
-	if header {
+	if header != nil {
 		what = "the header's names"
 	}
 	return fmt.Sprintf(" (this line's values are separated by %s, %s by %s: write the file with one separator throughout)", this, what, above)
