@@ -90,6 +90,8 @@ func (c *Classes) BlankLine() (int, LinePlace) {
 // written unquoted (np.savetxt(path, y, fmt="%s")) does not. A line
 // before the first label that is '#', a blank and text ("# label") is
 // np.savetxt's header= (savetxtHeader), not a label: not such a line.
+// Every such line before the first label is exempted, a class written
+// unquoted as "# a" too: the form alone cannot tell the two apart.
 func (c *Classes) CommentLine() (int, LinePlace) {
 	return c.gapLine(func(g gapLines) int { return g.comment })
 }

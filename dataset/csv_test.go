@@ -675,6 +675,7 @@ func TestTabHeaderWithCommas(t *testing.T) {
 	// would read as feature 1.
 	for in, want := range map[string]string{
 		"a,b\tc\n1,2\n3\t4\n":                  "s.tsv:3: expected 2 values, got 1 (",
+		"a,b\t0\n1\t2\n":                       "s.tsv:2: expected 2 values as in the header on line 1, got 1",
 		"a,b\tc\n1\t2\t3\n":                    "s.tsv:2: expected 2 values as in the header on line 1, got 1",
 		"\ta,b\tc\n0\t1.5\t3.0\n1\t2.0\t4.0\n": "s.tsv:1: a header with an empty first name",
 	} {
