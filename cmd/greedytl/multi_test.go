@@ -362,6 +362,14 @@ func TestLabelsBlankLine(t *testing.T) {
 	few := writeText(t, dir, "few.txt", "dog\n#tag\ncat\n")
 	checkStderr(t, few+" has 2 labels but the inputs have 4 rows",
 		"fit", "--method", "nearest-mean", "--features", x, "--labels", few, "--out", out)
+	// A blank line fewer than the labels missing, or one in a file of
+	// more labels than rows, explains none: not named.
+	gap := writeText(t, dir, "gap.csv", "1\n\n-1\n")
+	checkStderr(t, gap+" has 2 labels but the inputs have 4 rows",
+		"fit", "--method", "greedytl", "--features", x, "--labels", gap, "--out", out)
+	more := writeText(t, dir, "more.csv", "1\n-1\n\n-1\n1\n1\n")
+	checkStderr(t, more+" has 5 labels but the inputs have 4 rows",
+		"fit", "--method", "greedytl", "--features", x, "--labels", more, "--out", out)
 	end := writeText(t, dir, "end.txt", "dog\ncat\ncat\n#tag\n")
 	checkStderr(t, end+` has 3 labels but the inputs have 4 rows (line 4, after the last label, starts with '#' and is read as a comment: a label that starts with '#' is written quoted, "#tag")`,
 		"fit", "--method", "nearest-mean", "--features", x, "--labels", end, "--out", out)
