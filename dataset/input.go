@@ -356,6 +356,17 @@ var sepNames = []struct {
 	name string
 }{{',', "commas"}, {'\t', "tabs"}, {0, "blanks"}}
 
+// sepName returns the name in messages of sep, a separator of sepNames
+// ("" for another).
+func sepName(sep byte) string {
+	for _, s := range sepNames {
+		if s.sep == sep {
+			return s.name
+		}
+	}
+	return ""
+}
+
 // mixedSepHint returns the note, for an error on line, which split at
 // sep is not the cols fields of the lines above (of the header, when
 // header, the header line, is not nil), that line is those cols fields
@@ -365,11 +376,11 @@ var sepNames = []struct {
 // separators ("a,b\tc\td" above "1\t2"; "1,5\t2,5" below "a\tb\tc"),
 // where "one separator throughout" is no advice.
 func mixedSepHint(line, header []byte, sep byte, cols int) string {
-	var this, above string
+	var this string
 	var thisSep byte
+	above := sepName(sep)
 	for _, s := range sepNames {
 		if s.sep == sep {
-			above = s.name
 			continue
 		}
 		in := s.sep
@@ -716,10 +727,11 @@ func parseValue(b []byte, col int, split fieldSplit) (float64, error) {
 		}
 		if blank, ok := splitDecimalCommas(b, col, split); ok {
 			// "1,5\t2,25" split at its commas: "1", "5\t2", "25".
-			what, by := "tabs", byte('\t')
+			by := byte('\t')
 			if blank == ' ' {
-				what, by = "blanks", 0
+				by = 0
 			}
+			what := sepName(by)
 			return 0, fmt.Errorf("column %d: cannot parse %s as a number: the line holds %s and commas, and the commas were read as the separator: values separated by %s with decimal commas (1,5), as Excel writes them where the decimal separator is a comma? greedytl reads '.' decimal points: write them so (pandas: %s, then to_csv(path, index=False))", col, quoteField(b), what, what, pandasDecimalComma(by, false))
 		}
 		if decimalComma(b) {
