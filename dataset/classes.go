@@ -74,7 +74,8 @@ func (c *Classes) FromText() bool {
 }
 
 // BlankLine returns the first blank line of the text file between two
-// lines of labels, or else before the first or after the last, and where
+// lines of labels (or between the header and the first label: AfterHeader),
+// or else before the first or after the last, and where
 // it is, or 0 when there is none: it holds no label, as a missing label
 // does where pandas' to_csv writes NaN as nothing, so a file of labels
 // with a blank line has fewer labels than it has lines.
@@ -86,23 +87,49 @@ func (c *Classes) BlankLine() (int, LinePlace) {
 // of labels that is read as a comment (its first non-blank character is
 // '#'), or else such a line before the first or after the last, and where
 // it is, or 0 when there is none: it holds no label, as a class "#tag"
-// written unquoted (np.savetxt(path, y, fmt="%s")) does not.
+// written unquoted (np.savetxt(path, y, fmt="%s")) does not. A line
+// before the first label that is '#', a blank and text ("# label") is
+// np.savetxt's header= (savetxtHeader), not a label: not such a line.
+// Every such line before the first label is exempted, a class written
+// unquoted as "# a" too: the form alone cannot tell the two apart.
 func (c *Classes) CommentLine() (int, LinePlace) {
 	return c.gapLine(func(g gapLines) int { return g.comment })
 }
 
 // gapLine returns the line of the gap lines between the lines of
-// labels, or else before them, or else after them, and that place.
+// labels, or else before them, or else after them, and that place: the
+// lines between the first two lines come first, said to be after the
+// header when the first line was read as one, else between labels.
 func (c *Classes) gapLine(of func(gapLines) int) (int, LinePlace) {
 	if c.src == nil {
 		return 0, BetweenLabels
 	}
-	for p, g := range c.src.gaps {
-		if line := of(g); line > 0 {
-			return line, LinePlace(p)
+	for _, p := range []LinePlace{AfterHeader, BetweenLabels, BeforeLabels, AfterLabels} {
+		if line := of(c.src.gaps[p]); line > 0 {
+			if p == AfterHeader && c.header == nil {
+				p = BetweenLabels
+			}
+			return line, p
 		}
 	}
 	return 0, BetweenLabels
+}
+
+// GapLines returns how many lines of the text file hold no label: blank
+// lines and comment lines ('#' first), but np.savetxt's header above the
+// labels ("# label", see CommentLine), and 0 for a .npy file. A label
+// missing (a blank line) or read as a comment is one of them, so labels
+// that are more than GapLines fewer than the rows are not explained by
+// them.
+func (c *Classes) GapLines() int {
+	if c.src == nil {
+		return 0
+	}
+	n := 0
+	for _, g := range c.src.gaps {
+		n += g.blanks + g.comments
+	}
+	return n
 }
 
 // LabelHeader says whether the first value of a text label file is a

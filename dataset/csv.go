@@ -83,7 +83,10 @@ func (src *source) matrix(name string, names *[]string) (*mat.Dense, error) {
 //
 // The separator is detected once per input from its first content line: a
 // comma if that line has one, else a tab if it has one, else runs of spaces
-// and tabs. A first line that is Excel's separator directive ("sep=,",
+// and tabs; but a header (below) with tabs and commas whose first row splits
+// at tabs into as many fields as the header does, and at commas not, is
+// tab-separated: pandas' to_csv(path, sep='\t') writes a column name
+// holding a comma unquoted ("a,b<TAB>c"). A first line that is Excel's separator directive ("sep=,",
 // "sep=;", "sep=" and a tab, "sep=|", or "sep= " for runs of blanks) names
 // it instead, and is skipped, as Excel reads it. Blank lines and lines whose first non-blank character is '#'
 // are skipped. Fields may be double-quoted, and blanks around them are
@@ -134,6 +137,7 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 	var (
 		started    bool
 		headerLine int
+		headerText []byte // the header line, split again at tabs by tabHeader
 		// rangeHeader: the first line is pandas' column names 0, 1, …,
 		// n−1 (n ≥ 3, commas or tabs), kept as a row and dropped at the
 		// end if rows follow.
@@ -173,7 +177,7 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 				return nil, indexHeaderError(name, lr.line)
 			}
 			if isHeader(fields) {
-				headerLine = lr.line
+				headerLine, headerText = lr.line, bytes.Clone(line)
 				cols = len(fields)
 				header = make([]string, cols)
 				for j, f := range fields {
@@ -186,6 +190,23 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 		} else if rangeRow && decimals {
 			decimals = allDecimals(fields)
 		}
+		if rows == 0 && headerLine > 0 && len(fields) != cols && split.sep == ',' && !split.directive && tabHeader(headerText, line) {
+			// pandas' to_csv(sep='\t') writes a name holding a comma
+			// unquoted: the header was split at its commas.
+			split.sep = '\t'
+			hf, err := splitFields(nil, headerText, '\t', &scratch)
+			if err == nil && isIndexHeader(hf) {
+				return nil, indexHeaderError(name, headerLine)
+			}
+			cols = len(hf)
+			header = header[:0]
+			for _, f := range hf {
+				header = append(header, string(f))
+			}
+			if fields, err = splitFields(fields, line, '\t', &scratch); err != nil {
+				return nil, &Error{File: name, Line: lr.line, Err: err}
+			}
+		}
 		if cols < 0 {
 			cols = len(fields)
 		} else if len(fields) != cols {
@@ -193,10 +214,15 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 				// R's write.table names no column above its row names.
 				return nil, errorf(name, lr.line, "expected %d values as in the header on line %d, got %d (one more: row names below a header that names the data columns alone, as R's write.table writes by default? write the file without them: write.table(x, path, row.names=FALSE))", cols, headerLine, len(fields))
 			}
-			if rows == 0 {
-				return nil, errorf(name, lr.line, "expected %d values as in the header on line %d, got %d", cols, headerLine, len(fields))
+			var header []byte
+			if rows == 0 && headerLine > 0 {
+				header = headerText
 			}
-			return nil, errorf(name, lr.line, "expected %d values, got %d", cols, len(fields))
+			hint := mixedSepHint(line, header, split.sep, cols)
+			if rows == 0 && headerLine > 0 {
+				return nil, errorf(name, lr.line, "expected %d values as in the header on line %d, got %d%s", cols, headerLine, len(fields), hint)
+			}
+			return nil, errorf(name, lr.line, "expected %d values, got %d%s", cols, len(fields), hint)
 		}
 		if rows > 0 && len(fields) > 1 && allEmpty(fields) {
 			return nil, errorf(name, lr.line, "a row of %d empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data", len(fields))

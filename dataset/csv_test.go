@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -571,7 +572,9 @@ func TestDecimalCommaEvidence(t *testing.T) {
 		{"\"1.234,5\",\"2.345,6\"\n", "x.csv: no rows after the header on line 1"},
 		{"1,5 2,5 3,5\n4,5 5,5 6,5\n", hintBlanks(1, 2, "5 2")},
 		{"1,5 2,5\n3,5 4,5\n", hintBlanks(1, 2, "5 2")},
-		{"1,5 +2,5\n", plain(1, 2, "5 +2")},
+		{"1,5 +2,5\n", hintBlanks(1, 2, "5 +2")},
+		{"+1,5 +2,5\n+3,5 +4,5\n", hintBlanks(1, 2, "5 +2")},
+		{"1,5 -2,5\n3,5 -4,5\n", hintBlanks(1, 2, "5 -2")},
 		{"1,5 2,5\t\n", hintBlanks(1, 2, "5 2")},
 		{"1,5  2,5\n", hintBlanks(1, 2, "5  2")},
 		{"1 2,5\n", hintBlanks(1, 1, "1 2")},
@@ -629,5 +632,103 @@ func TestDecimalCommaEvidence(t *testing.T) {
 	// A line of one field has no comma to split at.
 	if decimalCommaSplit([][]byte{[]byte("1 2")}, []bool{false}) {
 		t.Error(`decimalCommaSplit("1 2") = true, want false`)
+	}
+}
+
+// TestTabHeaderWithCommas: pandas' to_csv(path, sep='\t') writes a column
+// name holding a comma unquoted (Python's csv module quotes only a field
+// holding the separator): the header "a,b\tc" was split at its comma, and
+// the first row failed "expected 2 values as in the header on line 1, got
+// 1". Rows that split at tabs as the header does make it tab-separated;
+// rows that split at commas as it does keep it comma-separated. The first
+// input is the bytes pandas 1.5.3 writes for
+// pd.DataFrame({'a,b': [1.5, 2.0], 'c': [3.0, 4.0]}).to_csv(path, sep='\t', index=False).
+func TestTabHeaderWithCommas(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		names []string
+		r, c  int
+	}{
+		{"a,b\tc\n1.5\t3.0\n2.0\t4.0\n", []string{"a,b", "c"}, 2, 2},
+		{"x\ta, b\ty,z,w\n1\t2\t3\n", []string{"x", "a, b", "y,z,w"}, 1, 3},
+		{"a,b\tc\n1,2\n", []string{"a", "b\tc"}, 1, 2}, // commas agree
+	} {
+		var names []string
+		m, err := DecodeMatrixNames(strings.NewReader(tc.in), "s.tsv", &names)
+		if err != nil {
+			t.Errorf("%q: %v", tc.in, err)
+			continue
+		}
+		if r, c := m.Dims(); r != tc.r || c != tc.c || !reflect.DeepEqual(names, tc.names) {
+			t.Errorf("%q: %d×%d, names %q; want %d×%d, %q", tc.in, r, c, names, tc.r, tc.c, tc.names)
+		}
+	}
+	// Excel's directive names commas: no guess overrides it.
+	if _, err := DecodeMatrix(strings.NewReader("sep=,\na,b\tc\n1\t2\n"), "s.csv"); err == nil {
+		t.Error("sep=, above a tab-separated file read")
+	}
+	// Refused: a mixed file (a second row under the other separator), a
+	// first row of more tab fields than the header's, and the header
+	// pandas' to_csv(path, sep='\t') writes above its index (the bytes
+	// pandas 1.5.3 writes for pd.DataFrame({'a,b': [1.5, 2.0], 'c': [3.0,
+	// 4.0]}).to_csv(path, sep='\t')), whose index column the tab split
+	// would read as feature 1.
+	for in, want := range map[string]string{
+		"a,b\tc\n1,2\n3\t4\n":                  "s.tsv:3: expected 2 values, got 1 (",
+		"a,b\t0\n1\t2\n":                       "s.tsv:2: expected 2 values as in the header on line 1, got 1",
+		"a,b\tc\n1\t2\t3\n":                    "s.tsv:2: expected 2 values as in the header on line 1, got 1",
+		"\ta,b\tc\n0\t1.5\t3.0\n1\t2.0\t4.0\n": "s.tsv:1: a header with an empty first name",
+	} {
+		_, err := DecodeMatrix(strings.NewReader(in), "s.tsv")
+		if !strings.HasPrefix(fmt.Sprint(err), want) {
+			t.Errorf("%q: %v\nwant %s…", in, err, want)
+		}
+	}
+}
+
+// TestMixedSeparatorHint: a line whose values are separated otherwise
+// than the header's names or the lines above (a file written in parts,
+// one with to_csv(sep='\t')) said only "expected 2 values … got 1": the
+// message says which separators the lines hold.
+func TestMixedSeparatorHint(t *testing.T) {
+	const one = ": write the file with one separator throughout)"
+	for in, want := range map[string]string{
+		"a\tb\n1,2\n":      "x.csv:2: expected 2 values as in the header on line 1, got 1 (this line's values are separated by commas, the header's names by tabs" + one,
+		"a,b\n1\t2\n":      "x.csv:2: expected 2 values as in the header on line 1, got 1 (this line's values are separated by tabs, the header's names by commas" + one,
+		"1,2\n3,4\n5\t6\n": "x.csv:3: expected 2 values, got 1 (this line's values are separated by tabs, the lines above by commas" + one,
+		"a b c\n1,2,3\n":   "x.csv:2: expected 3 values as in the header on line 1, got 1 (this line's values are separated by commas, the header's names by blanks" + one,
+		"a\tb\n1,2,3\n":    "x.csv:2: expected 2 values as in the header on line 1, got 1",
+		"a\tb\tc\n1\t2\n":  "x.csv:2: expected 3 values as in the header on line 1, got 2",
+		// No hint where the header or the line holds both separators: a
+		// header split at commas that holds tabs, decimal commas in a
+		// tab-separated row; nor for a separator sepNames does not name,
+		// nor for a line without the separator named.
+		"a,b\tc\td\n1\t2\n":    "x.csv:2: expected 2 values as in the header on line 1, got 1",
+		"a,b\t0\n1\t2\n":       "x.csv:2: expected 2 values as in the header on line 1, got 1",
+		"a\tb\tc\n1,5\t2,5\n":  "x.csv:2: expected 3 values as in the header on line 1, got 2",
+		"sep=;\na;b\n1,2\n":    "x.csv:3: expected 2 values as in the header on line 2, got 1",
+		"sep=\t\na\n1\t2\t3\n": "x.csv:3: expected 1 values as in the header on line 2, got 3",
+		"sep= \na\n1 2 3\n":    "x.csv:3: expected 1 values as in the header on line 2, got 3",
+		"a,b\n1\t 2\n":         "x.csv:2: expected 2 values as in the header on line 1, got 1 (this line's values are separated by tabs, the header's names by commas" + one,
+	} {
+		_, err := DecodeMatrix(strings.NewReader(in), "x.csv")
+		if fmt.Sprint(err) != want {
+			t.Errorf("%q: %v\nwant %s", in, err, want)
+		}
+	}
+}
+
+// TestQuotedNameTrimmed: a quoted column name is trimmed of the blanks at
+// its ends as an unquoted one is, as main has read it, so that a model
+// fitted on `" a","b"` (recorded as "a") predicts on the same file. No
+// name with blanks at its ends reaches a header greedytl writes: class
+// names come from label files, which are trimmed.
+func TestQuotedNameTrimmed(t *testing.T) {
+	var names []string
+	if _, err := DecodeMatrixNames(strings.NewReader("\" a\",\"b \"\n1,2\n3,4\n"), "x.csv", &names); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"a", "b"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("names %q, want %q", names, want)
 	}
 }

@@ -290,7 +290,9 @@ func isSkippable(line []byte) bool {
 // quoted, as FormatHeaderCell writes predict --scores's class names.
 // Python's csv.Sniffer, which pandas' read_csv(sep=None) asks, tells the
 // separator of such a line the same way, from the characters next to its
-// quoted fields.
+// quoted fields. A header whose commas are unquoted, as pandas'
+// to_csv(sep='\t') writes them, is told tab-separated by the row below it
+// (tabHeader).
 func detectSep(line []byte) byte {
 	comma, tab := bytes.IndexByte(line, ',') >= 0, bytes.IndexByte(line, '\t') >= 0
 	switch {
@@ -322,6 +324,88 @@ func tabQuotedCommas(line []byte) bool {
 		}
 	}
 	return true
+}
+
+// tabHeader reports whether header, a first line of names that detectSep
+// took for comma-separated (it has a comma outside quotes), is
+// tab-separated after all, as row, the line below it, tells: both hold a
+// tab, and split at tabs they are as many fields, two or more, the
+// header's names (isHeader). pandas' to_csv(path, sep='\t') writes a
+// column name holding a comma unquoted ("a,b\tc"), as Python's csv
+// module quotes only a field holding the separator. Split at commas the
+// two lines are not as many fields (the caller asks only then), so the
+// rows do not agree with a comma-separated header.
+func tabHeader(header, row []byte) bool {
+	if bytes.IndexByte(header, '\t') < 0 || bytes.IndexByte(row, '\t') < 0 {
+		return false
+	}
+	var scratch []byte
+	h, err := splitFields(nil, header, '\t', &scratch)
+	if err != nil || len(h) < 2 || !isHeader(h) {
+		return false
+	}
+	var scratch2 []byte
+	r, err := splitFields(nil, row, '\t', &scratch2)
+	return err == nil && len(r) == len(h)
+}
+
+// sepNames are the separators a line may be split at (splitFields's sep)
+// and their names in messages.
+var sepNames = []struct {
+	sep  byte
+	name string
+}{{',', "commas"}, {'\t', "tabs"}, {0, "blanks"}}
+
+// sepName returns the name in messages of sep, a separator of sepNames
+// ("" for another).
+func sepName(sep byte) string {
+	for _, s := range sepNames {
+		if s.sep == sep {
+			return s.name
+		}
+	}
+	return ""
+}
+
+// mixedSepHint returns the note, for an error on line, which split at
+// sep is not the cols fields of the lines above (of the header, when
+// header, the header line, is not nil), that line is those cols fields
+// separated otherwise ("1,2" below a header "a\tb"): a file written in
+// parts with two separators. It returns "" when no other separator
+// splits the line so, and when the header or the line itself holds both
+// separators ("a,b\tc\td" above "1\t2"; "1,5\t2,5" below "a\tb\tc"),
+// where "one separator throughout" is no advice.
+func mixedSepHint(line, header []byte, sep byte, cols int) string {
+	var this string
+	var thisSep byte
+	above := sepName(sep)
+	for _, s := range sepNames {
+		if s.sep == sep {
+			continue
+		}
+		in := s.sep
+		if in == 0 {
+			in = ' '
+		}
+		if this != "" || bytes.IndexByte(line, in) < 0 {
+			continue
+		}
+		var scratch []byte
+		if f, err := splitFields(nil, line, s.sep, &scratch); err == nil && len(f) == cols {
+			this, thisSep = s.name, in
+		}
+	}
+	if this == "" || above == "" {
+		return ""
+	}
+	if bytes.IndexByte(header, thisSep) >= 0 || (sep != 0 && bytes.IndexByte(line, sep) >= 0) {
+		return ""
+	}
+	what := "the lines above"
+	if header != nil {
+		what = "the header's names"
+	}
+	return fmt.Sprintf(" (this line's values are separated by %s, %s by %s: write the file with one separator throughout)", this, what, above)
 }
 
 // directiveSeps are the separators Excel's directive line may name
@@ -382,7 +466,7 @@ func (s *fieldSplit) firstRow(fields [][]byte, quoted []bool) {
 // value, between its integer part, which ends a field, and its fraction
 // part, which begins the next. So no field is quoted, and the first field
 // is integers (blankIntegers: "1 234" of "1 234,5 2 345,6") or one, the
-// first of them signed or not ("+1,5 2,5"). The fields from the second on
+// first of them signed or not ("+1,5 +2,5"). The fields from the second on
 // that are a fraction part, blanks and integers (blankIntegers: "5 2")
 // show the split; the line's rest, from the first field that is none or
 // the last, need only begin with a fraction part: what follows it a
@@ -419,18 +503,16 @@ func decimalCommaSplit(fields [][]byte, quoted []bool) bool {
 // blanks: what a comma separator makes of numbers with decimal commas
 // separated by blanks ("1,5 -2,25": "1", "5 -2", "25"), whole numbers
 // among them too ("1,5\t2\t3,25": "1", "5\t2\t3", "25"; "1\t2\t3,5":
-// "1\t2\t3", "5"). Every integer but the first may be negative; the first
-// only in the line's first field (first), where it may carry a plus sign
-// too ("+1 2 3,5"): in any other it follows a decimal comma, a fraction
-// part ("1,-2 3,5" is no such line), which may carry an exponent
+// "1\t2\t3", "5"). Every integer but the first may carry a sign, '-' or
+// '+' ("+1,5 +2,5": "+1", "5 +2", "5"); the first only in the line's
+// first field (first): in any other it follows a decimal comma, a
+// fraction part ("1,-2 3,5" is no such line), which may carry an exponent
 // ("1,5e-02 2,5e-01": "1", "5e-02 2", "5e-01").
 func blankIntegers(b []byte, first bool) bool {
 	f := bytes.Fields(b)
 	for i, x := range f {
 		switch {
-		case i > 0: // an integer part or a whole number
-			x = bytes.TrimPrefix(x, []byte("-"))
-		case first: // the line's first number
+		case i > 0 || first: // an integer part or a whole number
 			x = trimSign(x)
 		case !fractionPart(x): // what follows a decimal comma
 			return false
@@ -645,10 +727,11 @@ func parseValue(b []byte, col int, split fieldSplit) (float64, error) {
 		}
 		if blank, ok := splitDecimalCommas(b, col, split); ok {
 			// "1,5\t2,25" split at its commas: "1", "5\t2", "25".
-			what, by := "tabs", byte('\t')
+			by := byte('\t')
 			if blank == ' ' {
-				what, by = "blanks", 0
+				by = 0
 			}
+			what := sepName(by)
 			return 0, fmt.Errorf("column %d: cannot parse %s as a number: the line holds %s and commas, and the commas were read as the separator: values separated by %s with decimal commas (1,5), as Excel writes them where the decimal separator is a comma? greedytl reads '.' decimal points: write them so (pandas: %s, then to_csv(path, index=False))", col, quoteField(b), what, what, pandasDecimalComma(by, false))
 		}
 		if decimalComma(b) {

@@ -113,8 +113,9 @@ func labelNeedsQuotes(v string) bool {
 //
 // A comma is quoted whatever sep is: DecodeCSV tells the separator from
 // the header line, a comma if it has one outside quotes (detectSep), so
-// that a tab-separated header with a name holding a comma unquoted would
-// read as comma-separated.
+// that a tab-separated header with a name holding a comma unquoted reads
+// as tab-separated only by the rows below it (tabHeader), and is
+// comma-separated where they split at commas as it does.
 func FormatHeaderCell(name string, sep byte) string {
 	if hiddenRune(name) >= 0 {
 		return strconv.Quote(name)

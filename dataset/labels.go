@@ -118,23 +118,26 @@ type labelFile struct {
 }
 
 // labelGaps are, by LinePlace, the first blank line and the first comment
-// line of a text label file before its first line of labels, between two
-// and after its last.
+// line of a text label file before its first line of labels, between its
+// first two (AfterHeader), between two others and after its last, and
+// how many such lines there are.
 type labelGaps [placeCount]gapLines
 
 // gapLines are the first blank line and the first comment line of a part
-// of a text label file (0: none): they hold no label, where pandas writes
-// a missing label (NaN) as a blank line and np.savetxt a class "#tag" as
-// a line that reads as a comment.
-type gapLines struct{ blank, comment int }
+// of a text label file (0: none), and how many of each it has: they hold
+// no label, where pandas writes a missing label (NaN) as a blank line and
+// np.savetxt a class "#tag" as a line that reads as a comment.
+type gapLines struct{ blank, comment, blanks, comments int }
 
 // note notes line, a line that holds no label (isSkippable), blank or a
-// comment, if it is the first of its kind.
+// comment, and its number if it is the first of its kind.
 func (g *gapLines) note(line []byte, num int) {
 	if len(bytes.TrimLeft(line, " \t")) == 0 {
 		g.blank = cmp.Or(g.blank, num)
+		g.blanks++
 	} else {
 		g.comment = cmp.Or(g.comment, num)
+		g.comments++
 	}
 }
 
@@ -150,11 +153,15 @@ const (
 	BeforeLabels
 	// AfterLabels is a line after the last line of labels.
 	AfterLabels
+	// AfterHeader is a line between the first line, read as a header,
+	// and the first line of labels (where the first line is a label,
+	// such a line is BetweenLabels).
+	AfterHeader
 	placeCount
 )
 
 // String returns where p is, as a message says it: "between labels",
-// "before the first label", "after the last label".
+// "before the first label", "after the last label", "after the header".
 func (p LinePlace) String() string {
 	switch p {
 	case BetweenLabels:
@@ -163,6 +170,8 @@ func (p LinePlace) String() string {
 		return "before the first label"
 	case AfterLabels:
 		return "after the last label"
+	case AfterHeader:
+		return "after the header"
 	}
 	return "LinePlace(" + strconv.Itoa(int(p)) + ")"
 }
@@ -403,16 +412,24 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			continue
 		}
 		if isSkippable(line) {
-			if lines == 0 {
-				gaps[BeforeLabels].note(line, lr.line)
-			} else {
+			switch {
+			case lines > 0:
 				pending.note(line, lr.line)
+			case !savetxtHeader(strings.TrimSpace(string(line))):
+				// np.savetxt(path, y, header=h) writes "# h" above
+				// the labels: a header, where no label went.
+				gaps[BeforeLabels].note(line, lr.line)
 			}
 			continue
 		}
 		between := &gaps[BetweenLabels]
+		if lines == 1 {
+			between = &gaps[AfterHeader] // after the first line, a header or a label (Classes.gapLine)
+		}
 		between.blank = cmp.Or(between.blank, pending.blank)
 		between.comment = cmp.Or(between.comment, pending.comment)
+		between.blanks += pending.blanks
+		between.comments += pending.comments
 		pending = gapLines{}
 		if lines++; lines == 1 {
 			firstNum, firstLine = lr.line, bytes.Clone(line)

@@ -647,7 +647,11 @@ func TestDropBinaryHeader(t *testing.T) {
 // missing: they were not reported), not a comment; the first comment line
 // is reported by CommentLine, between labels (a class "#tag" written
 // unquoted) or else before or after them (np.savetxt of sorted labels
-// "#a" and "b": they were not reported); a .npy file has neither.
+// "#a" and "b": they were not reported); a .npy file has neither. Such a
+// line between a header and the first label is after the header (it was
+// said to be between labels), and np.savetxt's header= line above the
+// labels ("# labels") is no comment line that could be a label (it was
+// one). GapLines counts the lines that hold no label but that header.
 func TestBlankLine(t *testing.T) {
 	type gap struct {
 		line  int
@@ -666,7 +670,12 @@ func TestBlankLine(t *testing.T) {
 		"1,-1,1\n":              {{}, {}},
 		"1,-1,1\n\n":            {{2, AfterLabels}, {}},
 		"1\n-1\n#tag\n1\n":      {{}, {3, BetweenLabels}},
-		"# labels\n1\n-1\n1\n":  {{}, {1, BeforeLabels}},
+		"# labels\n1\n-1\n1\n":  {{}, {}}, // np.savetxt's header=
+		"#labels\n1\n-1\n1\n":   {{}, {1, BeforeLabels}},
+		"y\n\n0\n1\n":           {{2, AfterHeader}, {}},
+		"y\n# c\n0\n\n1\n":      {{4, BetweenLabels}, {2, AfterHeader}},
+		"y\n0\n\n1\n":           {{3, BetweenLabels}, {}},
+		"1\n\n-1\n\n1\n":        {{2, BetweenLabels}, {}},
 		"1\n-1\n1\n# end\n":     {{}, {4, AfterLabels}},
 		"#a\n#a\nb\nb\n":        {{}, {1, BeforeLabels}},
 		"#a\n1\n#b\n-1\n#c\n":   {{}, {3, BetweenLabels}},
@@ -700,7 +709,16 @@ func TestBlankLine(t *testing.T) {
 	if l, _ := c.CommentLine(); l != 0 {
 		t.Errorf(".npy: comment line %d", l)
 	}
-	for p, want := range map[LinePlace]string{BetweenLabels: "between labels", BeforeLabels: "before the first label", AfterLabels: "after the last label"} {
+	for text, want := range map[string]int{"# label\n1\n\n-1\n#x\n1\n\n": 3, "y\n\n# c\n0\n1\n": 2, "0\n1\n": 0} {
+		c, err := ReadClasses(writeFile(t, "y.txt", []byte(text)))
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if got := c.GapLines(); got != want {
+			t.Errorf("%q: GapLines %d, want %d", text, got, want)
+		}
+	}
+	for p, want := range map[LinePlace]string{BetweenLabels: "between labels", BeforeLabels: "before the first label", AfterLabels: "after the last label", AfterHeader: "after the header"} {
 		if p.String() != want {
 			t.Errorf("LinePlace %d: %q, want %q", p, p, want)
 		}

@@ -703,8 +703,10 @@ func (f *dataFlags) loadLabels(s *streams, rows inputRows) ([]float64, error) {
 // cls are not one per row of the inputs; it says when the file's first
 // line was read as a header (not a label), which --labels-header no
 // changes unless it is blank (a label never is), when it could be one
-// (headerHint), and when the inputs' first line could be one
-// (inputRows.headerHint).
+// (headerHint), when the inputs' first line could be one
+// (inputRows.headerHint), and, when there are as many lines that hold no
+// label as labels are missing (dataset.Classes.GapLines), the first blank
+// line and the first comment line.
 func labelCountError(path string, cls *dataset.Classes, rows inputRows) error {
 	m := rows.m
 	msg := fmt.Sprintf("%s has %s but the inputs have %s", displayName(path), plural.Count(len(cls.Y), "label", "labels"), plural.Count(m, "row", "rows"))
@@ -716,10 +718,13 @@ func labelCountError(path string, cls *dataset.Classes, rows inputRows) error {
 		msg += headerHint(cls, m)
 	}
 	msg += rows.headerHint(len(cls.Y))
-	if b, at := cls.BlankLine(); b > 0 && len(cls.Y) < m {
+	// The lines that hold no label explain labels fewer than the rows
+	// only when there are as many of them as labels are missing.
+	gaps := len(cls.Y) < m && m-len(cls.Y) <= cls.GapLines()
+	if b, at := cls.BlankLine(); b > 0 && gaps {
 		msg += fmt.Sprintf(" (line %d, %s, is blank and holds none: a missing label, as pandas' to_csv writes NaN? give only the examples that have a label)", b, at)
 	}
-	if c, at := cls.CommentLine(); c > 0 && len(cls.Y) < m {
+	if c, at := cls.CommentLine(); c > 0 && gaps {
 		msg += fmt.Sprintf(` (line %d, %s, starts with '#' and is read as a comment: a label that starts with '#' is written quoted, "#tag")`, c, at)
 	}
 	return badInputf("%s", msg)

@@ -348,6 +348,28 @@ func TestLabelsBlankLine(t *testing.T) {
 	sorted := writeText(t, dir, "sorted.txt", "#a\n#a\ncat\ncat\n")
 	checkStderr(t, sorted+` has 2 labels but the inputs have 4 rows (line 1, before the first label, starts with '#' and is read as a comment: a label that starts with '#' is written quoted, "#tag")`,
 		"fit", "--method", "nearest-mean", "--features", x, "--labels", sorted, "--out", out)
+	// A blank line after the header is after it (it was "between
+	// labels"); np.savetxt(path, y, fmt='%d', header='label')'s first
+	// line (numpy 1.24's bytes) is no label read as a comment, and a
+	// comment line that is fewer than the labels missing explains none
+	// (both were named).
+	afterHeader := writeText(t, dir, "after.csv", "y\n\n1\n-1\n-1\n")
+	checkStderr(t, afterHeader+` has 3 labels but the inputs have 4 rows (its first line, "y", was read as a header: --labels-header no reads it as a label) (line 2, after the header, is blank and holds none: a missing label, as pandas' to_csv writes NaN? give only the examples that have a label)`,
+		"fit", "--method", "greedytl", "--features", x, "--labels", afterHeader, "--out", out)
+	savetxt := writeText(t, dir, "savetxt.txt", "# label\n1\n-1\n-1\n")
+	checkStderr(t, savetxt+" has 3 labels but the inputs have 4 rows",
+		"fit", "--method", "greedytl", "--features", x, "--labels", savetxt, "--out", out)
+	few := writeText(t, dir, "few.txt", "dog\n#tag\ncat\n")
+	checkStderr(t, few+" has 2 labels but the inputs have 4 rows",
+		"fit", "--method", "nearest-mean", "--features", x, "--labels", few, "--out", out)
+	// A blank line fewer than the labels missing, or one in a file of
+	// more labels than rows, explains none: not named.
+	gap := writeText(t, dir, "gap.csv", "1\n\n-1\n")
+	checkStderr(t, gap+" has 2 labels but the inputs have 4 rows",
+		"fit", "--method", "greedytl", "--features", x, "--labels", gap, "--out", out)
+	more := writeText(t, dir, "more.csv", "1\n-1\n\n-1\n1\n1\n")
+	checkStderr(t, more+" has 5 labels but the inputs have 4 rows",
+		"fit", "--method", "greedytl", "--features", x, "--labels", more, "--out", out)
 	end := writeText(t, dir, "end.txt", "dog\ncat\ncat\n#tag\n")
 	checkStderr(t, end+` has 3 labels but the inputs have 4 rows (line 4, after the last label, starts with '#' and is read as a comment: a label that starts with '#' is written quoted, "#tag")`,
 		"fit", "--method", "nearest-mean", "--features", x, "--labels", end, "--out", out)
