@@ -9,7 +9,10 @@
 // finite data): the kernels do not scan for NaN or ±Inf, and a vector
 // holding one gives, without an error, a result that is not its projection.
 // For a finite τ > 0 (and for ProjectL2 with τ = 0 too) the result has
-// NaN components, at least one; other components may be finite. ProjectL1
+// NaN components, at least one; other components may be finite (an
+// L1Projector's warm Newton steps skip a NaN: (3, 2, NaN) onto the ball of
+// radius 1 gives (1, 0, NaN) after a finite projection, NaN everywhere
+// from a cold start, whose threshold is NaN). ProjectL1
 // with τ = 0 gives zeros, the ball's one point. With τ = +Inf a vector
 // with ±Inf components and no NaN is returned as it is.
 package ball

@@ -12,6 +12,7 @@ import (
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/standardize"
+	"gonum.org/v1/gonum/floats"
 )
 
 // warmStart carries a solution from one C to the next along an ascending C
@@ -98,6 +99,17 @@ func trainWarm(ctx context.Context, prob *Problem, p Params, prev *warmStart) (*
 		return nil, fmt.Errorf("linear: %v: %w", p.Solver, err)
 	}
 	return next, nil
+}
+
+// cvCaller names cross-validation in the error of an interrupted run
+// ("linear: cross-validation: fit interrupted: context canceled"), as
+// trainCaller names training.
+const cvCaller = "linear: cross-validation"
+
+// trainFoldFunc trains cross-validation fold k's problem (trainWarm): a
+// variable that tests replace to order the folds' failures in time.
+var trainFoldFunc = func(ctx context.Context, _ int, prob *Problem, p Params, prev *warmStart) (*warmStart, error) {
+	return trainWarm(ctx, prob, p, prev)
 }
 
 // Metric measures how well scores (positive: predict +1) match labels y
@@ -269,6 +281,23 @@ func (s *cvSetup) split(k int) (train *Problem, test []int) {
 	return s.prob.withRows(rows, y), test
 }
 
+// heldOut writes into dec the decision values of a fold's held-out rows
+// test under the fold's weights w, oriented by s.sign, or returns an error
+// naming the first that is not finite: checkWeights checks the training
+// rows' values only, and finite weights times a held-out row's features
+// may overflow (a row of 1e300 beside rows of 1e-9: +Inf − +Inf, NaN),
+// which Accuracy and metric.BalancedAccuracy would count as a −1.
+func (s *cvSetup) heldOut(d *design, test []int, w, dec []float64) error {
+	for _, i := range test {
+		v := d.dot(i, w)
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("linear: cross-validation: the decision value of held-out example %d (counting from 1) is %v: the weights of the other folds (largest |w| %.3g) times its features overflow float64; rescale the features", i+1, v, floats.Norm(w, math.Inf(1)))
+		}
+		dec[i] = s.sign * v
+	}
+	return nil
+}
+
 // oneClass reports whether train, the rows outside a fold, hold a single
 // class, and if so the decision value of the fold's rows: as liblinear's
 // train() makes of one class a model (nr_class 1) that predicts that class
@@ -298,7 +327,11 @@ func (s *cvSetup) oneClass(train *Problem) (float64, bool) {
 //
 // It returns an error for the inputs Train rejects, for folds outside
 // [2, number of examples], when ctx is done before all folds are trained
-// (ctx's error), and when a solver fails. It panics when ctx is nil.
+// (ctx's error), and when a solver fails or a held-out row's decision
+// value overflows (NaN or ±Inf): the lowest failing fold's error,
+// whichever fails first in time (parallel.ForLowest), so that the error,
+// like the values, does not depend on scheduling. It panics when ctx is
+// nil.
 //
 // A fold whose training rows hold one class (a class of a single row) is
 // not trained: as liblinear's model of one class, it predicts that class,
@@ -339,7 +372,7 @@ func crossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 	d := newDesign(s.prob)
 	dec := make([]float64, len(s.fold))
 	stops := make([]FoldStop, folds)
-	err = parallel.For(ctx, folds, parallel.Workers(s.values(), 0), func(ctx context.Context, k int) error {
+	err = parallel.ForLowest(ctx, folds, parallel.Workers(s.values(), 0), func(ctx context.Context, k int) error {
 		train, test := s.split(k)
 		if v, ok := s.oneClass(train); ok {
 			for _, i := range test {
@@ -348,16 +381,19 @@ func crossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 			stops[k].Converged = true
 			return nil
 		}
-		ws, err := trainWarm(ctx, train, s.p, nil)
+		ws, err := trainFoldFunc(ctx, k, train, s.p, nil)
 		if err != nil {
 			return err
 		}
-		for _, i := range test {
-			dec[i] = s.sign * d.dot(i, ws.w)
+		if err := s.heldOut(d, test, ws.w, dec); err != nil {
+			return err
 		}
 		stops[k].Converged, stops[k].Stuck, stops[k].Precision = ws.why.flags()
 		return nil
 	})
+	if cerr := fitctx.Err(ctx, cvCaller); cerr != nil {
+		return nil, nil, cerr // whichever fold noticed first, the run was interrupted
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -392,7 +428,11 @@ func SelectC(ctx context.Context, prob *Problem, p Params, grid []float64, folds
 //
 // It returns an error for the inputs CrossValidate rejects, an empty grid
 // or a grid value that is not finite and positive or whose product with a
-// class weight overflows (Params.Check's rule), and when the metric fails. It panics when ctx is nil.
+// class weight overflows (Params.Check's rule), when a held-out row's
+// decision value overflows at a C of the grid (the error names the C), and
+// when the metric fails; of folds that fail, the lowest one's error, as
+// CrossValidate's. It
+// panics when ctx is nil.
 func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, folds int, seed uint64, metric Metric) (best float64, scores []float64, err error) {
 	fitctx.Require(ctx, "linear: SelectCBy")
 	if len(grid) == 0 {
@@ -424,7 +464,7 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 	for g := range dec {
 		dec[g] = make([]float64, len(s.fold))
 	}
-	err = parallel.For(ctx, folds, parallel.Workers(s.values(), 0), func(ctx context.Context, k int) error {
+	err = parallel.ForLowest(ctx, folds, parallel.Workers(s.values(), 0), func(ctx context.Context, k int) error {
 		train, test := s.split(k)
 		if v, ok := s.oneClass(train); ok {
 			for g := range dec {
@@ -442,15 +482,18 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 			q := s.p
 			q.C = grid[g]
 			var err error
-			if ws, err = trainWarm(ctx, train, q, ws); err != nil {
+			if ws, err = trainFoldFunc(ctx, k, train, q, ws); err != nil {
 				return err
 			}
-			for _, i := range test {
-				dec[g][i] = s.sign * d.dot(i, ws.w)
+			if err := s.heldOut(d, test, ws.w, dec[g]); err != nil {
+				return fmt.Errorf("%w (C = %v)", err, q.C)
 			}
 		}
 		return nil
 	})
+	if cerr := fitctx.Err(ctx, cvCaller); cerr != nil {
+		return 0, nil, cerr // whichever fold noticed first, the run was interrupted
+	}
 	if err != nil {
 		return 0, nil, err
 	}

@@ -13,11 +13,15 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/kerneltest"
+	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/metric"
+	"github.com/greedytl/greedytl/sparse"
 )
 
 // checkDealt reports how fold, the folds of the rows that classes
@@ -613,5 +617,169 @@ func TestSelectCCostOverflow(t *testing.T) {
 	_, _, err := SelectC(context.Background(), prob, p, []float64{1, 1e300}, 3, 1)
 	if err == nil || !strings.Contains(err.Error(), "C·weight") || !strings.Contains(err.Error(), "1e+300") {
 		t.Fatalf("SelectC with C·weight = +Inf in the grid: error %v, want one naming C = 1e+300 and C·weight", err)
+	}
+}
+
+// TestCrossValidateErrorIsTheLowestFold: folds 0 and 1 both fail, on two
+// workers (the problem has at least parallel.MinWork values), and fold 0
+// fails after fold 1 in time (it waits for fold 1 to have failed, then a
+// little, or until its context is done); CrossValidate's, CrossValidateStops'
+// and SelectCBy's error is fold 0's every time, as the folds' order
+// decides, not their timing (before, parallel.For gave fold 1's, the
+// first in time).
+func TestCrossValidateErrorIsTheLowestFold(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	prob := randomProblem(56, 1000, 100, 1, 1)
+	if r, c := prob.dims(); r*c < parallel.MinWork {
+		t.Fatalf("%d × %d values, below parallel.MinWork: the folds would run on one worker", r, c)
+	}
+	real := trainFoldFunc
+	defer func() { trainFoldFunc = real }()
+	var failed1 chan struct{}
+	trainFoldFunc = func(ctx context.Context, k int, prob *Problem, p Params, prev *warmStart) (*warmStart, error) {
+		switch k {
+		case 0:
+			<-failed1
+			select {
+			case <-ctx.Done():
+			case <-time.After(2 * time.Millisecond):
+			}
+			return nil, errors.New("fold 0 failed")
+		case 1:
+			defer close(failed1)
+			return nil, errors.New("fold 1 failed")
+		}
+		return real(ctx, k, prob, p, prev)
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		name string
+		run  func() error
+	}{
+		{"CrossValidate", func() error { _, err := CrossValidate(ctx, prob, Params{}, 5, 1); return err }},
+		{"CrossValidateStops", func() error { _, _, err := CrossValidateStops(ctx, prob, Params{}, 5, 1); return err }},
+		{"SelectCBy", func() error { _, _, err := SelectC(ctx, prob, Params{}, []float64{1, 2}, 5, 1); return err }},
+	} {
+		for run := range 50 {
+			failed1 = make(chan struct{})
+			if err := tc.run(); err == nil || err.Error() != "fold 0 failed" {
+				t.Fatalf("%s, run %d: error %v; want fold 0's", tc.name, run, err)
+			}
+		}
+	}
+}
+
+// TestCrossValidateRefusesOverflowingHeldOutRows: a row of 1e300 in both
+// columns beside rows of 1e-9 whose labels the sign of x₀ − x₁ decides,
+// at C = 1e20: the fold holding the big row out has weights of about ±1e9,
+// finite, and finite on its training rows (checkWeights), but the big
+// row's decision value is 1e309 − 1e309, NaN. CrossValidate and
+// CrossValidateStops refuse it naming the row, and SelectC, whose
+// Accuracy would count the NaN as a −1, likewise; before, CrossValidate
+// returned the NaN (L2R_LR and the L2-loss dual: [NaN 0 0 …]) and
+// SelectC an accuracy of 0.45 with no error. Rows labelled by the sign of
+// x₀ + x₁ give the big row ±Inf, refused too.
+func TestCrossValidateRefusesOverflowingHeldOutRows(t *testing.T) {
+	// "NaN": labels by the sign of x₀ − x₁ (weights of opposite signs,
+	// +Inf − +Inf); "Inf": rows (a, a) of label 1 and (−a, −a) of label
+	// −1 (weights of one sign: the big row's value overflows to ±Inf,
+	// which a check for NaN alone passed).
+	for _, tc := range []struct {
+		name, value string
+		odd         func(a float64) []float64
+		even        func(a float64) []float64
+	}{
+		{"NaN", "NaN", func(a float64) []float64 { return []float64{0, a} }, func(a float64) []float64 { return []float64{a, 0} }},
+		{"Inf", "Inf", func(a float64) []float64 { return []float64{-a, -a} }, func(a float64) []float64 { return []float64{a, a} }},
+	} {
+		rows := [][]float64{{1e300, 1e300}}
+		y := []float64{1}
+		for i := range 19 {
+			a := float64(i%5+1) * 1e-9
+			if i%2 == 0 {
+				rows = append(rows, tc.even(a))
+				y = append(y, 1)
+			} else {
+				rows = append(rows, tc.odd(a))
+				y = append(y, -1)
+			}
+		}
+		x := &sparse.CSR{R: len(rows), C: 2, Ptr: []int{0}}
+		for _, r := range rows {
+			for j, v := range r {
+				if v != 0 {
+					x.Ind = append(x.Ind, j)
+					x.Val = append(x.Val, v)
+				}
+			}
+			x.Ptr = append(x.Ptr, len(x.Ind))
+		}
+		prob := &Problem{X: x, Y: y}
+		ctx := context.Background()
+		const want = "linear: cross-validation: the decision value of held-out example 1 (counting from 1) is "
+		ok := func(err error) bool {
+			if err == nil || !strings.HasPrefix(err.Error(), want) {
+				return false
+			}
+			v, _, _ := strings.Cut(strings.TrimPrefix(err.Error(), want), ":")
+			return strings.TrimLeft(v, "+-") == tc.value
+		}
+		for _, s := range []Solver{L2RLR, L2RL2LossSVCDual} {
+			p := Params{Solver: s, C: 1e20}
+			dec, err := CrossValidate(ctx, prob, p, 20, 1)
+			if !ok(err) {
+				t.Errorf("%s, %v: CrossValidate: %v (values %v), want %q%s…", tc.name, s, err, dec, want, tc.value)
+			}
+			if _, _, err := CrossValidateStops(ctx, prob, p, 20, 1); !ok(err) {
+				t.Errorf("%s, %v: CrossValidateStops: %v, want %q%s…", tc.name, s, err, want, tc.value)
+			}
+			_, acc, err := SelectC(ctx, prob, p, []float64{1, 1e20}, 20, 1)
+			if !ok(err) || !strings.HasSuffix(err.Error(), "(C = 1e+20)") {
+				t.Errorf("%s, %v: SelectC: %v (accuracies %v), want %q%s… (C = 1e+20)", tc.name, s, err, acc, want, tc.value)
+			}
+		}
+	}
+}
+
+// TestSelectCWarmStarts: SelectCBy trains each fold's C grid in increasing
+// order from the previous C's weights (trainFoldFunc passes prev to
+// trainWarm): every fold's result at a C after the first is trainWarm's
+// from the previous result bit for bit, and for at least one it differs
+// from a cold start's, so that a trainFoldFunc dropping prev fails.
+func TestSelectCWarmStarts(t *testing.T) {
+	prob := randomProblem(7, 200, 20, 0.5, 1)
+	real := trainFoldFunc
+	defer func() { trainFoldFunc = real }()
+	var mu sync.Mutex
+	var warm, differ int
+	var bad []string
+	trainFoldFunc = func(ctx context.Context, k int, fp *Problem, p Params, prev *warmStart) (*warmStart, error) {
+		ws, err := real(ctx, k, fp, p, prev)
+		if err != nil || prev == nil {
+			return ws, err
+		}
+		want, werr := trainWarm(ctx, fp, p, prev)
+		cold, cerr := trainWarm(ctx, fp, p, nil)
+		mu.Lock()
+		defer mu.Unlock()
+		warm++
+		if werr != nil || cerr != nil || !slices.Equal(ws.w, want.w) {
+			bad = append(bad, fmt.Sprintf("fold %d, C = %v: %v %v, weights not the warm start's", k, p.C, werr, cerr))
+		}
+		if !slices.Equal(ws.w, cold.w) {
+			differ++
+		}
+		return ws, err
+	}
+	for _, s := range []Solver{L2RLR, L2RL2LossSVCDual} {
+		if _, _, err := SelectC(context.Background(), prob, Params{Solver: s, Eps: 0.1}, []float64{0.01, 0.1, 1, 10}, 5, 1); err != nil {
+			t.Fatalf("%v: %v", s, err)
+		}
+	}
+	for _, b := range bad {
+		t.Error(b)
+	}
+	if warm == 0 || differ == 0 {
+		t.Errorf("%d warm-started fits, %d differing from a cold start: the check is too weak", warm, differ)
 	}
 }

@@ -562,10 +562,12 @@ func (r *ridgeData) fitPrimal(lambda float64, model *RidgeModel) error {
 // fitDual solves (ZZᵀ + λI)α = Qᵀy with Z = QᵀX (Q from basis) and sets
 // W = Zᵀα and, unless r.weightsOnly, Fitted = y − λQα and
 // LOO_i = (λQα)_i/(1 − H_ii) = (Qα)_i/s_i, where 1 − H_ii = λs_i and
-// s_i = (Q(ZZᵀ+λI)⁻¹Qᵀ)_ii. The LOO residuals come from Qα itself, not
-// through Fitted: y − Fitted would cancel y's digits, an error of about
-// ε·|y|/(λs_i) (relative 1e-3 at λ = 1e-12 on N(0, 1) data, all of them
-// when λQα is below half an ulp of y).
+// s_i = (Q(ZZᵀ+λI)⁻¹Qᵀ)_ii: defined for s_i > 0, even where λs_i
+// underflows (X ~ 2^60, λ = 1e-300), as RidgeLOO.Path's dual form. The
+// LOO residuals come from Qα itself, not through Fitted: y − Fitted would
+// cancel y's digits, an error of about ε·|y|/(λs_i) (relative 1e-3 at
+// λ = 1e-12 on N(0, 1) data, all of them when λQα is below half an ulp of
+// y).
 func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) error {
 	qt := r.basis()
 	k, _ := qt.Dims()
@@ -606,7 +608,7 @@ func (r *ridgeData) fitDual(lambda float64, model *RidgeModel) error {
 			s += t.At(a, i) * t.At(a, i)
 		}
 		model.Fitted[i] = r.yRaw[i] - lambda*qa.AtVec(i)
-		if !(lambda*s > 0) {
+		if !(s > 0) { // λ·s_i may underflow; the residual needs s_i > 0 only
 			return fmt.Errorf("linear: ridge: row %d has leverage 1; its leave-one-out residual is undefined", i)
 		}
 		model.LOO[i] = qa.AtVec(i) / s

@@ -1178,3 +1178,37 @@ func TestRidgeLOOInterceptBeyondRange(t *testing.T) {
 		t.Errorf("SubsetWeights: %v, %v, %v; want no weights and an error", w, b, err)
 	}
 }
+
+// TestFitRidgeDualLOOWhereLambdaSUnderflows: the dual form's leave-one-out
+// residual (Qα)_i/s_i needs only s_i > 0; 1 − H_ii = λ·s_i may underflow
+// to 0 (X ~ 2^60, λ = 1e-300: λ·s_i ~ 2^-1117) without the residual being
+// undefined. FitRidge gives there the brute-force residuals (refitting
+// without each row, to 1e-9; without an intercept, whose bordered system
+// XXᵀ ~ 2^120 makes too ill-conditioned for the brute force) and, with and
+// without an intercept, RidgeLOOPath's (its tridiagonal sweep tests s_i
+// alone); before, FitRidge refused ("row 0 has leverage 1").
+func TestFitRidgeDualLOOWhereLambdaSUnderflows(t *testing.T) {
+	ctx := context.Background()
+	x, y := ridgeRandom(21, 5, 12, 0)
+	x.Scale(math.Ldexp(1, 60), x)
+	const lambda = 1e-300
+	for _, intercept := range []bool{false, true} {
+		model, err := FitRidge(ctx, x, y, lambda, intercept)
+		if err != nil {
+			t.Fatalf("intercept %v: %v", intercept, err)
+		}
+		if !intercept { // with one, ridgeDirect's bordered system is too ill-conditioned to solve
+			want := ridgeBruteLOO(t, x, y, lambda, false)
+			if e, ok := relClose(model.LOO, want, 1e-9); !ok {
+				t.Errorf("LOO %v, want %v (%.3g)", model.LOO, want, e)
+			}
+		}
+		path, err := RidgeLOOPath(ctx, x, y, []float64{lambda}, intercept)
+		if err != nil {
+			t.Fatalf("intercept %v: RidgeLOOPath: %v", intercept, err)
+		}
+		if e, ok := relClose(model.LOO, path[0].LOO, 1e-9); !ok {
+			t.Errorf("intercept %v: LOO %v, RidgeLOOPath's %v (%.3g)", intercept, model.LOO, path[0].LOO, e)
+		}
+	}
+}

@@ -258,3 +258,26 @@ func TestAdaptPathStepDefinition(t *testing.T) {
 		}
 	}
 }
+
+// TestAdaptPathRefusesOverflowingResiduals: target signals whose squared
+// residuals overflow (the signals of TestDictionaryPath times 1e200) make
+// adaptPath refuse, naming the residual, where it compared +Inf with
+// +Inf, never stopped, and returned the path of every step with
+// residuals +Inf (the residuals are what decides the path). Fit's
+// signals, standardised and divided by √d or √n, are far too small for
+// this; adaptPath refuses rather than leans on that.
+func TestAdaptPathRefusesOverflowingResiduals(t *testing.T) {
+	data := syntheticTransfer(6, 16, 4, 12, 6, 1.5)
+	sx, sh := standardize.Fit(data.X), standardize.Fit(data.H)
+	target, _ := dictSignals(sx, sh, data, false)
+	source, _ := dictSignals(sx, sh, data, true)
+	d0, _, err := sparsecode.KSVD(context.Background(), source, 8, 3, 10, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	target.Scale(1e200, target)
+	path, resid, err := adaptPath(context.Background(), d0, target, 3, 5)
+	if err == nil || !strings.Contains(err.Error(), "the target signals' squared residual on dictionary 0 of the path is +Inf") {
+		t.Errorf("path of %d dictionaries, residuals %v, error %v; want the refusal of the +Inf residual", len(path), resid, err)
+	}
+}

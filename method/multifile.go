@@ -424,10 +424,46 @@ type nearestNeighbourModel struct {
 	class []int
 }
 
+// maxNearestRatio bounds how far from the training rows a nearest-neighbour
+// model scores a row: 2^26 times the largest norm r of a standardised
+// training row. A row z at ‖z‖ = ρ·r is within r of ‖z‖ from every
+// training row, and the distances differ by at most 2r; each is known to
+// within its rounding, about 2^-53·‖z‖, so the differences keep about
+// 53 − log₂ρ bits of their own. At ρ ≤ 2^26 at least half of float64's
+// digits are left to rank the rows; beyond about 2^45 random rows were
+// already mis-ranked (brute force against exact distances: 2 of 300 at
+// 2^45, 114 of 300 at 2^53), and at 2^53 every distance rounds to ‖z‖.
+// 2^26 standard deviations is far beyond any real data: the same bound as
+// greedytl-auto's shift ratio (maxShiftRatio), which also keeps half of
+// the digits, but of a different quantity.
+var maxNearestRatio = math.Ldexp(1, 26)
+
 // Scores returns, per row and class, minus the distance to the nearest
-// training row of the class.
+// training row of the class. A row farther than maxNearestRatio times the
+// largest norm of a standardised training row, r > 0 (a row of norm +Inf
+// included), scores −Inf for every class, which Scores refuses as the
+// linear forms' overflowing scores (checkFiniteScores: "row i: the score
+// of class 0 is -Inf (an input far outside the training range?)"): its
+// distances are too close to its norm to rank the rows (a row of 1e308
+// in every column scored about −1.45e308 for every class and was given
+// the first; rows (0, 1e5) of class a and (1, 0) of class b gave (1e20, 0)
+// class a, both scores −1e20, though b is nearer). When r = 0 (every
+// standardised training row is the origin) no row is refused for being
+// far: every distance is the row's norm, a true tie.
 func (nn *nearestNeighbourModel) Scores(d Data) (*mat.Dense, error) {
+	_, p := nn.rows.Dims()
+	origin := make([]float64, p)
+	var r float64 // the largest norm of a training row
+	for t := range nn.class {
+		r = max(r, distance(nn.rows.RawRowView(t), origin))
+	}
 	return nn.s.rowScores(d, len(nn.classes), func(z, best []float64) {
+		if r > 0 && distance(z, origin) > maxNearestRatio*r {
+			for k := range best {
+				best[k] = math.Inf(-1)
+			}
+			return
+		}
 		for k := range best {
 			best[k] = math.Inf(1)
 		}

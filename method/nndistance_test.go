@@ -80,7 +80,8 @@ func TestNearestNeighbourAnyScale(t *testing.T) {
 		var Rc, Qc mat.Dense
 		Rc.Scale(c, R)
 		Qc.Scale(c, Q)
-		return &nearestNeighbourModel{multiBase: multiBase{"nearest-neighbour", []string{"a", "b", "c"}, map[string]float64{}},
+		names := []string{"a", "b", "c"}[:slices.Max(class)+1]
+		return &nearestNeighbourModel{multiBase: multiBase{"nearest-neighbour", names, map[string]float64{}},
 			s: blockScaler{X: identity}, rows: &Rc, class: class}, &Qc
 	}
 	for _, c := range []float64{1, 1e-200, 1e-160, 1e200, 1e300} {
@@ -172,5 +173,101 @@ func TestOneClassNearestNeighbour(t *testing.T) {
 		if err != nil || one != tc.one || k != tc.class {
 			t.Errorf("%v: OneClass %d %v %v, want %d %v (Predict %v)", tc.y, k, one, err, tc.class, tc.one, pred)
 		}
+	}
+}
+
+// TestNearestNeighbourRefusesRowsBeyondResolution: a row farther than
+// maxNearestRatio (2^26) times the largest norm r of a training row is
+// refused with checkFiniteScores' error, that of the linear forms'
+// overflowing scores (a row of 1e300 in every column scored the same
+// finite value for every class and was given the first). Just below the
+// bound a row still gets the brute-force nearest row's class, just above
+// it is refused, with r the norm of a middle row (not the first or last).
+// Rows (0, 1e5) of class a and (1, 0) of class b gave (1e20, 0) class a,
+// both scores −1e20, with no error, though b is nearer: it is refused now
+// (the rule before, ‖z‖ + r rounding to ‖z‖, passed it), and (1e12, 0),
+// within the bound, gets b. With r = 0 (every training row the origin)
+// no row is refused for being far: every class scores minus the row's
+// norm, a true tie, and a row whose norm overflows to +Inf (1.5e308 in
+// both columns) scores −Inf and is refused.
+func TestNearestNeighbourRefusesRowsBeyondResolution(t *testing.T) {
+	train, y, test, _ := multiProblem(7, 3, 4, 6, 6, 3)
+	r, c := test.X.Dims()
+	_, n := test.H.Dims()
+	huge := Data{X: mat.NewDense(r, c, slices.Repeat([]float64{1e300}, r*c)), H: mat.NewDense(r, n, slices.Repeat([]float64{1e300}, r*n))}
+	model, _ := multiFile(t, "nearest-neighbour", train, y)
+	const refused = "method: predict: row 0: the score of class 0 is -Inf (an input far outside the training range?)"
+	if got, err := model.Predict(huge); err == nil || err.Error() != refused {
+		t.Errorf("rows of 1e300: %v %v, want checkFiniteScores' error", got, err)
+	}
+	identity := standardize.Scaler{Mean: make([]float64, 2), Scale: []float64{1, 1}}
+	model2 := func(rows []float64, class []int) *nearestNeighbourModel {
+		names := []string{"a", "b", "c"}[:slices.Max(class)+1]
+		return &nearestNeighbourModel{multiBase: multiBase{"nearest-neighbour", names, map[string]float64{}},
+			s: blockScaler{X: identity}, rows: mat.NewDense(len(class), 2, rows), class: class}
+	}
+	// The boundary, with the scaler the identity: r = 2, the third row's.
+	rows := []float64{1, 0, 0, 1, -2, 0, 0, -1, 0.5, 0.5, -0.5, 0.25}
+	class := []int{0, 1, 2, 0, 1, 2}
+	nn := model2(rows, class)
+	dirs := [][]float64{{1, 0.1}, {0.2, 1}, {-1, 0}, {0.1, -1}, {1, 0.5}, {-1, 0.6}}
+	for _, f := range []float64{1 - 1e-9, 1 + 1e-9} {
+		q := mat.NewDense(len(dirs), 2, nil)
+		for i, v := range dirs {
+			h := f * maxNearestRatio * 2 / math.Hypot(v[0], v[1])
+			q.Set(i, 0, h*v[0])
+			q.Set(i, 1, h*v[1])
+		}
+		for i := range dirs {
+			got, err := nn.Predict(Data{X: q.Slice(i, i+1, 0, 2).(*mat.Dense)})
+			if f > 1 {
+				if err == nil || err.Error() != refused {
+					t.Errorf("direction %v just above 2^26·r: %v %v, want refused", dirs[i], got, err)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatalf("direction %v just below 2^26·r: %v", dirs[i], err)
+			}
+			// The brute-force nearest row (squared distances in float64:
+			// at 2^27 their differences, about 2^28, are exact to many
+			// digits), by a margin checked.
+			best, bd, second := -1, math.Inf(1), math.Inf(1)
+			for tr := range class {
+				e0, e1 := q.At(i, 0)-rows[2*tr], q.At(i, 1)-rows[2*tr+1]
+				d := e0*e0 + e1*e1
+				if d < bd {
+					best, bd, second = tr, d, bd
+				} else if d < second {
+					second = d
+				}
+			}
+			if second-bd < 1e-3*math.Sqrt(bd) {
+				t.Fatalf("direction %v: squared distances %v and %v too close for the check", dirs[i], bd, second)
+			}
+			if got[0] != class[best] {
+				t.Errorf("direction %v just below 2^26·r: class %d, the nearest row's is %d", dirs[i], got[0], class[best])
+			}
+		}
+	}
+	// The deterministic miss: (1e20, 0) refused, (1e12, 0) class b.
+	miss := model2([]float64{0, 1e5, 1, 0}, []int{0, 1})
+	if got, err := miss.Predict(Data{X: mat.NewDense(1, 2, []float64{1e20, 0})}); err == nil || err.Error() != refused {
+		t.Errorf("(1e20, 0): %v %v, want refused", got, err)
+	}
+	if got, err := miss.Predict(Data{X: mat.NewDense(1, 2, []float64{1e12, 0})}); err != nil || got[0] != 1 {
+		t.Errorf("(1e12, 0): %v %v, want class b (1)", got, err)
+	}
+	// r = 0: no row is refused for being far.
+	zero := model2([]float64{0, 0, 0, 0, 0, 0}, []int{0, 1, 2})
+	S, err := zero.Scores(Data{X: mat.NewDense(1, 2, []float64{1e300, 1e300})})
+	if err != nil {
+		t.Fatalf("r = 0, (1e300, 1e300): %v", err)
+	}
+	if want := -math.Sqrt2 * 1e300; S.At(0, 0) != want || S.At(0, 1) != want || S.At(0, 2) != want {
+		t.Errorf("r = 0, (1e300, 1e300): scores %v, want %v for every class", S.RawRowView(0), want)
+	}
+	if got, err := zero.Predict(Data{X: mat.NewDense(1, 2, []float64{1.5e308, 1.5e308})}); err == nil || err.Error() != refused {
+		t.Errorf("r = 0, (1.5e308, 1.5e308), of norm +Inf: %v %v, want refused", got, err)
 	}
 }

@@ -489,11 +489,12 @@ func warnConstantModel(s *streams, model method.Model, pos string, neg []string)
 	if sel, ok := model.Selected(); !ok || len(sel.Columns) > 0 {
 		return
 	}
-	to := "the negative label"
+	to, named := "the negative label", []string{pos} // named: every class the message names
 	if len(neg) == 1 {
 		to = strconv.Quote(neg[0])
+		named = append(named, neg[0])
 	}
-	s.warn(warning{Code: "constant-model",
+	s.warn(warning{Code: "constant-model", Classes: named,
 		Message: fmt.Sprintf("the %s model keeps no column: its score is the same for every example, so it ranks none above another and predicts %q or %s for all of them alike; with so few examples, try the default method, greedytl-auto",
 			model.Method(), pos, to)})
 }

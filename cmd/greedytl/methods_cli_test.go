@@ -697,6 +697,9 @@ func TestFitWarnsConstantModel(t *testing.T) {
 			!strings.Contains(stderr, "greedytl: warning: "+msg+"\n") {
 			t.Errorf("%s: warning %q: want the method and both labels named, on stderr:\n%s", tc.x, msg, stderr)
 		}
+		if !slices.Equal(found[0].Classes, []string{"dog", "cat"}) {
+			t.Errorf("%s: warning's classes %q, want the two it names, \"dog\" and \"cat\"", tc.x, found[0].Classes)
+		}
 		if _, err := os.Stat(out); err != nil {
 			t.Errorf("%s: the model was not written: %v", tc.x, err)
 		}

@@ -418,13 +418,15 @@ func warnOneClass(s *streams, model method.MultiModel, d method.Data, cls *datas
 		return nil
 	}
 	names := model.Classes()
-	var others []string // never empty: fit refuses fewer than two classes
+	var others []string         // never empty: fit refuses fewer than two classes
+	named := []string{names[k]} // every class the message names, the predicted one first
 	for c, n := range (method.ClassLabels{Names: cls.Names, Y: cls.Y}).Counts() {
 		if n > 0 && c != k {
 			others = append(others, fmt.Sprintf("%q: %d", cls.Names[c], n))
+			named = append(named, cls.Names[c])
 		}
 	}
-	s.warn(warning{Code: "one-class", Classes: []string{names[k]},
+	s.warn(warning{Code: "one-class", Classes: named,
 		Message: fmt.Sprintf("the %s model predicts %q for every one of the %d training examples: it tells none of the other classes' examples (%s) from that class, so it will seldom if ever predict them: they have too few examples, or examples identical to examples of that class (rows labelled with several classes)",
 			model.Method(), names[k], len(cls.Y), strings.Join(others, ", "))})
 	return nil

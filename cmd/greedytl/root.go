@@ -221,8 +221,9 @@ type warning struct {
 	Code string `json:"code"`
 	// Message is the warning as printed, without "greedytl: warning: ".
 	Message string `json:"message"`
-	// Classes are the classes the warning is about, as the labels name
-	// them, for a program that names the classes otherwise.
+	// Classes are the classes the warning is about, every one its message
+	// names, as the labels name them, for a program that names the
+	// classes otherwise.
 	Classes []string `json:"classes,omitempty"`
 	// Columns are the columns the warning is about ("kind", "index"), for
 	// a program that names the columns otherwise (wide-range's).

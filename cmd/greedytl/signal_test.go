@@ -475,3 +475,42 @@ func TestHelpGivesEveryStopStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainCrossValidationInterruptMessage sends SIGINT to train -v 5 and
+// train -C while they cross-validate (random labels at a large C and a
+// tight -e, seconds of work): the message says what was interrupted, as
+// plain training's does ("linear: training: fit interrupted"), where it
+// read "stopped by SIGINT: context canceled" (the folds' bare ctx.Err()).
+func TestTrainCrossValidationInterruptMessage(t *testing.T) {
+	bin := buildGreedytl(t)
+	dir := t.TempDir()
+	var b strings.Builder
+	seed := uint64(1)
+	next := func() float64 { // a small LCG: uniform in [-1, 1)
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return float64(seed>>11)/(1<<52) - 1
+	}
+	for range 3000 {
+		if next() < 0 {
+			b.WriteString("-1")
+		} else {
+			b.WriteString("1")
+		}
+		for j := range 30 {
+			b.WriteString(" " + strconv.Itoa(j+1) + ":" + strconv.FormatFloat(next(), 'g', 5, 64))
+		}
+		b.WriteString("\n")
+	}
+	data := writeText(t, dir, "d.txt", b.String())
+	for _, args := range [][]string{
+		{"train", "-v", "5", "-c", "1e4", "-e", "1e-9", "--data", data},
+		{"train", "-C", "-e", "1e-9", "--data", data, "--out", filepath.Join(dir, "m")},
+	} {
+		start := time.Now()
+		ready := func() bool { return time.Since(start) > 300*time.Millisecond }
+		code, stderr, _ := signalWhen(t, exec.Command(bin, args...), ready, 0, syscall.SIGINT)
+		if want := "greedytl: stopped by SIGINT: linear: cross-validation: fit interrupted: context canceled"; code != 130 || !strings.Contains(stderr, want) {
+			t.Errorf("%v: exit %d, want 130 and %q:\n%s", args, code, want, stderr)
+		}
+	}
+}

@@ -5,6 +5,13 @@ ClassifierMixin, input validation, NotFittedError).  With scikit-learn
 installed (Debian's 1.2.1 is the reference) those are scikit-learn's own;
 without it this module provides the few pieces the estimator uses, so that
 ``import greedytl`` and fitting with NumPy arrays still work.
+
+Three of scikit-learn's names used here are private, each only where no
+public one does the work in 1.2.1: BaseEstimator._validate_data, used only
+before 1.6 (every release without the public validate_data has it),
+_get_feature_names (with a fallback for a release that moves it:
+scikit-learn 1.2's rule, written here) and InvalidParameterError (with a
+fallback: a stand-in of the same name and bases, ValueError and TypeError).
 """
 
 import contextlib
@@ -78,9 +85,10 @@ def _feature_names_1_2(X):
     return names if types == ["str"] else None
 
 
-class _InvalidParameterError(ValueError, TypeError):
-    """A parameter of the wrong type or out of range (scikit-learn's
-    InvalidParameterError where it has none)."""
+class InvalidParameterError(ValueError, TypeError):
+    """A parameter of the wrong type or out of range: scikit-learn's
+    InvalidParameterError where it can be imported (a private name, see
+    below), else this stand-in of the same name and bases."""
 
 
 if HAVE_SKLEARN:
@@ -92,8 +100,8 @@ if HAVE_SKLEARN:
 
     try:  # scikit-learn ≥ 1.2: the error of its estimators' parameter validation
         from sklearn.utils._param_validation import InvalidParameterError
-    except ImportError:  # pragma: no cover - older scikit-learn
-        InvalidParameterError = _InvalidParameterError
+    except ImportError:  # older scikit-learn, or one that moved the private name: the stand-in
+        pass
 
     from sklearn import config_context, get_config
     from sklearn.utils.validation import assert_all_finite
@@ -103,7 +111,7 @@ if HAVE_SKLEARN:
 
         def _validated(est, X, y, reset, kw):
             return _validate_data(est, X, y, reset=reset, **kw)
-    except ImportError:  # scikit-learn < 1.6: the estimator's method
+    except ImportError:  # scikit-learn < 1.6: the estimator's method (every such release has it)
         def _validated(est, X, y, reset, kw):
             return est._validate_data(X, y, reset=reset, **kw)
 
@@ -171,8 +179,6 @@ else:  # pragma: no cover
 
     class ConvergenceWarning(UserWarning):
         """An iterative solver stopped before it converged."""
-
-    InvalidParameterError = _InvalidParameterError
 
     class BaseEstimator:
         """get_params/set_params from __init__'s signature."""

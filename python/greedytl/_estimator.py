@@ -42,13 +42,33 @@ _SHOWN = {
     _MODEL_FILE: "<the model file>",
 }
 
-# What greedytl's messages call by its flags (a transductive or oracle
-# method without its inputs, or those inputs for another method), as fit's
-# arguments name them.
-_FLAGS = {
+# Notes for greedytl's errors (text of the message → note): what they
+# call by its flags or its symbols (a transductive or oracle method without
+# its inputs, or those inputs for another method; a method without the
+# source scores H or the features X it needs), as fit's arguments name
+# them; and what a scikit-learn user can do about a refusal their
+# LogisticRegression does not make. Training examples all alike (every column of X, or of the
+# sources' scores with use_features=False, one value) are refused by every
+# method of greedytl fit (cmd/greedytl/fit.go), where LogisticRegression
+# fits the class prior: with nothing to tell the classes apart the methods'
+# scores are 0 or rounding (their own models are no prior), so the prior is
+# not a greedytl model, and fit says where to get it.
+_NOTES = {
     "--unlabelled-": "greedytl's --unlabelled-* inputs are fit's X_unlabelled",
     "--oracle-": "greedytl's --oracle-* inputs are fit's X_oracle and y_oracle",
+    "needs source scores H": "the source scores H are the scores of sources=: give sources",
+    "needs target features X": "the target features X are fit's X, which use_features=False leaves out: "
+                               "set use_features=True",
+    "no method can tell the classes apart": (
+        "the training examples are alike in everything greedytl fits on, so the class prior is all they "
+        "tell, which is no greedytl model: give X columns, or sources' scores, that vary over the examples, "
+        "or, for predictions of the prior, use sklearn.dummy.DummyClassifier(strategy='prior')"),
 }
+
+# greedytl fit's warning (code seed-unused) that the method draws nothing at
+# random: the estimator gives random_state as --seed to every fit, so a
+# failing fit's error leaves it out (a successful one's report drops it).
+_SEED_UNUSED = "warning: --seed has no effect: "
 
 
 class TransferClassifier(ClassifierMixin, BaseEstimator):
@@ -171,7 +191,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     model_ : dict
         The model file, decoded (JSON).
     greedytl_ : dict
-        The greedytl that fitted the model (``greedytl version --json``).
+        The greedytl that fitted the model (``greedytl version --json``: module,
+        revision, modified, go, executable_sha256) and its path.
     """
 
     def __init__(self, method=None, sources=None, use_features=True, random_state=None,
@@ -290,7 +311,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             model_path = os.path.join(tmp, _MODEL_FILE)
             args += ["--out", model_path, "--json"]
             shown = {os.path.join(tmp, name): what for name, what in _SHOWN.items()}
-            with _cli.naming_inputs(shown, _FLAGS):
+            with _cli.naming_inputs(shown, _NOTES, unsaid=[_SEED_UNUSED]):
                 report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp))
                 with open(model_path, "rb") as f:
                     text = f.read()
@@ -330,7 +351,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         else:
             self.selected_ = named(inspection.get("selected"))
         self.inspection_ = inspection
-        self.greedytl_ = {k: info[k] for k in ("module", "revision", "modified", "go", "path") if k in info}
+        self.greedytl_ = {k: info[k] for k in ("module", "revision", "modified", "go", "executable_sha256", "path")
+                          if k in info}
         self._scorer = scorer
         # random_state goes to every fit as --seed, as scikit-learn's
         # estimators take it whether or not they draw at random: greedytl's

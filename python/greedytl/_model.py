@@ -1258,6 +1258,12 @@ def _add_columns(acc, cols, terms):
         acc[...] = T[..., -1]
 
 
+# _MAX_NEAREST_RATIO bounds how far from its training rows a nearest-neighbour
+# model scores a row: 2**26 times the largest norm of a standardised training
+# row (method's maxNearestRatio, whose comment says why).
+_MAX_NEAREST_RATIO = 2.0 ** 26
+
+
 def _sq_dist(Z, R):
     """Squared Euclidean distances between the rows of Z and of R (rows × |R|),
     accumulated column by column as method.distance sums them, in blocks of rows of Z
@@ -1474,10 +1480,19 @@ class MultiScorer(Scorer):
                 S = S + zh @ self.wh.T
             return S
         if self.form == "nearest-neighbour":
-            dist = _dist(self._z(X, H, rows), self.rows)
+            Z = self._z(X, H, rows)
+            dist = _dist(Z, self.rows)
             S = np.empty((rows, K))
             for k in range(K):
                 S[:, k] = -dist[:, self.row_classes == k].min(axis=1)
+            # A row farther than _MAX_NEAREST_RATIO times the largest norm of
+            # a training row scores -Inf for every class (refused below), as
+            # method's nearestNeighbourModel.Scores does: its distances are
+            # too close to its norm to rank the training rows.
+            r = _dist(self.rows, np.zeros((1, Z.shape[1])))[:, 0].max(initial=0.0)
+            if r > 0:
+                far = _dist(Z, np.zeros((1, Z.shape[1])))[:, 0] > _MAX_NEAREST_RATIO * r
+                S[far, :] = -np.inf
             return S
         if self.form == "centroid-cosine":
             return -_dist(_unit_rows(self._z(X, H, rows)), self.centroids)

@@ -1559,6 +1559,38 @@ def test_random_state_bool_is_its_int(cli):
         np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
 
 
+def test_constant_inputs_refused_saying_what_to_do(cli, zoo):
+    """An X whose rows are all alike (every column one value) is one that
+    scikit-learn's LogisticRegression fits, to the class prior alone;
+    greedytl fit refuses it (cmd/greedytl/fit.go: no method can tell the
+    classes apart), as it refuses sources' scores that are all alike with
+    use_features=False. The refusal is a ValueError that says so and says
+    what a scikit-learn user can do instead; the message said neither what
+    to do nor that the prior is all such data holds. The estimator stays
+    unfitted."""
+    X = np.ones((10, 3))
+    y = np.array(["a"] * 6 + ["b"] * 4)
+    assert (LogisticRegression().fit(X, y).predict(X) == "a").all()  # the prior, which greedytl does not fit
+    Xv, _ = _data(m=10, d=3)
+    for est, A in ((TransferClassifier(), X), (TransferClassifier(method="l1-logistic"), X),
+                   (TransferClassifier(sources=greedytl.Sources(zoo[:1])), np.ones((10, 8))),
+                   (TransferClassifier(sources=greedytl.Sources([_Constant()]), use_features=False), Xv)):
+        with pytest.raises(ValueError) as e:
+            est.fit(A, y)
+        msg = str(e.value)
+        assert "holds one value on all 10 training examples: no method can tell the classes apart" in msg, msg
+        assert "the class prior" in msg and "sklearn.dummy.DummyClassifier(strategy='prior')" in msg, msg
+        with pytest.raises(NotFittedError):
+            est.predict(A)
+
+
+class _Constant:
+    """A source whose score is 1 on every example."""
+
+    def decision_function(self, X):
+        return np.ones(X.shape[0])
+
+
 def test_errors(cli, tmp_path):
     """Exit status 2 is a ValueError with greedytl's message; unfitted use is
     NotFittedError; one class is an error naming the class."""
@@ -3232,3 +3264,171 @@ def test_wide_range_warning_names_the_columns(cli):
             assert "greedytl's feature" not in str(wide[0])
         else:
             assert str(wide[0]).endswith(suffix), str(wide[0])
+
+
+# The probe of test_works_without_sklearns_private_names: the estimator's
+# validation of its inputs, each outcome recorded (JSON on standard output).
+# With argv[1] == "hide", the private names of scikit-learn that greedytl
+# uses with a fallback are removed first (where this release has them), as
+# a release that moved them would: _get_feature_names and
+# _param_validation.InvalidParameterError.
+_PRIVATE_PROBE = textwrap.dedent('''
+    import json, sys, warnings
+    import numpy as np, pandas as pd
+    import sklearn.base, sklearn.utils.validation, sklearn.utils._param_validation
+    if sys.argv[1] == "hide":
+        for module, name in ((sklearn.utils.validation, "_get_feature_names"),
+                             (sklearn.utils._param_validation, "InvalidParameterError")):
+            if hasattr(module, name):
+                delattr(module, name)
+    import greedytl, greedytl._compat
+    from greedytl import TransferClassifier
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(30, 4)), columns=["a", "b", "c", "d"])
+    y = np.where(X["a"] + 0.3 * rng.normal(size=30) > 0, "yes", "no")
+    out = {"stand-in": greedytl._compat.InvalidParameterError.__module__ == "greedytl._compat"}
+
+    def outcome(name, call):
+        with warnings.catch_warnings(record=True) as ws:
+            warnings.simplefilter("always")
+            try:
+                r = call()
+                got = r.tolist() if isinstance(r, np.ndarray) else None
+            except Exception as e:
+                got = [type(e).__name__, isinstance(e, ValueError), isinstance(e, TypeError), str(e)]
+        out[name] = {"result": got, "warnings": [[w.category.__name__, str(w.message)] for w in ws]}
+
+    est = TransferClassifier(random_state=0).fit(X, y)
+    out["fitted"] = [est.n_features_in_, list(est.feature_names_in_)]
+    outcome("predict", lambda: est.predict(X))
+    outcome("predict array", lambda: est.predict(X.to_numpy()))
+    outcome("predict columns", lambda: est.predict(X.iloc[:, :3]))
+    outcome("predict renamed", lambda: est.predict(X.rename(columns={"d": "e"})))
+    outcome("predict reordered", lambda: est.predict(X[["b", "a", "c", "d"]]))
+    outcome("predict NaN", lambda: est.predict(X.to_numpy() * np.nan))
+    plain = TransferClassifier(random_state=0).fit(X.to_numpy(), y)
+    out["fitted plain"] = [plain.n_features_in_, hasattr(plain, "feature_names_in_")]
+    outcome("predict plain columns", lambda: plain.predict(X.to_numpy()[:, :3]))
+    outcome("predict plain frame", lambda: plain.predict(X))
+    outcome("fit NaN", lambda: TransferClassifier().fit(X.to_numpy() * np.nan, y))
+    outcome("fit 1-D", lambda: TransferClassifier().fit(X["a"].to_numpy(), y))
+    outcome("fit rows", lambda: TransferClassifier().fit(X, y[:-1]))
+    outcome("fit y column", lambda: TransferClassifier(random_state=0).fit(X.to_numpy(), y[:, None]).predict(
+        X.to_numpy()))
+    outcome("fit parameter", lambda: TransferClassifier(use_features="yes").fit(X, y))
+    print(json.dumps(out))
+''')
+
+
+def test_works_without_sklearns_private_names(cli):
+    """greedytl uses private names of scikit-learn where they are the only
+    way to validate as its estimators do: _get_feature_names and
+    InvalidParameterError each have a fallback (BaseEstimator._validate_data,
+    used only before 1.6's public validate_data, needs none). With the two
+    gone, as a later release may move them, greedytl still imports and
+    validates its inputs the same way — column names recorded and checked,
+    column counts, NaN, y's shape and rows, parameters (a ValueError and
+    a TypeError) — with the same messages and warnings."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [
+        str(pathlib.Path(greedytl.__file__).parent.parent), os.environ.get("PYTHONPATH")])),
+        GREEDYTL_BIN=cli["path"])
+    got = {}
+    for how in ("keep", "hide"):
+        p = subprocess.run([sys.executable, "-c", _PRIVATE_PROBE, how], capture_output=True, text=True, env=env)
+        assert p.returncode == 0, (how, p.stderr)
+        got[how] = json.loads(p.stdout)
+    keep, hide = got["keep"], got["hide"]
+    assert (keep.pop("stand-in"), hide.pop("stand-in")) == (False, True)  # the fallback ran
+    for case in ("predict columns", "predict renamed", "predict reordered"):
+        assert keep[case]["result"][:3] == ["ValueError", True, False], keep[case]
+        assert "The feature names should match those that were passed during fit" in keep[case]["result"][3]
+    assert keep["fitted"] == [4, ["a", "b", "c", "d"]] and keep["fitted plain"] == [4, False]
+    assert "X has 3 features, but TransferClassifier is expecting 4" in keep["predict plain columns"]["result"][3]
+    assert keep["predict array"]["warnings"] and keep["fit parameter"]["result"][1:3] == [True, True], keep
+    assert hide == keep
+
+
+def test_invalid_parameter_error_is_sklearns():
+    """Where scikit-learn has InvalidParameterError (1.2 on), greedytl's
+    parameter errors are that class, not the stand-in of the same name,
+    so that code catching scikit-learn's error catches greedytl's."""
+    _param_validation = pytest.importorskip("sklearn.utils._param_validation")
+    if not hasattr(_param_validation, "InvalidParameterError"):
+        pytest.skip("this scikit-learn has no InvalidParameterError")
+    from greedytl import _compat
+    assert _compat.InvalidParameterError is _param_validation.InvalidParameterError
+    with pytest.raises(_param_validation.InvalidParameterError):
+        greedytl.TransferClassifier(use_features="yes").fit(np.eye(4), [0, 1, 0, 1])
+
+
+def test_fit_error_says_only_its_cause():
+    """The estimator hands random_state to every fit as --seed, and greedytl
+    warns on standard error that --seed has no effect for a method that
+    draws nothing at random; a failing fit's error (greedytl's standard
+    error) began with that warning, which is no part of the failure. It
+    said 'greedytl fit: warning: --seed has no effect: greedytl-auto draws
+    nothing at random' first."""
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(8, 3)), [0, 1] * 4
+    for kw, fit_kw, cause in (({}, {"X_unlabelled": X}, "--unlabelled-* inputs are for transductive methods"),
+                              ({"method": "dam"}, {}, "dam is transductive")):
+        with pytest.raises(ValueError) as e:
+            greedytl.TransferClassifier(random_state=0, **kw).fit(X, y, **fit_kw)
+        assert str(e.value).startswith("greedytl fit: " + cause), str(e.value)
+        assert "--seed" not in str(e.value), str(e.value)
+
+
+def test_greedytl_attribute_names_the_build(cli):
+    """greedytl_ (the build that fitted the model) keeps what greedytl
+    version --json says of it, executable_sha256 (the hash of the binary,
+    which tells apart builds that carry no VCS revision) included; it was
+    dropped."""
+    version = json.loads(subprocess.run([cli["path"], "version", "--json"], capture_output=True, text=True,
+                                        check=True).stdout)
+    est = greedytl.TransferClassifier(random_state=0).fit(np.random.default_rng(0).normal(size=(8, 3)), [0, 1] * 4)
+    for k in ("module", "revision", "modified", "go", "executable_sha256"):
+        assert est.greedytl_.get(k) == version.get(k), (k, est.greedytl_, version)
+    assert version["executable_sha256"]
+
+
+def test_missing_input_errors_name_fits_arguments():
+    """A method without the inputs it needs is refused in greedytl's terms
+    ('needs source scores H', 'needs target features X'); the error also
+    says which of fit's arguments gives them (sources=, use_features=True).
+    It said greedytl's terms alone."""
+    class First:
+        def decision_function(self, X):
+            return X[:, 0]
+
+    X, y = np.random.default_rng(0).normal(size=(8, 3)), [0, 1] * 4
+    for kw, note in (({"method": "logme-source"}, "sources="),
+                     ({"method": "best-source", "sources": None}, "sources="),
+                     ({"method": "no-transfer", "sources": greedytl.Sources([First()]), "use_features": False},
+                      "use_features=True")):
+        fit_kw = {"X_oracle": X, "y_oracle": y} if kw["method"] == "best-source" else {}
+        with pytest.raises(ValueError) as e:
+            greedytl.TransferClassifier(random_state=0, **kw).fit(X, y, **fit_kw)
+        assert "needs" in str(e.value) and note in str(e.value), str(e.value)
+
+
+def test_warnings_name_every_class_they_quote():
+    """A warning that quotes classes as greedytl names them ("1" and "-1"
+    of a binary fit, "0", "1", "2" of a multi-class one) says which of the
+    user's classes each is, every one it quotes: the binary constant-model
+    warning named none, and the one-class warning only the class predicted,
+    not the others it counts (greedytl fit's JSON carried only those)."""
+    def said(est, X, y):
+        with warnings.catch_warnings(record=True) as ws:
+            warnings.simplefilter("always")
+            est.fit(X, y)
+        return [str(w.message) for w in ws if getattr(w.message, "code", None) in ("constant-model", "one-class")]
+
+    got = said(TransferClassifier(method="l1-logistic", random_state=0),
+               np.random.default_rng(1).normal(size=(6, 3)), ["cat", "dog"] * 3)
+    assert len(got) == 1 and '"1" or "-1"' in got[0], got
+    assert "\"1\" is classes_[1] = 'dog', \"-1\" is classes_[0] = 'cat'" in got[0], got
+    got = said(TransferClassifier(method="multinomial-logistic", random_state=0),
+               np.random.default_rng(0).normal(size=(30, 2)), ["cat"] * 28 + ["dog", "emu"])
+    assert len(got) == 1 and '("1": 1, "2": 1)' in got[0], got
+    assert "\"0\" is classes_[0] = 'cat', \"1\" is classes_[1] = 'dog', \"2\" is classes_[2] = 'emu'" in got[0], got

@@ -610,6 +610,42 @@ def test_multiclass_parity(multiclass_cli, synth, tmp_path):
         assert p.returncode == 2 and "models[0]: is fitted for" in p.stderr, p.stderr
 
 
+def test_nearest_neighbour_refuses_far_rows_as_greedytl(multiclass_cli, synth, tmp_path):
+    """A nearest-neighbour model refuses rows farther than 2**26 times the
+    largest norm of its standardised training rows (their distances too
+    close to their norms to rank the rows), as greedytl predict refuses
+    them: test rows scaled by growing factors are scored alike by both
+    readers while near, and refused by both from the same factor on (some
+    factors taken, some refused, so the bound lies among them)."""
+    cli = multiclass_cli
+    X, labels = synth["X"], synth["labels"]
+    rng = np.random.default_rng(5)
+    classes = np.unique(labels)[:3]
+    pool = np.flatnonzero(np.isin(labels, classes))
+    tr = np.concatenate([rng.choice(pool[labels[pool] == c], 3, replace=False) for c in classes])
+    te = np.setdiff1d(pool, tr)[:6]
+    save = _saver(tmp_path)
+    model = tmp_path / "nn.json"
+    run(cli, "fit", "--method", "nearest-neighbour", "--features", save("X.npy", X[tr]), "--labels",
+        save("y.npy", np.searchsorted(classes, labels[tr])), "--out", model)
+    scorer = greedytl.read_model(model)
+    taken = refused = 0
+    for e in range(4, 14):
+        Xt = 10.0 ** e * X[te]
+        p = subprocess.run([cli["path"], "predict", "--model", model, "--features", save("Xt.npy", Xt), "--scores"],
+                           capture_output=True, text=True)
+        if p.returncode == 0:
+            taken += 1
+            lines = p.stdout.strip().split("\n")
+            _check(scorer.scores(Xt), np.array([[float(v) for v in l.split("\t")] for l in lines[1:]]))
+        else:
+            refused += 1
+            assert p.returncode == 2 and "-Inf (an input far outside the training range?)" in p.stderr, p.stderr
+            with pytest.raises(ValueError, match="outside the training range"):
+                scorer.scores(Xt)
+    assert taken and refused, (taken, refused)
+
+
 def test_column_counts_read_as_greedytl_reads_them(multiclass_cli, tmp_path):
     """num_features and num_sources, which every GreedyTL and multi-class
     file holds (an ensemble's members too): a JSON integer, which greedytl
