@@ -66,10 +66,12 @@ target's own and --noise N(0,1) dimensions appended to the features, and
 scored by class-balanced accuracy on 50 further positives and 50 further
 target negatives (fewer when the data run short; a warning, code
 small-test-sets, says when some cells will test on fewer than 10 positives or
-negatives, too few for a meaningful accuracy). With --protocol skewed —
-the paper's setting for skewed data sets such as SUN09 — the test set is
-every other example of the target and every other target negative, and
---positives defaults to 1 (a class with 2 examples can be a target).
+negatives, too few for a meaningful accuracy; N-way episodes test on
+--test-per-class examples of each class, the size asked for, and are exempt).
+With --protocol skewed — the paper's setting for skewed data sets such as
+SUN09 — the test set is every other example of the target and every other
+target negative, and --positives defaults to 1 (a class with 2 examples can
+be a target).
 
 With --protocol nway — N-way few-shot — a cell is an episode: it draws
 --ways classes among those with a source (or the --targets named), leaves
