@@ -706,22 +706,30 @@ func TestSpecList(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	if methods, want := resultMembers(t, run, "method"), []string{"greedytl:delta=0.001,lambda=10", "no-transfer"}; !slices.Equal(methods, want) {
+		t.Errorf("records of methods %q, want %q", methods, want)
+	}
+}
+
+// resultMembers returns the values of the string member name of run's
+// results.jsonl records, one a record, sorted.
+func resultMembers(t *testing.T, run, name string) []string {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join(run, "results.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var methods []string
+	var vals []string
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var r struct{ Method string }
+		var r map[string]any
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatal(err)
 		}
-		methods = append(methods, r.Method)
+		v, _ := r[name].(string)
+		vals = append(vals, v)
 	}
-	slices.Sort(methods)
-	if want := []string{"greedytl:delta=0.001,lambda=10", "no-transfer"}; !slices.Equal(methods, want) {
-		t.Errorf("records of methods %q, want %q", methods, want)
-	}
+	slices.Sort(vals)
+	return vals
 }
 
 // TestEmptyListFlags: a list flag given but listing nothing (empty,
@@ -971,20 +979,7 @@ func TestTargetsTrimmed(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("experiment: exit %d: %s", code, stderr)
 	}
-	b, err := os.ReadFile(filepath.Join(run, "results.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var targets []string
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var r struct{ Target string }
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatal(err)
-		}
-		targets = append(targets, r.Target)
-	}
-	slices.Sort(targets)
-	if want := []string{"c0", "c1"}; !slices.Equal(targets, want) {
+	if targets, want := resultMembers(t, run, "target"), []string{"c0", "c1"}; !slices.Equal(targets, want) {
 		t.Errorf("records of targets %q, want %q", targets, want)
 	}
 }
