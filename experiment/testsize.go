@@ -23,7 +23,11 @@ import (
 // the training set's TrainNegatives (10) negatives is the mark of a pool
 // or a class too small for the protocol. Runs warn of such test sets
 // (WarnSmallTestSets) and reports repeat it (SmallTestSets); the records
-// are the same either way.
+// are the same either way. N-way episodes are exempt: each tests on
+// exactly Config.TestPerClass examples of each of its classes (default 15,
+// a step of 1/(ways·k) ≤ 1/(2k)), a size the run is given and checks every
+// class of its pool against, and each episode draws its test examples
+// afresh, so averaging over episodes shrinks the step.
 const MinTestExamples = 10
 
 // WarnSmallTestSets is the code of the warning (Config.Warn) of a binary

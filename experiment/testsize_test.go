@@ -87,3 +87,64 @@ func TestSmallTestSetsWarned(t *testing.T) {
 		t.Errorf("the usual grid: warnings %+v, SmallTestSets %q; want none", warned, SmallTestSets(plain))
 	}
 }
+
+// TestSmallTestSetsBoundary: MinTestExamples (10) test negatives or
+// positives draw no caution and 9 do, both in the records' caution
+// (SmallTestSets) and in the one a run plans (plannedSmallTests, whose
+// small targets list the targets with 9 test positives, not those with
+// 10); of records with different test negatives the caution names the
+// fewest, whichever comes first.
+func TestSmallTestSetsBoundary(t *testing.T) {
+	const few = "cells test on 9 negatives"
+	rec := func(target string, pos, neg int) Record {
+		return Record{Dataset: "d", Method: "m", Target: target, Positives: 5, TestPositives: pos, TestNegatives: neg}
+	}
+	for _, tc := range []struct {
+		name string
+		recs []Record
+		want []string // in the caution; none: no caution
+	}{
+		{"10 of each", []Record{rec("a", 10, 10), rec("b", 12, 10)}, nil},
+		{"9 negatives", []Record{rec("a", 10, 9)}, []string{few}},
+		{"9 positives", []Record{rec("a", 12, 10), rec("b", 9, 10), rec("b", 10, 10)}, []string{"size: b (9);"}},
+		{"12 then 8 negatives", []Record{rec("a", 20, 12), rec("a", 20, 8)}, []string{"cells test on 8 negatives"}},
+		{"8 then 12 negatives", []Record{rec("a", 20, 8), rec("a", 20, 12)}, []string{"cells test on 8 negatives"}},
+	} {
+		got := SmallTestSets(tc.recs)
+		if (got == "") != (len(tc.want) == 0) {
+			t.Errorf("%s: SmallTestSets %q; want a caution: %v", tc.name, got, len(tc.want) > 0)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: SmallTestSets %q; want it to say %q", tc.name, got, w)
+			}
+		}
+	}
+
+	// Five positives at most: a target of 15 examples leaves 10 test
+	// positives, one of 14 leaves 9; 20 target negatives leave 10 beside
+	// the 10 for training, 19 leave 9.
+	man := &Manifest{Classes: []string{"a", "b", "n"}, Targets: []string{"a", "b"}, Positives: []int{2, 5},
+		TrainNegatives: TrainNegatives, MaxTestPositives: MaxTestPositives, MaxTestNegatives: MaxTestNegatives}
+	for _, tc := range []struct {
+		name       string
+		counts     []int
+		negatives  int
+		want       []string
+		wantTarget []string
+	}{
+		{"10 of each", []int{15, 30, 40}, 20, nil, nil},
+		{"9 negatives", []int{15, 30, 40}, 19, []string{few}, nil},
+		{"9 positives", []int{30, 14, 40}, 20, []string{"size: b (9);"}, []string{"b"}},
+	} {
+		got, small := plannedSmallTests(man, tc.counts, tc.negatives)
+		if (got == "") != (len(tc.want) == 0) || !slices.Equal(small, tc.wantTarget) {
+			t.Errorf("%s: plannedSmallTests %q, small targets %q; want a caution: %v, small targets %q", tc.name, got, small, len(tc.want) > 0, tc.wantTarget)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: plannedSmallTests %q; want it to say %q", tc.name, got, w)
+			}
+		}
+	}
+}

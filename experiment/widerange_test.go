@@ -121,8 +121,10 @@ func TestWideRangeRecordErrors(t *testing.T) {
 		record, member, want string
 	}{
 		{cell, `[]`, "wide_range is empty"},
-		{cell, `[{"left_out":0,"subsamples":5,"columns":` + col + `}]`, "0 of 5 committees left out"},
-		{cell, `[{"left_out":6,"subsamples":5,"columns":` + col + `}]`, "6 of 5 committees left out"},
+		{cell, `[{"left_out":0,"subsamples":5,"columns":` + col + `}]`, "0 of 5 committees left out: want 1 ≤ left_out ≤ subsamples"},
+		{cell, `[{"left_out":6,"subsamples":5,"columns":` + col + `}]`, "6 of 5 committees left out: want 1 ≤ left_out ≤ subsamples"},
+		{episode, `[{"class":"a","left_out":0,"subsamples":5,"columns":` + col + `}]`, "0 of 5 committees left out: want 1 ≤ left_out ≤ subsamples"},
+		{episode, `[{"class":"a","left_out":6,"subsamples":5,"columns":` + col + `}]`, "6 of 5 committees left out: want 1 ≤ left_out ≤ subsamples"},
 		{cell, `[{"left_out":2,"subsamples":5,"columns":` + col + `}]`, "the hyperparameter fits is 5: want 4"},
 		{cell, `[{"left_out":1,"subsamples":5,"columns":[]}]`, "wide_range[0].columns is missing or empty"},
 		{cell, `[{"left_out":1,"subsamples":5}]`, "wide_range[0].columns is missing or empty"},

@@ -97,7 +97,12 @@ func wideColumns(dst, src *Linear) []WideColumn {
 			}
 			// A ratio or a converted weight beyond float64 (values near
 			// ±1e308) is left out too, its ratio recorded as the largest
-			// float64, so that the model file reads back.
+			// float64, so that the model file reads back. The ratio is
+			// never NaN: a fit's scalers have finite means and scales
+			// (standardize recomputes an overflowing sum as Σ v_i/n and
+			// refuses a column whose deviations overflow), so |μ − μ'|,
+			// at most the whole sample's largest deviation, is finite and
+			// only the division by a tiny s' can overflow, to +Inf.
 			r := math.Abs(dsc.Mean[j]-ssc.Mean[j]) / s1
 			if r > maxShiftRatio || math.IsInf(w*(s/s1), 0) {
 				out = append(out, WideColumn{Column: greedytl.Column{Kind: kind, Index: j}, Ratio: min(r, math.MaxFloat64)})

@@ -72,6 +72,29 @@ func TestReportWideRange(t *testing.T) {
 			t.Errorf("report.md has no %q:\n%s", want, md)
 		}
 	}
+	// All summary rows' last cell counts the row's cells that left
+	// committees out, empty for none.
+	lastCells := map[string]string{}
+	for _, l := range strings.Split(md, "\n") {
+		if cells := strings.Split(l, " | "); len(cells) == 12 && strings.HasPrefix(l, "| toy") {
+			lastCells[strings.Join(cells[:4], " | ")] = strings.TrimSuffix(cells[11], "|")
+		}
+	}
+	if len(lastCells) != 12 {
+		t.Errorf("All summary rows has %d rows of 12 cells, want 12:\n%s", len(lastCells), md)
+	}
+	for row, cell := range lastCells {
+		want := " "
+		switch row {
+		case "| toy | greedytl | 0 | 5":
+			want = "3 "
+		case "| toy-nway | greedytl-nway | 5 | 1":
+			want = "1 "
+		}
+		if cell != want {
+			t.Errorf("All summary rows: %s ends with %q, want %q", row, cell, want)
+		}
+	}
 	// The marked entries: GreedyTL's at 5+10 (the second column) and
 	// GreedyTL N-way's 5-way, 1-shot (the first column of the first table).
 	marked := markedEntries(md, WideRangeMark)

@@ -66,10 +66,12 @@ target's own and --noise N(0,1) dimensions appended to the features, and
 scored by class-balanced accuracy on 50 further positives and 50 further
 target negatives (fewer when the data run short; a warning, code
 small-test-sets, says when some cells will test on fewer than 10 positives or
-negatives, too few for a meaningful accuracy). With --protocol skewed —
-the paper's setting for skewed data sets such as SUN09 — the test set is
-every other example of the target and every other target negative, and
---positives defaults to 1 (a class with 2 examples can be a target).
+negatives, too few for a meaningful accuracy; N-way episodes test on
+--test-per-class examples of each class, the size asked for, and are exempt).
+With --protocol skewed — the paper's setting for skewed data sets such as
+SUN09 — the test set is every other example of the target and every other
+target negative, and --positives defaults to 1 (a class with 2 examples can
+be a target).
 
 With --protocol nway — N-way few-shot — a cell is an episode: it draws
 --ways classes among those with a source (or the --targets named), leaves
@@ -88,6 +90,7 @@ number alone: a method added later sees the same episodes.
 A list flag given but empty (--methods "" or --targets ",", as a script's
 unset variable gives) is refused: leave it out for its default (every
 method, every target); so is a list with a blank item (--targets "a,,b").
+A list's items are trimmed of blank space: --targets "a, b" names a and b.
 
 RUN receives run.json (the settings) and results.jsonl, one JSON record per
 cell, appended as cells finish. The run resumes: rerun the same command after
@@ -131,9 +134,9 @@ by SIGINT, SIGTERM or SIGHUP (the finished cells are kept).`,
 	fl.StringVar(&o.out, "out", "", "run directory (required; created if absent, resumed if present)")
 	fl.StringVar(&o.sources, "sources", "", "sources directory from train-sources (default: train into RUN/sources)")
 	dirFlags(fl, "data", "out", "sources")
-	fl.StringSliceVar(&o.negClasses, "negative-classes", nil, "names of the classes pooled as negatives (comma-separated)")
+	classesVar(fl, &o.negClasses, "negative-classes", "names of the classes pooled as negatives (comma-separated)")
 	numberVarP(c, &o.negFraction, "negative-fraction", "", source.DefaultNegativeFraction, "fraction of the classes drawn at random as negatives (without --negative-classes)")
-	fl.StringSliceVar(&o.targets, "targets", nil, "target classes (default: every class that is not a negative and has enough examples)")
+	classesVar(fl, &o.targets, "targets", "target classes (default: every class that is not a negative and has enough examples)")
 	fl.StringVar(&o.protocol, "protocol", def.Protocol, "how the training and test sets are drawn: "+strings.Join(experiment.Protocols, " or ")+" (see above)")
 	intsVar(fl, &o.positives, "positives", def.Positives, "numbers of positive training examples; 1 with --protocol skewed")
 	intsVar(fl, &o.ways, "ways", []int{5, 20}, "numbers of classes of an episode (--protocol nway)")

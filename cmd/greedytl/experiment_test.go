@@ -706,22 +706,30 @@ func TestSpecList(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	if methods, want := resultMembers(t, run, "method"), []string{"greedytl:delta=0.001,lambda=10", "no-transfer"}; !slices.Equal(methods, want) {
+		t.Errorf("records of methods %q, want %q", methods, want)
+	}
+}
+
+// resultMembers returns the values of the string member name of run's
+// results.jsonl records, one a record, sorted.
+func resultMembers(t *testing.T, run, name string) []string {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join(run, "results.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var methods []string
+	var vals []string
 	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var r struct{ Method string }
+		var r map[string]any
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatal(err)
 		}
-		methods = append(methods, r.Method)
+		v, _ := r[name].(string)
+		vals = append(vals, v)
 	}
-	slices.Sort(methods)
-	if want := []string{"greedytl:delta=0.001,lambda=10", "no-transfer"}; !slices.Equal(methods, want) {
-		t.Errorf("records of methods %q, want %q", methods, want)
-	}
+	slices.Sort(vals)
+	return vals
 }
 
 // TestEmptyListFlags: a list flag given but listing nothing (empty,
@@ -928,5 +936,50 @@ func TestExperimentProgressLines(t *testing.T) {
 		if got := len(phases); got != 2 && !quiet || got != 0 && quiet {
 			t.Errorf("%q: progress lines of %v; stderr:\n%s", args, phases, stderr)
 		}
+	}
+}
+
+// TestTargetsTrimmed: the class names of --targets and --negative-classes
+// (experiment and train-sources) are trimmed of blank space, as --methods'
+// specs and the number lists' items are: "c0, c1" named a class " c1",
+// which the data lacks.
+func TestTargetsTrimmed(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"c0, c1"}, []string{"c0", "c1"}},
+		{[]string{`"c0",c1 `, " c2"}, []string{"c0", "c1", "c2"}},
+		{[]string{""}, nil}, // appends nothing: experiment refuses a list that names no class (TestEmptyListFlags)
+	} {
+		var l classList
+		for _, a := range tc.args {
+			if err := l.Set(a); err != nil {
+				t.Fatalf("%q: %v", a, err)
+			}
+		}
+		if !slices.Equal(l, tc.want) {
+			t.Errorf("%q: %q, want %q", tc.args, l, tc.want)
+		}
+	}
+	// A value of two lines is refused (the CSV reader read the first).
+	var l classList
+	if err := l.Set("c0\nc1"); err == nil || !strings.Contains(err.Error(), "more than one line") {
+		t.Errorf("two lines: %q, %v; want an error of more than one line", l, err)
+	}
+
+	data := experimentFolder(t)
+	srcs := filepath.Join(t.TempDir(), "sources")
+	if code, _, stderr := cli(t, "", "train-sources", "--data", data, "--negative-classes", " n0, n1 ", "--out", srcs, "-q"); code != exitOK {
+		t.Fatalf("train-sources: exit %d: %s", code, stderr)
+	}
+	run := filepath.Join(t.TempDir(), "run")
+	code, _, stderr := cli(t, "", "experiment", "--data", data, "--sources", srcs, "--negative-classes", "n0, n1", "--positives", "2", "--splits", "1",
+		"--targets", "c0, c1", "--methods", "no-transfer", "--out", run, "-q")
+	if code != exitOK {
+		t.Fatalf("experiment: exit %d: %s", code, stderr)
+	}
+	if targets, want := resultMembers(t, run, "target"), []string{"c0", "c1"}; !slices.Equal(targets, want) {
+		t.Errorf("records of targets %q, want %q", targets, want)
 	}
 }

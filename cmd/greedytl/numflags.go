@@ -120,13 +120,13 @@ func parseNumber(s string, want numberKind) (float64, error) {
 }
 
 // parseList reads the list flag value s, whose items are separated by
-// commas, each trimmed of blank space by parse, whose error (a
-// numberError) is given the wrong item's position.
+// commas, each trimmed of blank space (trimItems) and read by parse, whose
+// error (a numberError) is given the wrong item's position.
 func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
-	items := strings.Split(s, ",")
+	items := trimItems(strings.Split(s, ","))
 	vals := make([]T, len(items))
 	for k, it := range items {
-		v, err := parse(strings.TrimSpace(it))
+		v, err := parse(it)
 		if err != nil {
 			if ne, ok := errors.AsType[*numberError](err); ok {
 				ne.item, ne.items = k+1, len(items)

@@ -86,7 +86,8 @@ A dataset whose binary cells test on fewer than 10 negatives, or some of whose
 targets' cells test on fewer than 10 positives, gets a caution (code
 small-test-sets, and in its section of the documents): one test example then
 moves a cell's balanced accuracy by more than 5 points, as much as methods
-differ.
+differ. N-way episodes are exempt: each tests on the --test-per-class
+examples of every class its run was given (run.json's test_per_class).
 
 Runs of one dataset must be the same run (as for merge), except that they may
 hold different methods, noise levels and numbers of splits: a method run on its

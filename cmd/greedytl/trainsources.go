@@ -76,7 +76,7 @@ of one n run side by side; a run without --shard, or a shard of another n
 	fl.StringVar(&o.data, "data", "", "dataset folder (features.npy, labels.npy, classes.txt), or clinc150 for the embedded CLINC150 (required)")
 	fl.StringVar(&o.out, "out", "", "sources directory to write (required; created if absent)")
 	dirFlags(fl, "data", "out")
-	fl.StringSliceVar(&o.negClasses, "negative-classes", nil, "names of the classes pooled as negatives (comma-separated)")
+	classesVar(fl, &o.negClasses, "negative-classes", "names of the classes pooled as negatives (comma-separated)")
 	numberVarP(c, &o.negFraction, "negative-fraction", "", source.DefaultNegativeFraction, "fraction of the classes drawn at random as negatives (without --negative-classes)")
 	uint64Var(fl, &o.seed, "seed", def.Seed, "seed of the negative pool, the folds and the solver")
 	fl.VarP(&o.solver, "solver", "s", solverHelp())

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// listItems returns the items of a string list flag's value arg: separated
+// by commas, quoted as in CSV if need be (as pflag's string lists take
+// them), each trimmed of blank space (trimItems); none for "". A value of
+// more than one line is refused: the CSV reader would read its first.
+func listItems(arg string) ([]string, error) {
+	if arg == "" {
+		return nil, nil
+	}
+	r := csv.NewReader(strings.NewReader(arg))
+	items, err := r.Read()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.Read(); err != io.EOF {
+		return nil, errors.New("items on more than one line: separate them by commas")
+	}
+	return trimItems(items), nil
+}
+
+// trimItems trims each of a list flag's items of blank space, in place,
+// and returns them: the one rule of every list flag (listItems, parseList),
+// so that "a, b" lists "b", not " b".
+func trimItems(items []string) []string {
+	for k, it := range items {
+		items[k] = strings.TrimSpace(it)
+	}
+	return items
+}
+
+// classList is a flag listing class names (--targets, --negative-classes):
+// listItems' items. Each use of the flag appends.
+type classList []string
+
+// String returns the names as the flag takes them ("" for none, which the
+// help then shows as no default).
+func (l *classList) String() string { return strings.Join(*l, ",") }
+
+func (l *classList) Type() string { return "strings" }
+
+func (l *classList) Set(arg string) error {
+	names, err := listItems(arg)
+	if err != nil {
+		return err
+	}
+	*l = append(*l, names...)
+	return nil
+}
+
+// classesVar adds the class-name list flag name, a classList, to fl.
+func classesVar(fl *pflag.FlagSet, names *[]string, name, usage string) {
+	fl.Var((*classList)(names), name, usage)
+}
+
+// specList is a --methods flag: method specs separated by commas. A spec's
+// settings are separated by commas too ("greedytl:delta=0.001,lambda=10"),
+// so a part that holds "=" but no ":", after a spec with settings, is one
+// more setting of that spec: "greedytl:delta=0.001,lambda=10,no-transfer"
+// is two specs. Parts may be quoted as in CSV, as pflag's string lists
+// allow, and are trimmed of blank space (listItems). Each use of the flag appends.
+type specList []string
+
+// String returns the specs as the flag takes them ("" for none, which the
+// help then shows as no default).
+func (l *specList) String() string { return strings.Join(*l, ",") }
+
+func (l *specList) Type() string { return "strings" }
+
+func (l *specList) Set(arg string) error {
+	parts, err := listItems(arg)
+	if err != nil {
+		return fmt.Errorf("methods %q: %w", arg, err)
+	}
+	var specs []string
+	for _, p := range parts {
+		if n := len(specs); n > 0 && strings.Contains(specs[n-1], ":") && strings.Contains(p, "=") && !strings.Contains(p, ":") {
+			specs[n-1] += "," + p
+			continue
+		}
+		specs = append(specs, p)
+	}
+	*l = append(*l, specs...)
+	return nil
+}
+
+// emptyMethods returns an input error when --methods was given but names
+// no method (emptyList): left out, it means every method, which takes
+// hours, not what a script's unset variable should start.
+func emptyMethods(c *cobra.Command, methods []string) error {
+	return emptyList(c, "methods", methods, "method", "method specs", "to run every method")
+}
+
+// methodsVar adds the --methods flag, a specList, to c.
+func methodsVar(c *cobra.Command, methods *[]string, usage string) {
+	c.Flags().Var((*specList)(methods), "methods", usage)
+}
