@@ -14,14 +14,13 @@ import (
 
 // mayWrite returns an error when this process may not write the file
 // target, whose information fi is: faccessat(2)'s answer for the
-// effective user and groups (AT_EACCESS), which weighs the mode bits, ACLs
-// and a read-only file system as an open for writing would ("permission
-// denied", "read-only file system"). access(2) asked for the real user's:
-// a process whose effective user differs (set-user-ID, or root that
-// changed it) was answered for the wrong one. Where the kernel lacks
-// faccessat2 (Linux before 5.8), x/sys answers from the mode bits alone.
+// effective user and groups (effectiveAccess), which weighs the mode bits,
+// ACLs and a read-only file system as an open for writing would
+// ("permission denied", "read-only file system"). access(2) asked for the
+// real user's: a process whose effective user differs (set-user-ID, or
+// root that changed it) was answered for the wrong one.
 func mayWrite(target string, fi fs.FileInfo) error {
-	if err := unix.Faccessat(unix.AT_FDCWD, target, unix.W_OK, unix.AT_EACCESS); err != nil {
+	if err := effectiveAccess(target, unix.W_OK); err != nil {
 		return err
 	}
 	return stickyOther(target, fi)
@@ -30,9 +29,10 @@ func mayWrite(target string, fi fs.FileInfo) error {
 // mayCreateIn returns an error when this process may not create a file in
 // the directory dir: faccessat(2)'s answer for writing and searching it, for
 // the effective user and groups, as for mayWrite ("permission denied",
-// "read-only file system", "no such file or directory").
+// "read-only file system", "no such file or directory"). Where that answer
+// is unknown (effectiveAccess) it returns nil: the creation will say.
 func mayCreateIn(dir string) error {
-	return unix.Faccessat(unix.AT_FDCWD, dir, unix.W_OK|unix.X_OK, unix.AT_EACCESS)
+	return effectiveAccess(dir, unix.W_OK|unix.X_OK)
 }
 
 // stickyOther returns an error, saying why, when target, whose information
