@@ -175,6 +175,29 @@ func TestStickyDirectoryAsksForCapFowner(t *testing.T) {
 	}
 }
 
+// TestRootWithoutCapFownerKeepsTheOwner: root without CAP_FOWNER (a
+// container that dropped it) replaces another user's file, which keeps
+// its owner and mode. The temporary file was given the owner first, after
+// which its mode could not be set ("operation not permitted", after the
+// work). The writer is euidWriter's, root without CAP_FOWNER.
+func TestRootWithoutCapFownerKeepsTheOwner(t *testing.T) {
+	dir := euidTest(t, "atomicfile-nofowner")
+	path := filepath.Join(dir, "model.json")
+	makeFile(t, path, 0o640)
+	if err := os.Chown(path, 65533, 65533); err != nil {
+		t.Fatal(err)
+	}
+	out := writeAsEuid(t, "TestRootWithoutCapFownerKeepsTheOwner", path, "ATOMICFILE_ROOT_WITHOUT_FOWNER=1")
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if st := fi.Sys().(*syscall.Stat_t); out != "<nil>" || string(b) != "new" || st.Uid != 65533 || st.Gid != 65533 || fi.Mode().Perm() != 0o640 {
+		t.Errorf("root without CAP_FOWNER writing user 65533's 0640 file: %s, it holds %q, owner %d, group %d, mode %#o; want it written, 65533, 65533, 0640", out, b, st.Uid, st.Gid, fi.Mode().Perm())
+	}
+}
+
 // euidTest begins a test whose writer is euidWriter (writeAsEuid): in
 // the writer's process it writes and exits; otherwise it skips t unless
 // this process is root, and returns a new directory that everyone may
@@ -217,7 +240,9 @@ func writeAsEuid(t *testing.T, test, path string, env ...string) string {
 // root: it refuses faccessat2 with the error ATOMICFILE_NO_FACCESSAT2
 // names (ENOSYS, EPERM) when it is set, takes effective user 65534 (which
 // clears its effective capabilities) or, when ATOMICFILE_ALL_IDS is set,
-// real, effective and saved user and group 65534, raises CAP_FOWNER again
+// real, effective and saved user and group 65534, or, when
+// ATOMICFILE_ROOT_WITHOUT_FOWNER is set, stays root without CAP_FOWNER on
+// its thread, raises CAP_FOWNER again
 // on its thread when ATOMICFILE_FOWNER is set, writes path, prints
 // Write's error and exits.
 func euidWriter(path string) {
@@ -229,11 +254,14 @@ func euidWriter(path string) {
 		}
 	}
 	var err error
-	if os.Getenv("ATOMICFILE_ALL_IDS") != "" {
+	switch {
+	case os.Getenv("ATOMICFILE_ROOT_WITHOUT_FOWNER") != "":
+		err = setFowner(false)
+	case os.Getenv("ATOMICFILE_ALL_IDS") != "":
 		if err = syscall.Setresgid(65534, 65534, 65534); err == nil {
 			err = syscall.Setresuid(65534, 65534, 65534)
 		}
-	} else {
+	default:
 		err = syscall.Setreuid(-1, 65534)
 	}
 	if err != nil {
@@ -241,7 +269,7 @@ func euidWriter(path string) {
 		os.Exit(0)
 	}
 	if os.Getenv("ATOMICFILE_FOWNER") != "" {
-		if err := raiseFowner(); err != nil {
+		if err := setFowner(true); err != nil {
 			fmt.Print("capset: ", err)
 			os.Exit(0)
 		}
@@ -250,15 +278,18 @@ func euidWriter(path string) {
 	os.Exit(0)
 }
 
-// raiseFowner adds CAP_FOWNER, which must be permitted, to the calling
-// thread's effective capabilities.
-func raiseFowner() error {
+// setFowner adds CAP_FOWNER, which must be permitted, to the calling
+// thread's effective capabilities (on), or removes it.
+func setFowner(on bool) error {
 	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
 	var data [2]unix.CapUserData
 	if err := unix.Capget(&hdr, &data[0]); err != nil {
 		return err
 	}
-	data[unix.CAP_FOWNER/32].Effective |= 1 << (unix.CAP_FOWNER % 32)
+	data[unix.CAP_FOWNER/32].Effective &^= 1 << (unix.CAP_FOWNER % 32)
+	if on {
+		data[unix.CAP_FOWNER/32].Effective |= 1 << (unix.CAP_FOWNER % 32)
+	}
 	return unix.Capset(&hdr, &data[0])
 }
 

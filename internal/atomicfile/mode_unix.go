@@ -62,13 +62,16 @@ func stickyOther(target string, fi fs.FileInfo) error {
 var fchown = (*os.File).Chown
 
 // keepMode gives f, the temporary file that is to replace old, old's
-// owner where this process may give it (root: a file root rewrites stays
-// its user's, who may rewrite it again), old's group where it may give
-// that (this user is in it), and old's permission bits, in that order (a
-// change of owner clears the setuid and setgid bits). When the group
-// cannot be given, f keeps its own, and its group and others may do what
-// both old's group and others may (0o646 becomes 0o644, 0o640 0o600), so
-// that no one may do more with the new file than with the old.
+// group where this process may give it (this user is in it; root), old's
+// permission bits, then old's owner where this process may give it (root:
+// a file root rewrites stays its user's, who may rewrite it again). In
+// that order: f must be this process's to have its mode set (a process
+// without CAP_FOWNER, root in a container that dropped it, may not once
+// it gave f away), and it never has a group and mode together that let
+// anyone read it whom old did not let. When the group cannot be given, f
+// keeps its own, and its group and others may do what both old's group
+// and others may (0o646 becomes 0o644, 0o640 0o600), so that no one may
+// do more with the new file than with the old.
 func keepMode(f *os.File, old fs.FileInfo) error {
 	perm := old.Mode().Perm()
 	was, ok := old.Sys().(*syscall.Stat_t)
@@ -79,11 +82,19 @@ func keepMode(f *os.File, old fs.FileInfo) error {
 	if err != nil {
 		return err
 	}
-	if now, ok := fi.Sys().(*syscall.Stat_t); ok && (now.Uid != was.Uid || now.Gid != was.Gid) {
-		if fchown(f, int(was.Uid), int(was.Gid)) != nil && now.Gid != was.Gid && fchown(f, -1, int(was.Gid)) != nil {
-			g := perm >> 3 & perm & 0o7 // what both the group and others may do
-			perm = perm&^0o077 | g<<3 | g
-		}
+	now, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return f.Chmod(perm)
 	}
-	return f.Chmod(perm)
+	if now.Gid != was.Gid && fchown(f, -1, int(was.Gid)) != nil {
+		g := perm >> 3 & perm & 0o7 // what both the group and others may do
+		perm = perm&^0o077 | g<<3 | g
+	}
+	if err := f.Chmod(perm); err != nil {
+		return err
+	}
+	if now.Uid != was.Uid {
+		_ = fchown(f, int(was.Uid), -1) // only root may: the file stays this user's
+	}
+	return nil
 }
