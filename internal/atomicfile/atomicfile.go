@@ -122,7 +122,8 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 // anything: path is a directory, an existing file this process may not
 // write (mayWrite), or a file in a directory where this process may not
 // create the temporary file (mayCreateIn: "permission denied", "read-only
-// file system", a directory that does not exist). A command calls it before
+// file system"), or that does not exist ("PATH: no such directory DIR",
+// an fs.ErrNotExist, also for a symbolic link's target). A command calls it before
 // its work, so that an output that cannot be written is refused at once,
 // not after the work; nil for what Write writes directly (a device, a FIFO,
 // an open descriptor).
@@ -171,10 +172,29 @@ func prepare(path string) (target string, old fs.FileInfo, std *os.File, direct 
 		return "", nil, nil, false, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := mayCreateIn(filepath.Dir(target)); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil, nil, false, noDirError{path, target}
+		}
 		return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
 	return target, old, nil, false, nil
 }
+
+// noDirError is the error of a file to write, path, whose directory does
+// not exist: the directory of path's final target, target (resolve's).
+// It names the directory as path names it when path is no symbolic link,
+// otherwise as the link's target does; it is an fs.ErrNotExist.
+type noDirError struct{ path, target string }
+
+func (e noDirError) Error() string {
+	dir := filepath.Dir(e.target)
+	if abs, err := filepath.Abs(e.path); err == nil && abs == e.target {
+		dir = filepath.Dir(e.path)
+	}
+	return fmt.Sprintf("%s: no such directory %s", e.path, dir)
+}
+
+func (noDirError) Unwrap() error { return fs.ErrNotExist }
 
 // replaceable returns an error when this process may not write old, the
 // file at target (resolve's: a regular file, or nil when there is none
