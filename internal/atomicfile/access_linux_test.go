@@ -198,6 +198,41 @@ func TestRootWithoutCapFownerKeepsTheOwner(t *testing.T) {
 	}
 }
 
+// TestCheckAsksOfAFIFO: a FIFO or a device written in place is checked as
+// a file replaced is: root's 0o644 FIFO is refused by Check, for user
+// 65534, before any work ("permission denied"), as by Write, whose error
+// named it twice ("F: open F: permission denied"); one everyone may write,
+// and /dev/null, pass. The writer is euidWriter's.
+func TestCheckAsksOfAFIFO(t *testing.T) {
+	dir := euidTest(t, "atomicfile-fifo")
+	for _, c := range []struct {
+		path    string
+		mode    uint32
+		refused bool
+	}{{filepath.Join(dir, "fifo-644"), 0o644, true}, {filepath.Join(dir, "fifo-666"), 0o666, false}, {os.DevNull, 0, false}} {
+		if c.mode != 0 {
+			if err := unix.Mkfifo(c.path, c.mode); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			if err := os.Chmod(c.path, fs.FileMode(c.mode)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := "<nil>"
+		if c.refused {
+			want = c.path + ": permission denied"
+		}
+		if got := writeAsEuid(t, "TestCheckAsksOfAFIFO", c.path, "ATOMICFILE_CHECK=1"); got != want {
+			t.Errorf("user 65534 checking %s: %s; want %s", c.path, got, want)
+		}
+		if c.refused { // a FIFO it may open would wait for a reader
+			if got := writeAsEuid(t, "TestCheckAsksOfAFIFO", c.path); got != want {
+				t.Errorf("user 65534 writing %s: %s; want %s", c.path, got, want)
+			}
+		}
+	}
+}
+
 // euidTest begins a test whose writer is euidWriter (writeAsEuid): in
 // the writer's process it writes and exits; otherwise it skips t unless
 // this process is root, and returns a new directory that everyone may
@@ -243,8 +278,8 @@ func writeAsEuid(t *testing.T, test, path string, env ...string) string {
 // real, effective and saved user and group 65534, or, when
 // ATOMICFILE_ROOT_WITHOUT_FOWNER is set, stays root without CAP_FOWNER on
 // its thread, raises CAP_FOWNER again
-// on its thread when ATOMICFILE_FOWNER is set, writes path, prints
-// Write's error and exits.
+// on its thread when ATOMICFILE_FOWNER is set, writes path (checks it
+// when ATOMICFILE_CHECK is set), prints Write's (Check's) error and exits.
 func euidWriter(path string) {
 	runtime.LockOSThread() // capabilities are a thread's
 	if errno := os.Getenv("ATOMICFILE_NO_FACCESSAT2"); errno != "" {
@@ -274,7 +309,11 @@ func euidWriter(path string) {
 			os.Exit(0)
 		}
 	}
-	fmt.Print(writeNew(path))
+	if os.Getenv("ATOMICFILE_CHECK") != "" {
+		fmt.Print(Check(path))
+	} else {
+		fmt.Print(writeNew(path))
+	}
 	os.Exit(0)
 }
 

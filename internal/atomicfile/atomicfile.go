@@ -48,8 +48,9 @@ import (
 // sticky directory (/tmp) not this user's, which only a process with
 // CAP_FOWNER (root elsewhere than Linux) may replace by a rename (unix;
 // mayOverrideSticky). Check says all this before any writing. When path is, or links to, a device,
-// a FIFO, a socket or an open descriptor, fill writes to it directly. A
-// directory is refused.
+// a FIFO, a socket or an open descriptor, fill writes to it directly (a
+// device or a FIFO this process may not open for writing is refused
+// first). A directory is refused.
 func Write(path string, fill func(w io.Writer) error) (err error) {
 	target, old, std, direct, err := prepare(path)
 	switch {
@@ -125,8 +126,9 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 // file system"), or that does not exist ("PATH: no such directory DIR",
 // an fs.ErrNotExist, also for a symbolic link's target). A command calls it before
 // its work, so that an output that cannot be written is refused at once,
-// not after the work; nil for what Write writes directly (a device, a FIFO,
-// an open descriptor).
+// not after the work; for what Write writes directly, an error when this
+// process may not open a device or a FIFO for writing, nil for an open
+// descriptor.
 func Check(path string) error {
 	_, _, _, _, err := prepare(path)
 	return err
@@ -160,11 +162,19 @@ func CheckDir(dir string) error {
 }
 
 // prepare is what Write checks before writing to path: it resolves path
-// (resolve) and, for a file to be stored by a rename, returns an error
-// naming path when this process may not replace the file there
-// (replaceable) or create the temporary file beside it (mayCreateIn).
+// (resolve) and returns an error naming path when this process may not
+// open a device or a FIFO to write in place (mayWriteInPlace; an open
+// descriptor is not asked about) or, for a file to be stored by a rename,
+// may not replace the file there (replaceable) or create the temporary
+// file beside it (mayCreateIn; a directory that does not exist:
+// noDirError).
 func prepare(path string) (target string, old fs.FileInfo, std *os.File, direct bool, err error) {
 	target, old, std, direct, err = resolve(path)
+	if direct && target != "" && err == nil {
+		if err := mayWriteInPlace(target); err != nil {
+			return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
+		}
+	}
 	if err != nil || std != nil || direct {
 		return target, old, std, direct, err
 	}
@@ -365,7 +375,8 @@ func RemoveTemporary() []string {
 // place instead: an open descriptor met on the way
 // (/dev/stdout, /dev/stderr, /dev/fd/N or /proc/PID/fd/N, whose file may be
 // regular — a shell's "> file" or ">> file" — but is the descriptor's,
-// never replaced), a device, a FIFO or a socket. std is os.Stdout or
+// never replaced; target is "" then), a device, a FIFO or a socket (target
+// is it). std is os.Stdout or
 // os.Stderr when the descriptor is this process's standard output or
 // error, which must be written through (a new open of the file would not
 // share the shell's offset). A directory is an error.
@@ -411,7 +422,7 @@ func resolve(path string) (target string, old fs.FileInfo, std *os.File, direct 
 		case fi.IsDir():
 			return "", nil, nil, false, fmt.Errorf("%s is a directory: give a file name", path)
 		case !fi.Mode().IsRegular():
-			return "", nil, nil, true, nil
+			return abs, nil, nil, true, nil
 		default:
 			return abs, fi, nil, false, nil
 		}
@@ -439,7 +450,7 @@ func writeTo(path string, f *os.File, fill func(w io.Writer) error) error {
 func writeDirect(path string, fill func(w io.Writer) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
 	if err := writeTo(path, f, fill); err != nil {
 		f.Close()

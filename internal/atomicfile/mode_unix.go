@@ -26,6 +26,13 @@ func mayWrite(target string, fi fs.FileInfo) error {
 	return stickyOther(target, fi)
 }
 
+// mayWriteInPlace returns an error when this process may not open the
+// device or FIFO target for writing: faccessat(2)'s answer, as for
+// mayWrite (nil where it is unknown: the open will say).
+func mayWriteInPlace(target string) error {
+	return effectiveAccess(target, unix.W_OK)
+}
+
 // mayCreateIn returns an error when this process may not create a file in
 // the directory dir: faccessat(2)'s answer for writing and searching it, for
 // the effective user and groups, as for mayWrite ("permission denied",
