@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/greedytl/greedytl/internal/fileerr"
 )
@@ -136,9 +137,11 @@ func Check(path string) error {
 
 // CheckDir returns an error when this process could not create files in the
 // directory dir (mayCreateIn) or, when dir does not exist yet, create it
-// (MkdirAll) in the nearest existing directory above it, as a command that
-// writes its output into a directory checks before its work. The error
-// names dir. A file on the way is not a directory: MkdirAll will say.
+// (MkdirAll) in the nearest existing directory above it, or when dir, or
+// that nearest existing path, is a file ("not a directory"), as a command
+// that writes its output into a directory checks before its work. The
+// error names dir and the existing directory (file) it would be created
+// in.
 func CheckDir(dir string) error {
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		fi, err := os.Stat(d)
@@ -148,10 +151,11 @@ func CheckDir(dir string) error {
 			}
 			continue
 		}
-		if !fi.IsDir() {
-			return nil
+		err = syscall.ENOTDIR
+		if fi.IsDir() {
+			err = mayCreateIn(d)
 		}
-		if err := mayCreateIn(d); err != nil {
+		if err != nil {
 			if d == filepath.Clean(dir) {
 				return fmt.Errorf("%s: %w", dir, err)
 			}
