@@ -233,6 +233,41 @@ func TestCheckAsksOfAFIFO(t *testing.T) {
 	}
 }
 
+// TestCheckAsksOfTheDirectory: whether a file may be created in a
+// directory is asked for the effective user (user 65534, real user root),
+// and for writing and searching it: root's 0o755 directory is refused, and
+// so is one everyone may write but not search (0o776), by Check for a file
+// in it and by CheckDir; one everyone may write and search (0o777) passes.
+// The writer is euidWriter's.
+func TestCheckAsksOfTheDirectory(t *testing.T) {
+	shared := euidTest(t, "atomicfile-dir")
+	for _, c := range []struct {
+		mode    fs.FileMode
+		refused bool
+	}{{0o755, true}, {0o776, true}, {0o777, false}} {
+		dir := filepath.Join(shared, fmt.Sprintf("%o", c.mode))
+		if err := os.Mkdir(dir, c.mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(dir, c.mode); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chown(dir, 0, 12345); err != nil { // a group the writer is not in
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "model.json")
+		for _, check := range []struct{ how, path string }{{"file", path}, {"dir", dir}} {
+			want := "<nil>"
+			if c.refused {
+				want = check.path + ": permission denied"
+			}
+			if got := writeAsEuid(t, "TestCheckAsksOfTheDirectory", check.path, "ATOMICFILE_CHECK="+check.how); got != want {
+				t.Errorf("user 65534 checking %s (%s): %s; want %s", check.path, check.how, got, want)
+			}
+		}
+	}
+}
+
 // euidTest begins a test whose writer is euidWriter (writeAsEuid): in
 // the writer's process it writes and exits; otherwise it skips t unless
 // this process is root, and returns a new directory that everyone may
@@ -278,8 +313,9 @@ func writeAsEuid(t *testing.T, test, path string, env ...string) string {
 // real, effective and saved user and group 65534, or, when
 // ATOMICFILE_ROOT_WITHOUT_FOWNER is set, stays root without CAP_FOWNER on
 // its thread, raises CAP_FOWNER again
-// on its thread when ATOMICFILE_FOWNER is set, writes path (checks it
-// when ATOMICFILE_CHECK is set), prints Write's (Check's) error and exits.
+// on its thread when ATOMICFILE_FOWNER is set, writes path (when
+// ATOMICFILE_CHECK is set, checks it: with CheckDir when it is "dir",
+// else with Check), prints Write's (the check's) error and exits.
 func euidWriter(path string) {
 	runtime.LockOSThread() // capabilities are a thread's
 	if errno := os.Getenv("ATOMICFILE_NO_FACCESSAT2"); errno != "" {
@@ -309,10 +345,13 @@ func euidWriter(path string) {
 			os.Exit(0)
 		}
 	}
-	if os.Getenv("ATOMICFILE_CHECK") != "" {
-		fmt.Print(Check(path))
-	} else {
+	switch os.Getenv("ATOMICFILE_CHECK") {
+	case "dir":
+		fmt.Print(CheckDir(path))
+	case "":
 		fmt.Print(writeNew(path))
+	default:
+		fmt.Print(Check(path))
 	}
 	os.Exit(0)
 }

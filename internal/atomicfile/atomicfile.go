@@ -389,7 +389,7 @@ func resolve(path string) (target string, old fs.FileInfo, std *os.File, direct 
 	for range 40 { // as many links as Linux follows
 		abs, err := filepath.Abs(p)
 		if err != nil {
-			return "", nil, nil, false, fmt.Errorf("%s: %w", path, err)
+			return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 		}
 		dir, name := filepath.Split(abs)
 		switch {
@@ -413,11 +413,11 @@ func resolve(path string) (target string, old fs.FileInfo, std *os.File, direct 
 		case errors.Is(err, fs.ErrNotExist):
 			return abs, nil, nil, false, nil
 		case err != nil:
-			return "", nil, nil, false, fmt.Errorf("%s: %w", path, err)
+			return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 		case fi.Mode()&fs.ModeSymlink != 0:
 			t, err := os.Readlink(abs)
 			if err != nil {
-				return "", nil, nil, false, fmt.Errorf("%s: %w", path, err)
+				return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 			}
 			if !filepath.IsAbs(t) {
 				t = filepath.Join(dir, t)
