@@ -341,7 +341,7 @@ func (s *LabelSet) Add(v float64, text string) error {
 		if text == "" {
 			text = fmt.Sprint(l)
 		}
-		return fmt.Errorf("label %s is a third class (the first two: %d and %d): train fits two classes: make one binary problem per class (that class against the others)",
+		return fmt.Errorf("label %s is a third class (the first two: %d and %d): the problem must have two: make one binary problem per class (that class against the others)",
 			text, s.seen[0], s.seen[1])
 	}
 	s.seen = append(s.seen, l)

@@ -157,7 +157,8 @@ const stdoutName = "-"
 const stdinName = "-"
 
 // checkOut returns an input error, before any work is done, when the output
-// file out is a directory, is in a directory that does not exist, or is one
+// file out is a directory, is in a directory that does not exist (itself
+// or as a symbolic link's target: atomicfile.Check says which), or is one
 // of the inputs: a command never overwrites what it reads; and the error
 // the write would return when this process may not write it
 // (atomicfile.Check).
@@ -171,18 +172,18 @@ func checkOut(out string, inputs ...string) error {
 	if err := checkAbove(out); err != nil {
 		return err
 	}
-	if dir := filepath.Dir(out); dir != "" {
-		if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-			return badInputf("%s: no such directory %s", out, dir)
-		}
-	}
 	if err := atomicfile.NotAnInput(out, inputs...); err != nil {
 		return badInput(err)
 	}
 	// What the write would find after the work (a read-only file or file
 	// system, a directory this user may not write), found before it: the
-	// write's own error (exit 1).
-	return atomicfile.Check(out)
+	// write's own error (exit 1); a directory that does not exist is the
+	// user's to create (exit 2).
+	err := atomicfile.Check(out)
+	if errors.Is(err, fs.ErrNotExist) {
+		return badInput(err)
+	}
+	return err
 }
 
 // dataJob holds the flags of the commands that work through a dataset

@@ -187,17 +187,24 @@ func TestInspectNonModel(t *testing.T) {
 }
 
 // TestOutputPathCheckedFirst: an --out naming a directory, or a file in a
-// directory that does not exist, is a usage error (exit 2) found before any
-// work, and the message names the path, not a temporary file.
+// directory that does not exist (directly or as a symbolic link's target),
+// is a usage error (exit 2) found before any work, and the message names
+// the path, not a temporary file. The link said "no such file or
+// directory", exit 1, without naming the missing directory.
 func TestOutputPathCheckedFirst(t *testing.T) {
 	d := newToy(t)
 	svm := writeText(t, d.dir, "d.svm", "+1 1:1 2:0.5\n-1 1:-1 2:0.25\n+1 1:0.8\n-1 2:-0.5\n")
 	missing := filepath.Join(d.dir, "no", "m.json")
+	link := filepath.Join(d.dir, "link.json")
+	if err := os.Symlink(missing, link); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		out, want string
 	}{
 		{d.dir, "is a directory"},
-		{missing, "no such directory"},
+		{missing, "no such directory " + filepath.Dir(missing)},
+		{link, "no such directory " + filepath.Dir(missing)},
 	} {
 		for _, args := range [][]string{
 			{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", tc.out},

@@ -82,13 +82,14 @@ func runSynth(ctx context.Context, s *streams, o *synthOptions) error {
 	if err := checkOutDir(o.out); err != nil {
 		return err
 	}
-	// Before the features are drawn (see checkOutDir).
-	if err := atomicfile.CheckDir(o.out); err != nil {
-		return err
-	}
 	cfg := o.cfg
 	if err := cfg.Check(); err != nil {
 		return badInput(err)
+	}
+	// Before the features are drawn (see checkOutDir), after the flags'
+	// errors (exit 2), which a write's would hide.
+	if err := atomicfile.CheckDir(o.out); err != nil {
+		return err
 	}
 	// Not a summary: --quiet keeps it (a killed synth's folder may hold
 	// gigabytes, and counts against the free space Write needs).

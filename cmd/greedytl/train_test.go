@@ -440,7 +440,7 @@ func TestTrainBadInput(t *testing.T) {
 	}{
 		{"missing file", []string{"train", "nope.svm"}, "nope.svm"},
 		{"malformed line", []string{"train", "bad.svm"}, "bad.svm:2:"},
-		{"three classes", []string{"train", "three.svm"}, `three.svm:3: label 3 is a third class (the first two: 1 and 2): train fits two classes`},
+		{"three classes", []string{"train", "three.svm"}, `three.svm:3: label 3 is a third class (the first two: 1 and 2): the problem must have two: make one binary problem per class`},
 		{"three classes, -v", []string{"train", "-v", "2", "three.svm"}, `three.svm:3: label 3 is a third class`},
 		{"three classes, -C", []string{"train", "-C", "three.svm"}, `three.svm:3: label 3 is a third class`},
 		// The first two as integers (they were 2e+09 and -2e+09).

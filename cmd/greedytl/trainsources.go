@@ -97,10 +97,6 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	if err != nil {
 		return err
 	}
-	// Before the data are read and the sources trained (see checkOutDir).
-	if err := atomicfile.CheckDir(o.out); err != nil {
-		return err
-	}
 	if holds := experiment.RunDirHolds(o.out); holds != "" {
 		return badInputf("train-sources: %s is a run directory of greedytl experiment (it holds %s), not a sources directory: the sources would be mixed with the run's files; give another directory as --out, and it to experiment as --sources (a run without --sources trains its own into %s)",
 			o.out, holds, filepath.Join(o.out, "sources"))
@@ -112,6 +108,12 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	cfg := source.TrainConfig{Solver: o.solver.s, Bias: o.bias, Eps: o.eps, Grid: o.grid, Folds: o.folds, Seed: o.seed, L1Ratio: l1Ratio}
 	if err := cfg.Check(); err != nil {
 		return badInput(err)
+	}
+	// Before the data are read and the sources trained (see checkOutDir),
+	// after the flags' errors and a run directory's (exit 2), which a
+	// write's would hide.
+	if err := atomicfile.CheckDir(o.out); err != nil {
+		return err
 	}
 	f, err := loadData(o.data)
 	heedSignals(c.Context())

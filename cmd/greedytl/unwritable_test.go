@@ -2,10 +2,12 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/internal/tmpfstest"
 )
@@ -32,8 +34,8 @@ func TestUnwritableOutputRefusedFirst(t *testing.T) {
 		{file, []string{"train", missing + ".svm", file}},
 		{dir, []string{"train-sources", "--data", missing, "--out", dir}},
 		{ro, []string{"train-sources", "--data", missing, "--out", ro}},
-		{dir, []string{"synth", "--classes", "0", "--out", dir}},
-		{ro, []string{"synth", "--classes", "0", "--out", ro}},
+		{dir, []string{"synth", "--out", dir}},
+		{ro, []string{"synth", "--out", ro}},
 	} {
 		code, stdout, stderr := cli(t, "", tc.args...)
 		if code != exitFailure || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, tc.out) ||
@@ -47,6 +49,38 @@ func TestUnwritableOutputRefusedFirst(t *testing.T) {
 	}
 	if ents, err := os.ReadDir(ro); err != nil || len(ents) != 0 {
 		t.Errorf("the refused commands left %v in %s (%v)", ents, ro, err)
+	}
+}
+
+// TestUsageErrorsBeforeUnwritableOutput: a flag or input refused without
+// any work (exit 2) is refused as such when the output cannot be written
+// either: synth and train-sources checked their output directory first
+// and said "read-only file system" (exit 1), hiding what the user must
+// fix first (synth --classes 1; train-sources --folds 1, or an --out that
+// is a run directory of experiment's).
+func TestUsageErrorsBeforeUnwritableOutput(t *testing.T) {
+	ro := tmpfstest.Unwritable(t)
+	missing := filepath.Join(t.TempDir(), "absent")
+	// A run directory of experiment's that cannot be written into.
+	run := tmpfstest.Mount(t, 1<<20, false)
+	if err := os.WriteFile(filepath.Join(run, experiment.ManifestFile), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("mount", "-o", "remount,ro", run).CombinedOutput(); err != nil {
+		t.Skipf("remounting %s read-only: %v: %s", run, err, out)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"synth", "--classes", "1", "--out", filepath.Join(ro, "x")}, "1 class, want at least 2"},
+		{[]string{"train-sources", "--data", missing, "--folds", "1", "--out", filepath.Join(ro, "x")}, "fold"},
+		{[]string{"train-sources", "--data", missing, "--out", run}, "run directory"},
+	} {
+		code, stdout, stderr := cli(t, "", tc.args...)
+		if code != exitInput || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d, nothing and the error about %s", tc.args, code, stdout, stderr, exitInput, tc.want)
+		}
 	}
 }
 

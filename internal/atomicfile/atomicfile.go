@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/greedytl/greedytl/internal/fileerr"
 )
@@ -48,8 +49,9 @@ import (
 // sticky directory (/tmp) not this user's, which only a process with
 // CAP_FOWNER (root elsewhere than Linux) may replace by a rename (unix;
 // mayOverrideSticky). Check says all this before any writing. When path is, or links to, a device,
-// a FIFO, a socket or an open descriptor, fill writes to it directly. A
-// directory is refused.
+// a FIFO, a socket or an open descriptor, fill writes to it directly (a
+// device or a FIFO this process may not open for writing is refused
+// first). A directory is refused.
 func Write(path string, fill func(w io.Writer) error) (err error) {
 	target, old, std, direct, err := prepare(path)
 	switch {
@@ -122,10 +124,12 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 // anything: path is a directory, an existing file this process may not
 // write (mayWrite), or a file in a directory where this process may not
 // create the temporary file (mayCreateIn: "permission denied", "read-only
-// file system", a directory that does not exist). A command calls it before
+// file system"), or that does not exist ("PATH: no such directory DIR",
+// an fs.ErrNotExist, also for a symbolic link's target). A command calls it before
 // its work, so that an output that cannot be written is refused at once,
-// not after the work; nil for what Write writes directly (a device, a FIFO,
-// an open descriptor).
+// not after the work; for what Write writes directly, an error when this
+// process may not open a device or a FIFO for writing, nil for an open
+// descriptor.
 func Check(path string) error {
 	_, _, _, _, err := prepare(path)
 	return err
@@ -133,9 +137,11 @@ func Check(path string) error {
 
 // CheckDir returns an error when this process could not create files in the
 // directory dir (mayCreateIn) or, when dir does not exist yet, create it
-// (MkdirAll) in the nearest existing directory above it, as a command that
-// writes its output into a directory checks before its work. The error
-// names dir. A file on the way is not a directory: MkdirAll will say.
+// (MkdirAll) in the nearest existing directory above it, or when dir, or
+// that nearest existing path, is a file ("not a directory"), as a command
+// that writes its output into a directory checks before its work. The
+// error names dir and the existing directory (file) it would be created
+// in.
 func CheckDir(dir string) error {
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		fi, err := os.Stat(d)
@@ -145,10 +151,11 @@ func CheckDir(dir string) error {
 			}
 			continue
 		}
-		if !fi.IsDir() {
-			return nil
+		err = syscall.ENOTDIR
+		if fi.IsDir() {
+			err = mayCreateIn(d)
 		}
-		if err := mayCreateIn(d); err != nil {
+		if err != nil {
 			if d == filepath.Clean(dir) {
 				return fmt.Errorf("%s: %w", dir, err)
 			}
@@ -159,11 +166,19 @@ func CheckDir(dir string) error {
 }
 
 // prepare is what Write checks before writing to path: it resolves path
-// (resolve) and, for a file to be stored by a rename, returns an error
-// naming path when this process may not replace the file there
-// (replaceable) or create the temporary file beside it (mayCreateIn).
+// (resolve) and returns an error naming path when this process may not
+// open a device or a FIFO to write in place (mayWriteInPlace; an open
+// descriptor is not asked about) or, for a file to be stored by a rename,
+// may not replace the file there (replaceable) or create the temporary
+// file beside it (mayCreateIn; a directory that does not exist:
+// noDirError).
 func prepare(path string) (target string, old fs.FileInfo, std *os.File, direct bool, err error) {
 	target, old, std, direct, err = resolve(path)
+	if direct && target != "" && err == nil {
+		if err := mayWriteInPlace(target); err != nil {
+			return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
+		}
+	}
 	if err != nil || std != nil || direct {
 		return target, old, std, direct, err
 	}
@@ -171,10 +186,29 @@ func prepare(path string) (target string, old fs.FileInfo, std *os.File, direct 
 		return "", nil, nil, false, fmt.Errorf("%s: %w", path, err)
 	}
 	if err := mayCreateIn(filepath.Dir(target)); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil, nil, false, noDirError{path, target}
+		}
 		return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
 	return target, old, nil, false, nil
 }
+
+// noDirError is the error of a file to write, path, whose directory does
+// not exist: the directory of path's final target, target (resolve's).
+// It names the directory as path names it when path is no symbolic link,
+// otherwise as the link's target does; it is an fs.ErrNotExist.
+type noDirError struct{ path, target string }
+
+func (e noDirError) Error() string {
+	dir := filepath.Dir(e.target)
+	if abs, err := filepath.Abs(e.path); err == nil && abs == e.target {
+		dir = filepath.Dir(e.path)
+	}
+	return fmt.Sprintf("%s: no such directory %s", e.path, dir)
+}
+
+func (noDirError) Unwrap() error { return fs.ErrNotExist }
 
 // replaceable returns an error when this process may not write old, the
 // file at target (resolve's: a regular file, or nil when there is none
@@ -345,7 +379,8 @@ func RemoveTemporary() []string {
 // place instead: an open descriptor met on the way
 // (/dev/stdout, /dev/stderr, /dev/fd/N or /proc/PID/fd/N, whose file may be
 // regular — a shell's "> file" or ">> file" — but is the descriptor's,
-// never replaced), a device, a FIFO or a socket. std is os.Stdout or
+// never replaced; target is "" then), a device, a FIFO or a socket (target
+// is it). std is os.Stdout or
 // os.Stderr when the descriptor is this process's standard output or
 // error, which must be written through (a new open of the file would not
 // share the shell's offset). A directory is an error.
@@ -354,7 +389,7 @@ func resolve(path string) (target string, old fs.FileInfo, std *os.File, direct 
 	for range 40 { // as many links as Linux follows
 		abs, err := filepath.Abs(p)
 		if err != nil {
-			return "", nil, nil, false, fmt.Errorf("%s: %w", path, err)
+			return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 		}
 		dir, name := filepath.Split(abs)
 		switch {
@@ -378,11 +413,11 @@ func resolve(path string) (target string, old fs.FileInfo, std *os.File, direct 
 		case errors.Is(err, fs.ErrNotExist):
 			return abs, nil, nil, false, nil
 		case err != nil:
-			return "", nil, nil, false, fmt.Errorf("%s: %w", path, err)
+			return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 		case fi.Mode()&fs.ModeSymlink != 0:
 			t, err := os.Readlink(abs)
 			if err != nil {
-				return "", nil, nil, false, fmt.Errorf("%s: %w", path, err)
+				return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 			}
 			if !filepath.IsAbs(t) {
 				t = filepath.Join(dir, t)
@@ -391,7 +426,7 @@ func resolve(path string) (target string, old fs.FileInfo, std *os.File, direct 
 		case fi.IsDir():
 			return "", nil, nil, false, fmt.Errorf("%s is a directory: give a file name", path)
 		case !fi.Mode().IsRegular():
-			return "", nil, nil, true, nil
+			return abs, nil, nil, true, nil
 		default:
 			return abs, fi, nil, false, nil
 		}
@@ -419,7 +454,7 @@ func writeTo(path string, f *os.File, fill func(w io.Writer) error) error {
 func writeDirect(path string, fill func(w io.Writer) error) error {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
 	if err := writeTo(path, f, fill); err != nil {
 		f.Close()

@@ -2,6 +2,7 @@ package atomicfile
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -380,7 +381,9 @@ func TestMkdirAllSyncsParents(t *testing.T) {
 // without writing, what Write would refuse before writing (a file on a
 // read-only file system, a directory, a missing directory), and passes
 // what it would write; CheckDir refuses a directory that cannot be written
-// into or created, naming it.
+// into or created, naming it and the existing directory above it it would
+// be created in, and a file where a directory should be, which it let
+// pass.
 func TestCheckSaysWhatWriteWould(t *testing.T) {
 	ro := tmpfstest.Unwritable(t)
 	tmp := t.TempDir()
@@ -394,13 +397,23 @@ func TestCheckSaysWhatWriteWould(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(tmp, "f")); err != nil {
 		t.Error(err)
 	}
+	reason := "permission denied" // tmpfstest.Unwritable's 0o555 directory
+	if os.Geteuid() == 0 {
+		reason = "read-only file system"
+	}
+	file := filepath.Join(tmp, "f") // written above
 	for _, tc := range []struct {
-		dir  string
-		fail bool
-	}{{ro, true}, {filepath.Join(ro, "a", "b"), true}, {tmp, false}, {filepath.Join(tmp, "a", "b"), false}} {
-		err := CheckDir(tc.dir)
-		if (err != nil) != tc.fail || err != nil && !strings.HasPrefix(err.Error(), tc.dir+": ") {
-			t.Errorf("CheckDir(%s) = %v; want an error naming it: %v", tc.dir, err, tc.fail)
+		dir, want string // want "": nil
+	}{
+		{ro, ro + ": " + reason},
+		{filepath.Join(ro, "a", "b"), filepath.Join(ro, "a", "b") + ": cannot create it in " + ro + ": " + reason},
+		{tmp, ""},
+		{filepath.Join(tmp, "a", "b"), ""},
+		{file, file + ": not a directory"},
+		{filepath.Join(file, "a"), filepath.Join(file, "a") + ": cannot create it in " + file + ": not a directory"},
+	} {
+		if err := CheckDir(tc.dir); fmt.Sprint(err) != tc.want && (err != nil || tc.want != "") {
+			t.Errorf("CheckDir(%s) = %v; want %q", tc.dir, err, tc.want)
 		}
 	}
 	if ents, _ := os.ReadDir(ro); len(ents) != 0 {

@@ -14,25 +14,32 @@ import (
 
 // mayWrite returns an error when this process may not write the file
 // target, whose information fi is: faccessat(2)'s answer for the
-// effective user and groups (AT_EACCESS), which weighs the mode bits, ACLs
-// and a read-only file system as an open for writing would ("permission
-// denied", "read-only file system"). access(2) asked for the real user's:
-// a process whose effective user differs (set-user-ID, or root that
-// changed it) was answered for the wrong one. Where the kernel lacks
-// faccessat2 (Linux before 5.8), x/sys answers from the mode bits alone.
+// effective user and groups (effectiveAccess), which weighs the mode bits,
+// ACLs and a read-only file system as an open for writing would
+// ("permission denied", "read-only file system"). access(2) asked for the
+// real user's: a process whose effective user differs (set-user-ID, or
+// root that changed it) was answered for the wrong one.
 func mayWrite(target string, fi fs.FileInfo) error {
-	if err := unix.Faccessat(unix.AT_FDCWD, target, unix.W_OK, unix.AT_EACCESS); err != nil {
+	if err := effectiveAccess(target, unix.W_OK); err != nil {
 		return err
 	}
 	return stickyOther(target, fi)
 }
 
+// mayWriteInPlace returns an error when this process may not open the
+// device or FIFO target for writing: faccessat(2)'s answer, as for
+// mayWrite (nil where it is unknown: the open will say).
+func mayWriteInPlace(target string) error {
+	return effectiveAccess(target, unix.W_OK)
+}
+
 // mayCreateIn returns an error when this process may not create a file in
 // the directory dir: faccessat(2)'s answer for writing and searching it, for
 // the effective user and groups, as for mayWrite ("permission denied",
-// "read-only file system", "no such file or directory").
+// "read-only file system", "no such file or directory"). Where that answer
+// is unknown (effectiveAccess) it returns nil: the creation will say.
 func mayCreateIn(dir string) error {
-	return unix.Faccessat(unix.AT_FDCWD, dir, unix.W_OK|unix.X_OK, unix.AT_EACCESS)
+	return effectiveAccess(dir, unix.W_OK|unix.X_OK)
 }
 
 // stickyOther returns an error, saying why, when target, whose information
@@ -62,13 +69,16 @@ func stickyOther(target string, fi fs.FileInfo) error {
 var fchown = (*os.File).Chown
 
 // keepMode gives f, the temporary file that is to replace old, old's
-// owner where this process may give it (root: a file root rewrites stays
-// its user's, who may rewrite it again), old's group where it may give
-// that (this user is in it), and old's permission bits, in that order (a
-// change of owner clears the setuid and setgid bits). When the group
-// cannot be given, f keeps its own, and its group and others may do what
-// both old's group and others may (0o646 becomes 0o644, 0o640 0o600), so
-// that no one may do more with the new file than with the old.
+// group where this process may give it (this user is in it; root), old's
+// permission bits, then old's owner where this process may give it (root:
+// a file root rewrites stays its user's, who may rewrite it again). In
+// that order: f must be this process's to have its mode set (a process
+// without CAP_FOWNER, root in a container that dropped it, may not once
+// it gave f away), and it never has a group and mode together that let
+// anyone read it whom old did not let. When the group cannot be given, f
+// keeps its own, and its group and others may do what both old's group
+// and others may (0o646 becomes 0o644, 0o640 0o600), so that no one may
+// do more with the new file than with the old.
 func keepMode(f *os.File, old fs.FileInfo) error {
 	perm := old.Mode().Perm()
 	was, ok := old.Sys().(*syscall.Stat_t)
@@ -79,11 +89,19 @@ func keepMode(f *os.File, old fs.FileInfo) error {
 	if err != nil {
 		return err
 	}
-	if now, ok := fi.Sys().(*syscall.Stat_t); ok && (now.Uid != was.Uid || now.Gid != was.Gid) {
-		if fchown(f, int(was.Uid), int(was.Gid)) != nil && now.Gid != was.Gid && fchown(f, -1, int(was.Gid)) != nil {
-			g := perm >> 3 & perm & 0o7 // what both the group and others may do
-			perm = perm&^0o077 | g<<3 | g
-		}
+	now, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return f.Chmod(perm)
 	}
-	return f.Chmod(perm)
+	if now.Gid != was.Gid && fchown(f, -1, int(was.Gid)) != nil {
+		g := perm >> 3 & perm & 0o7 // what both the group and others may do
+		perm = perm&^0o077 | g<<3 | g
+	}
+	if err := f.Chmod(perm); err != nil {
+		return err
+	}
+	if now.Uid != was.Uid {
+		_ = fchown(f, int(was.Uid), -1) // only root may: the file stays this user's
+	}
+	return nil
 }

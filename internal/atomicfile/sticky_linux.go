@@ -13,10 +13,9 @@ import (
 // without it (a container that dropped it) may not. Where the set cannot
 // be read it answers as for root.
 func mayOverrideSticky() bool {
-	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
-	var data [2]unix.CapUserData
-	if err := unix.Capget(&hdr, &data[0]); err != nil {
+	has, known := effectiveCap(unix.CAP_FOWNER)
+	if !known {
 		return os.Geteuid() == 0
 	}
-	return data[unix.CAP_FOWNER/32].Effective&(1<<(unix.CAP_FOWNER%32)) != 0
+	return has
 }
