@@ -8,6 +8,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"slices"
 
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/modelfile"
@@ -90,14 +91,54 @@ func (m *Model) methodName() string {
 // Write writes m as WriteJSON does with the header h, whose
 // hyperparameters are replaced by m's: for package method, whose GreedyTL
 // variants name the method by their own spec and record the sources and
-// the label names. Its errors name no package: WriteJSON and package
-// method put theirs in front.
+// the label names. It refuses, writing nothing, a header the readers
+// refuse: the file is checked as modelfile.Parse and DecodeFile check it
+// (format, version, "sources", "labels", the column names, a method
+// named), and h.Method must be a spec (modelfile.ParseSpec) whose
+// settings are m's options (greedytl:sample=59 for a model without
+// sample 59 is refused). Which method names are GreedyTL variants is
+// package method's registry: a name that is no variant's (no-transfer)
+// is method.Read's to refuse. Its errors name no package: WriteJSON and
+// package method put theirs in front.
 func (m *Model) Write(w io.Writer, h modelfile.Header) error {
 	f, err := m.document(h)
 	if err != nil {
 		return err
 	}
+	if err := checkHeader(f, m.Options); err != nil {
+		return err
+	}
 	return modelfile.Write(w, f)
+}
+
+// checkHeader returns the error the readers would return for the file f
+// of a model with options o: modelfile.Parse's and DecodeFile's, and a
+// method spec whose settings are not o's.
+func checkHeader(f *modelFile, o Options) error {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return err
+	}
+	file, err := modelfile.Parse(b)
+	if err == nil {
+		_, err = DecodeFile(file)
+	}
+	if err != nil {
+		return fmt.Errorf("header a reader refuses: %w", err)
+	}
+	_, settings, err := modelfile.ParseSpec(f.Method)
+	if err != nil {
+		return fmt.Errorf("header a reader refuses: %w", err)
+	}
+	for _, k := range slices.Sorted(maps.Keys(settings)) {
+		if err := (&Options{}).Set(k, settings[k]); err != nil {
+			return fmt.Errorf("header a reader refuses: method %q: %w", f.Method, err)
+		}
+		if v, _ := o.Setting(k); v != settings[k] {
+			return fmt.Errorf("header a reader refuses: method %q sets %s=%v but the model's options have %v", f.Method, k, settings[k], v)
+		}
+	}
+	return nil
 }
 
 // MarshalJSON encodes m in the format of WriteJSON, without indentation,

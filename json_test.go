@@ -256,6 +256,49 @@ func TestWriteJSONRejectsInvalid(t *testing.T) {
 	}
 }
 
+// TestWriteRefusesAHeaderTheReaderRefuses checks that Write refuses a
+// header that no reader takes back (a file without format, version or
+// method; a method spec whose settings are not the model's options) and
+// still writes a variant's name that matches the options.
+func TestWriteRefusesAHeaderTheReaderRefuses(t *testing.T) {
+	mod := jsonModel(t, 0)
+	wrongVersion := modelfile.NewHeader(BaseMethod, nil, nil)
+	wrongVersion.Version = 7
+	for _, c := range []struct {
+		name string
+		h    modelfile.Header
+		want string
+	}{
+		{"empty header", modelfile.Header{}, "format"},
+		{"wrong version", wrongVersion, "version 7"},
+		{"no method", modelfile.NewHeader("", nil, nil), "no method"},
+		{"sample the options lack", modelfile.NewHeader("greedytl:sample=59", nil, nil), "sample"},
+		{"unknown setting", modelfile.NewHeader("greedytl:colour=1", nil, nil), "colour"},
+		{"not a spec", modelfile.NewHeader("greedytl:", nil, nil), "greedytl:"},
+	} {
+		var buf bytes.Buffer
+		err := mod.Write(&buf, c.h)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want one naming %q", c.name, err, c.want)
+		}
+		if buf.Len() != 0 {
+			t.Errorf("%s: wrote %d bytes", c.name, buf.Len())
+		}
+	}
+	for _, name := range []string{BaseMethod, "greedytl-sp", "forward-reg"} {
+		if err := mod.Write(new(bytes.Buffer), modelfile.NewHeader(name, nil, nil)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	o := mod.Options
+	o.Sample = 59
+	sampled := *mod
+	sampled.Options = o
+	if err := sampled.Write(new(bytes.Buffer), modelfile.NewHeader("greedytl:sample=59", nil, nil)); err != nil {
+		t.Errorf("greedytl:sample=59 with sample 59: %v", err)
+	}
+}
+
 // FuzzReadModel checks that ReadModel never panics and that whatever it
 // accepts is written back and read again unchanged.
 func FuzzReadModel(f *testing.F) {
