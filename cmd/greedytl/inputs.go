@@ -834,7 +834,13 @@ func readAnyModel(name string, r *bufio.Reader, head []byte) (method.File, error
 	case len(head) > 0 && head[0] != '{':
 		return method.File{}, badInputf("%s is not a greedytl model (JSON) file", name)
 	}
-	mf, err := method.Read(r)
+	var read bytes.Buffer // what method.Read read, for otherFile
+	mf, err := method.Read(io.TeeReader(r, &read))
+	if err != nil {
+		if what := otherFile(read.Bytes()); what != "" {
+			return method.File{}, badInputf("%s %s", name, what)
+		}
+	}
 	if errors.Is(err, io.EOF) {
 		// No JSON value at all: white space, perhaps after a byte-order
 		// mark (a truncated value is io.ErrUnexpectedEOF). method.Read

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/datasettest"
+	"github.com/greedytl/greedytl/source"
+)
+
+// TestInspectAndPredictNameOtherFiles: given a sources index or a run
+// manifest, inspect and predict say what the file is, not which model
+// member it lacks ("format is missing"), however it is named.
+func TestInspectAndPredictNameOtherFiles(t *testing.T) {
+	data := datasettest.WriteFolder(t, datasettest.Shuffled(5, []int{20, 20, 30}, []float64{4, 4, 0})).Dir
+	out := filepath.Join(t.TempDir(), "sources")
+	if code, _, stderr := cli(t, "", "train-sources", "--data", data, "--out", out, "--negative-classes", "c2", "--c-grid", "1", "-q"); code != 0 {
+		t.Fatalf("train-sources: exit %d: %s", code, stderr)
+	}
+	renamed := filepath.Join(t.TempDir(), "index.json")
+	b, err := os.ReadFile(filepath.Join(out, source.IndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(renamed, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	manifest := filepath.Join(t.TempDir(), experiment.ManifestFile)
+	if err := os.WriteFile(manifest, []byte(`{"format": "greedytl-experiment", "version": 1}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ file, want string }{
+		{filepath.Join(out, source.IndexFile), "is a sources index (greedytl train-sources'), not a model file"},
+		{renamed, "is a sources index (greedytl train-sources'), not a model file"},
+		{manifest, "is a run manifest (greedytl experiment's), not a model file"},
+		{filepath.Join(out, "models", "0-c0.json"), "is the record of a source's training (greedytl train-sources'), not a model file"},
+	} {
+		for _, cmd := range [][]string{{"inspect", c.file}, {"predict", "--model", c.file, "--features", filepath.Join(data, "features.npy")}} {
+			code, _, stderr := cli(t, "", cmd...)
+			if code != 2 || !strings.Contains(stderr, c.file+" "+c.want) || strings.Contains(stderr, "is missing") {
+				t.Errorf("%s: exit %d, stderr %q; want 2 and %q", cmd[0], code, stderr, c.file+" "+c.want)
+			}
+		}
+	}
+}
