@@ -198,7 +198,7 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 		fmt.Fprintf(s.out, "%s; %d of the %s with non-zero weight\n", trained, len(sum.Selected), plural.Count(sum.NumFeatures+sum.NumSources, "column", "columns"))
 	}
 	if src := sum.Sources; src != nil {
-		fmt.Fprintf(s.out, "sources: %s (%s, identity %s, data %s, seed %d)\n", src.Dir, plural.Count(src.Count, "source", "sources"), src.SHA256, src.DataSHA256, src.Seed)
+		fmt.Fprintln(s.out, sourcesLine(src))
 	}
 	if note != "" {
 		fmt.Fprintln(s.out, note)
@@ -331,4 +331,11 @@ func otherFile(b []byte) string {
 		return "is the record of a source's training (greedytl train-sources'), not a model file: give a model written by greedytl fit; predict reads the source's liblinear model file beside it (the .model of the same name)"
 	}
 	return ""
+}
+
+// sourcesLine is inspect's line of the sources a model records, binary or
+// multi-class: the directory, the count, the identity, the data digest and
+// the seed.
+func sourcesLine(src *source.ID) string {
+	return fmt.Sprintf("sources: %s (%s, identity %s, data %s, seed %d)", src.Dir, plural.Count(src.Count, "source", "sources"), src.SHA256, src.DataSHA256, src.Seed)
 }

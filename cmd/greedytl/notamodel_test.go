@@ -46,3 +46,30 @@ func TestInspectAndPredictNameOtherFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestInspectMultiShowsTheSourcesAsBinary: a multi-class model fitted with
+// --sources shows the same sources line as a binary one (the directory,
+// the count, the identity, the data digest and the seed).
+func TestInspectMultiShowsTheSourcesAsBinary(t *testing.T) {
+	st := newSourcesToy(t)
+	lines := map[string]string{}
+	for _, c := range [][]string{{"greedytl", "--positive", "cat"}, {"nearest-mean"}} {
+		model := filepath.Join(st.dir, c[0]+".json")
+		args := append([]string{"fit", "--method", c[0], "--features", st.X, "--labels", st.y, "--sources", st.A, "--out", model}, c[1:]...)
+		if code, _, stderr := cli(t, "", args...); code != 0 {
+			t.Fatalf("fit %s: exit %d: %s", c[0], code, stderr)
+		}
+		code, out, stderr := cli(t, "", "inspect", model)
+		if code != 0 {
+			t.Fatalf("inspect %s: exit %d: %s", c[0], code, stderr)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "sources: ") {
+				lines[c[0]] = l
+			}
+		}
+	}
+	if b := lines["greedytl"]; b == "" || !strings.Contains(b, ", data ") || !strings.Contains(b, ", seed 3)") || lines["nearest-mean"] != b {
+		t.Errorf("binary inspect shows %q, multi-class %q: want the same line, with the data and the seed", b, lines["nearest-mean"])
+	}
+}
