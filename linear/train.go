@@ -315,23 +315,52 @@ func CheckLabel(v float64, text string) error {
 	return nil
 }
 
+// LabelSet gathers the class labels of a two-class problem, one example
+// at a time, refusing what Train, CrossValidate and SelectC refuse: a label
+// that is not a 32-bit integer (CheckLabel) and the first label of a third
+// class. A reader of labels may call Add on each (as the check of
+// dataset.ReadSVMLightChecked), so that its error names the line. The
+// zero value holds no label.
+type LabelSet struct {
+	seen []int // the labels in the order first met: at most two
+}
+
+// Add adds the label v of the next example, text being the label as the
+// file writes it, which the message then quotes ("" for v's own form),
+// and returns an error, without the package's prefix, when v is not a
+// 32-bit integer or is a third class.
+func (s *LabelSet) Add(v float64, text string) error {
+	if err := CheckLabel(v, text); err != nil {
+		return err
+	}
+	l := int(v)
+	if slices.Contains(s.seen, l) {
+		return nil
+	}
+	if len(s.seen) == 2 {
+		if text == "" {
+			text = fmt.Sprint(l)
+		}
+		return fmt.Errorf("label %s is a third class (the first two: %d and %d): train fits two classes: make one binary problem per class (that class against the others)",
+			text, s.seen[0], s.seen[1])
+	}
+	s.seen = append(s.seen, l)
+	return nil
+}
+
 // binaryLabels maps labels y to ±1 the way liblinear does for two classes:
 // the label seen first is the positive class, unless the labels are −1 and
 // +1, in which case +1 is. It returns the two labels in that order and the
-// ±1 labels. Labels must be integers (liblinear's are C ints).
+// ±1 labels. Labels must be integers (liblinear's are C ints): LabelSet's
+// checks, the error naming the row.
 func binaryLabels(y []float64) (labels []int, signed []float64, err error) {
+	var set LabelSet
 	for i, v := range y {
-		if err := CheckLabel(v, ""); err != nil {
+		if err := set.Add(v, ""); err != nil {
 			return nil, nil, fmt.Errorf("linear: row %d: %w", i, err)
 		}
-		l := int(v)
-		switch {
-		case len(labels) == 0 || (len(labels) == 1 && labels[0] != l):
-			labels = append(labels, l)
-		case labels[0] != l && labels[1] != l:
-			return nil, nil, fmt.Errorf("linear: more than two classes (labels %d, %d and %d); train one binary problem per class", labels[0], labels[1], l)
-		}
 	}
+	labels = set.seen
 	switch len(labels) {
 	case 0:
 		return nil, nil, errors.New("linear: no labels; need two classes")

@@ -141,7 +141,7 @@ func TestTrainRejectsBadInput(t *testing.T) {
 		{"NaN bias", func() *Problem { p := ok(); p.Bias = math.NaN(); return p }(), Params{}, "bias"},
 		{"NaN label", func() *Problem { p := ok(); p.Y[2] = math.NaN(); return p }(), Params{}, "label of row 2"},
 		{"fractional label", func() *Problem { p := ok(); p.Y[4] = 0.5; return p }(), Params{}, "not a 32-bit integer"},
-		{"three classes", func() *Problem { p := ok(); p.Y[5] = 2; return p }(), Params{}, "more than two classes"},
+		{"three classes", func() *Problem { p := ok(); p.Y[5] = 2; return p }(), Params{}, "row 5: label 2 is a third class (the first two: -1 and 1)"},
 		{"one class", func() *Problem {
 			p := ok()
 			for i := range p.Y {

@@ -158,7 +158,9 @@ const stdinName = "-"
 
 // checkOut returns an input error, before any work is done, when the output
 // file out is a directory, is in a directory that does not exist, or is one
-// of the inputs: a command never overwrites what it reads.
+// of the inputs: a command never overwrites what it reads; and the error
+// the write would return when this process may not write it
+// (atomicfile.Check).
 func checkOut(out string, inputs ...string) error {
 	if out == "" || out == stdoutName {
 		return nil
@@ -174,7 +176,13 @@ func checkOut(out string, inputs ...string) error {
 			return badInputf("%s: no such directory %s", out, dir)
 		}
 	}
-	return badInput(atomicfile.NotAnInput(out, inputs...))
+	if err := atomicfile.NotAnInput(out, inputs...); err != nil {
+		return badInput(err)
+	}
+	// What the write would find after the work (a read-only file or file
+	// system, a directory this user may not write), found before it: the
+	// write's own error (exit 1).
+	return atomicfile.Check(out)
 }
 
 // dataJob holds the flags of the commands that work through a dataset
@@ -270,7 +278,10 @@ func emptyList(c *cobra.Command, name string, items []string, noun, give, omitte
 }
 
 // checkOutDir refuses, for the commands whose output is a directory, an
-// --out of - or naming a file that is not a directory.
+// --out of - or naming a file that is not a directory. A command that
+// works long before it first writes there (synth, train-sources) calls
+// atomicfile.CheckDir too, so that an --out it could not write into is
+// refused before the work.
 func checkOutDir(out string) error {
 	return checkOutTarget(out, "this command writes a directory", "a directory name")
 }

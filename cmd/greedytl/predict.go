@@ -172,11 +172,10 @@ func runPredict(s *streams, o *predictOptions) error {
 	}
 	if isLiblinearModel(head) {
 		var m *linear.Model
-		if m, scores, rec, err = predictLiblinear(s, o, r); err != nil {
+		if m, scores, rec, rows, err = predictLiblinear(s, o, r); err != nil {
 			return err
 		}
 		positive = func(i int) bool { return m.PredictsGreater(scores[i]) }
-		rows = inputRows{m: len(scores)}
 	} else {
 		f, err := readAnyModel(o.modelName(), r, head)
 		if err != nil {
@@ -372,37 +371,38 @@ func (o *predictOptions) checkSources(s *streams, rec *source.ID) error {
 }
 
 // predictLiblinear scores --features with the liblinear model file r
-// (--model, open). It returns the model, the scores and the model's labels
-// as a greedytl model records them: the scores favour the greater label,
-// which is so the positive one, and --labels must be of the two labels (a
-// --positive naming the other inverted the balanced accuracy).
-func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model, []float64, *modelfile.LabelNames, error) {
+// (--model, open). It returns the model, the scores, the model's labels
+// as a greedytl model records them (the scores favour the greater label,
+// which is so the positive one, and --labels must be of the two labels: a
+// --positive naming the other inverted the balanced accuracy) and the
+// inputs' rows (rowsOf), which --labels must match.
+func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model, []float64, *modelfile.LabelNames, inputRows, error) {
 	if o.data.features == "" || o.data.scores != "" || o.data.sources.given() {
-		return nil, nil, nil, badInputf("%s is a liblinear model: give --features only", o.modelName())
+		return nil, nil, nil, inputRows{}, badInputf("%s is a liblinear model: give --features only", o.modelName())
 	}
 	// r is open on the model, its first line read to tell the format: the
 	// file is read on from r, not opened again, which a pipe given by name
 	// (<(zcat m.model.gz), /dev/stdin) could not be.
 	m, err := linear.DecodeModel(r, o.modelName())
 	if err != nil {
-		return nil, nil, nil, badInput(err)
+		return nil, nil, nil, inputRows{}, badInput(err)
 	}
 	if len(m.Labels) != 2 {
-		return nil, nil, nil, badInputf("%s: a model of %d classes; predict scores binary models only", o.modelName(), len(m.Labels))
+		return nil, nil, nil, inputRows{}, badInputf("%s: a model of %d classes; predict scores binary models only", o.modelName(), len(m.Labels))
 	}
 	if err := o.binaryFlags(); err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, inputRows{}, err
 	}
 	X, err := readMatrix(s, o.data.features, nil)
 	if err != nil {
-		return nil, nil, nil, badInput(err)
+		return nil, nil, nil, inputRows{}, badInput(err)
 	}
 	switch _, d := X.Dims(); {
 	case d < m.NrFeature:
 		// An svmlight test file that uses none of the last indices gives
 		// load_svmlight_file fewer columns: its n_features says how many.
 		// The matrix may be any CSV or .npy, hence "if".
-		return nil, nil, nil, badInputf("%s has %s but the model %s needs %s (if converted from svmlight, whose rows need not reach the last index: load_svmlight_file(path, n_features=%d, zero_based=False))", displayName(o.data.features), plural.Count(d, "column", "columns"), o.modelName(), plural.Count(m.NrFeature, "feature", "features"), m.NrFeature)
+		return nil, nil, nil, inputRows{}, badInputf("%s has %s but the model %s needs %s (if converted from svmlight, whose rows need not reach the last index: load_svmlight_file(path, n_features=%d, zero_based=False))", displayName(o.data.features), plural.Count(d, "column", "columns"), o.modelName(), plural.Count(m.NrFeature, "feature", "features"), m.NrFeature)
 	case d > m.NrFeature:
 		// liblinear's rule, right for indices the training data never
 		// reached, and a shifted row for a CSV with a column of row
@@ -419,10 +419,10 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 	}
 	f := m.Scores(X)
 	if err := standardize.CheckFiniteVector("the score of", f); err != nil {
-		return nil, nil, nil, badInputf("model %s on X = %s: %w: the row's features times the model's weights overflow float64", o.modelName(), displayName(o.data.features), err)
+		return nil, nil, nil, inputRows{}, badInputf("model %s on X = %s: %w: the row's features times the model's weights overflow float64", o.modelName(), displayName(o.data.features), err)
 	}
 	lo, hi := min(m.Labels[0], m.Labels[1]), max(m.Labels[0], m.Labels[1])
-	return m, f, &modelfile.LabelNames{Positive: strconv.Itoa(hi), Negative: []string{strconv.Itoa(lo)}}, nil
+	return m, f, &modelfile.LabelNames{Positive: strconv.Itoa(hi), Negative: []string{strconv.Itoa(lo)}}, o.data.rowsOf(X, nil), nil
 }
 
 // writePredictions writes predict's output with write: to standard output

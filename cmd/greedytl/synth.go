@@ -10,6 +10,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/synth"
 )
@@ -70,7 +71,7 @@ overwrite an existing dataset folder.`,
 	intVarP(fl, &o.cfg.Dims, "dims", "", o.cfg.Dims, "feature dimensions")
 	intVarP(fl, &o.cfg.Groups, "groups", "", o.cfg.Groups, "semantic groups the classes are split into (default: 10, at most --classes)")
 	uint64Var(fl, &o.cfg.Seed, "seed", o.cfg.Seed, "seed of every draw")
-	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress bar or summary")
+	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress (a bar on a terminal, else a line per tenth of the work and minute) or summary")
 	return c
 }
 
@@ -79,6 +80,10 @@ func runSynth(ctx context.Context, s *streams, o *synthOptions) error {
 		return badInputf("give --out DIR (see 'greedytl synth --help')")
 	}
 	if err := checkOutDir(o.out); err != nil {
+		return err
+	}
+	// Before the features are drawn (see checkOutDir).
+	if err := atomicfile.CheckDir(o.out); err != nil {
 		return err
 	}
 	cfg := o.cfg
@@ -91,8 +96,8 @@ func runSynth(ctx context.Context, s *streams, o *synthOptions) error {
 		s.note("%s is the temporary folder of a synth at work or killed outright (SIGKILL): remove it if no synth is writing into %s", l, o.out)
 	}
 	var bar *progressbar.ProgressBar
-	if !o.quiet && isTerminal(s.err) {
-		cfg.Progress = barProgress(s, &bar, "writing features")
+	if !o.quiet {
+		cfg.Progress = progressOf(s, &bar, "writing features")
 	}
 	start := time.Now()
 	err := synth.Write(ctx, o.out, cfg)

@@ -106,3 +106,14 @@ func TestSynthNamesLeftoversWhenQuiet(t *testing.T) {
 		}
 	}
 }
+
+// TestSynthProgressLines: synth, its standard error not a terminal (a
+// Slurm log), drew its progress only on a terminal, and showed nothing
+// before its summary however long it ran; it now writes the plain lines of
+// the other long commands (progressOf; the clock here a minute a reading:
+// one line a class), and none with -q.
+func TestSynthProgressLines(t *testing.T) {
+	wantProgressLines(t, "writing features", func() []string {
+		return []string{"synth", "--out", filepath.Join(t.TempDir(), "data"), "--classes", "6", "--per-class", "4", "--dims", "5", "--groups", "2"}
+	})
+}

@@ -580,22 +580,12 @@ func checkModelSize(data string, x *sparse.CSR, maxFeatures int) error {
 
 // readSVMLight reads svmlight data from path, or from the command's
 // standard input for "-", refusing with its line a label the linear
-// learners cannot take and the first example of a third class.
+// learners cannot take and the first example of a third class
+// (linear.LabelSet).
 func readSVMLight(s *streams, path string) (*sparse.CSR, []float64, error) {
-	var classes []float64 // the labels seen, at most two
-	check := func(label float64, text string) error {
-		if err := linear.CheckLabel(label, text); err != nil || slices.Contains(classes, label) {
-			return err
-		}
-		if len(classes) == 2 {
-			return fmt.Errorf("label %s is a third class (the first two: %g and %g): train fits two classes: make one binary problem per class (that class against the others)",
-				text, classes[0], classes[1])
-		}
-		classes = append(classes, label)
-		return nil
-	}
+	var labels linear.LabelSet
 	if r, ok := s.stdin(path); ok {
-		return dataset.DecodeSVMLightChecked(r, displayName(path), 0, check)
+		return dataset.DecodeSVMLightChecked(r, displayName(path), 0, labels.Add)
 	}
-	return dataset.ReadSVMLightChecked(path, check)
+	return dataset.ReadSVMLightChecked(path, labels.Add)
 }

@@ -432,6 +432,7 @@ func TestTrainBadInput(t *testing.T) {
 	writeText(t, dir, "bad.svm", "+1 1:0.5 2:1\n-1 3:1 2:1\n")
 	writeText(t, dir, "three.svm", "1 1:1\n2 1:2\n3 1:3\n")
 	writeText(t, dir, "one.svm", "1 1:1\n1 1:2\n")
+	writeText(t, dir, "wide.svm", "2000000000 1:1\n-2000000000 1:2\n2000000000 1:3\n7 1:4\n")
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -442,6 +443,8 @@ func TestTrainBadInput(t *testing.T) {
 		{"three classes", []string{"train", "three.svm"}, `three.svm:3: label 3 is a third class (the first two: 1 and 2): train fits two classes`},
 		{"three classes, -v", []string{"train", "-v", "2", "three.svm"}, `three.svm:3: label 3 is a third class`},
 		{"three classes, -C", []string{"train", "-C", "three.svm"}, `three.svm:3: label 3 is a third class`},
+		// The first two as integers (they were 2e+09 and -2e+09).
+		{"three classes, large labels", []string{"train", "wide.svm"}, `wide.svm:4: label 7 is a third class (the first two: 2000000000 and -2000000000)`},
 		{"one class", []string{"train", "one.svm"}, "need two classes"},
 		{"unknown solver", []string{"train", "-s", "9", heartScale}, "unknown solver"},
 		{"solver greedytl lacks (Crammer–Singer)", []string{"train", "-s", "4", heartScale}, "solver 4 is liblinear's MCSVM_CS, Crammer and Singer's multi-class SVM, which linear does not implement"},

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/source"
 )
@@ -98,6 +99,10 @@ of one n run side by side; a run without --shard, or a shard of another n
 func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error {
 	sh, err := o.check(c, "SOURCES")
 	if err != nil {
+		return err
+	}
+	// Before the data are read and the sources trained (see checkOutDir).
+	if err := atomicfile.CheckDir(o.out); err != nil {
 		return err
 	}
 	if holds := experiment.RunDirHolds(o.out); holds != "" {

@@ -552,12 +552,23 @@ func TestLineProgress(t *testing.T) {
 // a minute a reading: one line a class), and none with -q.
 func TestTrainSourcesProgressLines(t *testing.T) {
 	data := blobDataset(t)
+	wantProgressLines(t, "training sources", func() []string {
+		return []string{"train-sources", "--data", data, "--out", filepath.Join(t.TempDir(), "sources"), "--negative-fraction", "0.25", "--workers", "1"}
+	})
+}
+
+// wantProgressLines runs the command line args() (new outputs each call)
+// of 6 steps, its standard error not a terminal, with progressClock a
+// minute a reading, and checks that it writes lineProgress's lines of the
+// phase what, one a step, and none with -q.
+func wantProgressLines(t *testing.T, what string, args func() []string) {
+	t.Helper()
 	clock := time.Unix(0, 0)
 	progressClock = func() time.Time { clock = clock.Add(time.Minute); return clock }
 	t.Cleanup(func() { progressClock = time.Now })
-	line := regexp.MustCompile(`^training sources: ([1-6]) of 6 done \(\d+%\), \d+m0s$`)
+	line := regexp.MustCompile(`^` + what + `: ([1-6]) of 6 done \(\d+%\), \d+m0s$`)
 	for _, quiet := range []bool{false, true} {
-		args := []string{"train-sources", "--data", data, "--out", filepath.Join(t.TempDir(), "sources"), "--negative-fraction", "0.25", "--workers", "1"}
+		args := args()
 		if quiet {
 			args = append(args, "-q")
 		}

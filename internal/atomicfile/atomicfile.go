@@ -45,12 +45,13 @@ import (
 // not write (mode 0o444, another user's 0o644; not as root) is refused, "permission
 // denied" as cp says, and left as it was, although the directory would
 // let a rename replace it; so is, saying why, another user's file in a
-// sticky directory (/tmp) not this user's, which no rename may replace
-// (unix). When path is, or links to, a device,
+// sticky directory (/tmp) not this user's, which only a process with
+// CAP_FOWNER (root elsewhere than Linux) may replace by a rename (unix;
+// mayOverrideSticky). Check says all this before any writing. When path is, or links to, a device,
 // a FIFO, a socket or an open descriptor, fill writes to it directly. A
 // directory is refused.
 func Write(path string, fill func(w io.Writer) error) (err error) {
-	target, old, std, direct, err := resolve(path)
+	target, old, std, direct, err := prepare(path)
 	switch {
 	case err != nil:
 		return err
@@ -58,9 +59,6 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 		return writeTo(path, std, fill)
 	case direct:
 		return writeDirect(path, fill)
-	}
-	if err := replaceable(target, old); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
 	}
 	dir := filepath.Dir(target)
 	// A file replaced: the temporary file is made 0o600, then given the
@@ -118,6 +116,64 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 		return fmt.Errorf("%s: %w", path, derr)
 	}
 	return nil
+}
+
+// Check returns the error Write(path, …) would return before writing
+// anything: path is a directory, an existing file this process may not
+// write (mayWrite), or a file in a directory where this process may not
+// create the temporary file (mayCreateIn: "permission denied", "read-only
+// file system", a directory that does not exist). A command calls it before
+// its work, so that an output that cannot be written is refused at once,
+// not after the work; nil for what Write writes directly (a device, a FIFO,
+// an open descriptor).
+func Check(path string) error {
+	_, _, _, _, err := prepare(path)
+	return err
+}
+
+// CheckDir returns an error when this process could not create files in the
+// directory dir (mayCreateIn) or, when dir does not exist yet, create it
+// (MkdirAll) in the nearest existing directory above it, as a command that
+// writes its output into a directory checks before its work. The error
+// names dir. A file on the way is not a directory: MkdirAll will say.
+func CheckDir(dir string) error {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if err != nil {
+			if filepath.Dir(d) == d {
+				return nil
+			}
+			continue
+		}
+		if !fi.IsDir() {
+			return nil
+		}
+		if err := mayCreateIn(d); err != nil {
+			if d == filepath.Clean(dir) {
+				return fmt.Errorf("%s: %w", dir, err)
+			}
+			return fmt.Errorf("%s: cannot create it in %s: %w", dir, d, err)
+		}
+		return nil
+	}
+}
+
+// prepare is what Write checks before writing to path: it resolves path
+// (resolve) and, for a file to be stored by a rename, returns an error
+// naming path when this process may not replace the file there
+// (replaceable) or create the temporary file beside it (mayCreateIn).
+func prepare(path string) (target string, old fs.FileInfo, std *os.File, direct bool, err error) {
+	target, old, std, direct, err = resolve(path)
+	if err != nil || std != nil || direct {
+		return target, old, std, direct, err
+	}
+	if err := replaceable(target, old); err != nil {
+		return "", nil, nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := mayCreateIn(filepath.Dir(target)); err != nil {
+		return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
+	}
+	return target, old, nil, false, nil
 }
 
 // replaceable returns an error when this process may not write old, the

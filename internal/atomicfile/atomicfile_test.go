@@ -375,3 +375,35 @@ func TestMkdirAllSyncsParents(t *testing.T) {
 		t.Errorf("MkdirAll of an existing directory: %v, synced %q", err, synced)
 	}
 }
+
+// TestCheckSaysWhatWriteWould: Check refuses, with Write's own error and
+// without writing, what Write would refuse before writing (a file on a
+// read-only file system, a directory, a missing directory), and passes
+// what it would write; CheckDir refuses a directory that cannot be written
+// into or created, naming it.
+func TestCheckSaysWhatWriteWould(t *testing.T) {
+	ro := tmpfstest.Unwritable(t)
+	tmp := t.TempDir()
+	for _, path := range []string{filepath.Join(ro, "f"), ro, filepath.Join(tmp, "no", "f"), filepath.Join(tmp, "f")} {
+		cerr := Check(path)
+		werr := Write(path, func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err })
+		if (cerr == nil) != (werr == nil) || cerr != nil && cerr.Error() != werr.Error() {
+			t.Errorf("%s: Check %v, Write %v: want the same", path, cerr, werr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "f")); err != nil {
+		t.Error(err)
+	}
+	for _, tc := range []struct {
+		dir  string
+		fail bool
+	}{{ro, true}, {filepath.Join(ro, "a", "b"), true}, {tmp, false}, {filepath.Join(tmp, "a", "b"), false}} {
+		err := CheckDir(tc.dir)
+		if (err != nil) != tc.fail || err != nil && !strings.HasPrefix(err.Error(), tc.dir+": ") {
+			t.Errorf("CheckDir(%s) = %v; want an error naming it: %v", tc.dir, err, tc.fail)
+		}
+	}
+	if ents, _ := os.ReadDir(ro); len(ents) != 0 {
+		t.Errorf("%s holds %v", ro, ents)
+	}
+}

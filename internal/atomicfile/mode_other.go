@@ -16,6 +16,14 @@ func mayWrite(_ string, fi fs.FileInfo) error {
 	return nil
 }
 
+// mayCreateIn returns an error when the directory dir cannot be seen:
+// where faccessat(2) is missing, its permissions are left for the write to
+// find.
+func mayCreateIn(dir string) error {
+	_, err := os.Stat(dir)
+	return err
+}
+
 // keepMode gives f, the temporary file that is to replace old, old's
 // permission bits.
 func keepMode(f *os.File, old fs.FileInfo) error {

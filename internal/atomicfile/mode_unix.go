@@ -27,15 +27,24 @@ func mayWrite(target string, fi fs.FileInfo) error {
 	return stickyOther(target, fi)
 }
 
+// mayCreateIn returns an error when this process may not create a file in
+// the directory dir: faccessat(2)'s answer for writing and searching it, for
+// the effective user and groups, as for mayWrite ("permission denied",
+// "read-only file system", "no such file or directory").
+func mayCreateIn(dir string) error {
+	return unix.Faccessat(unix.AT_FDCWD, dir, unix.W_OK|unix.X_OK, unix.AT_EACCESS)
+}
+
 // stickyOther returns an error, saying why, when target, whose information
 // fi is, is another user's file in a sticky directory (/tmp) that is not
-// this user's either: there only the file's owner, the directory's or root
-// may replace it (rename(2) answers "operation not permitted"), whatever
-// the file's mode lets this user write.
+// this user's either: there only the file's owner, the directory's or a
+// process with CAP_FOWNER (mayOverrideSticky) may replace it (rename(2)
+// answers "operation not permitted"), whatever the file's mode lets this
+// user write.
 func stickyOther(target string, fi fs.FileInfo) error {
 	euid := os.Geteuid()
 	st, ok := fi.Sys().(*syscall.Stat_t)
-	if euid == 0 || !ok || int(st.Uid) == euid {
+	if !ok || int(st.Uid) == euid || mayOverrideSticky() {
 		return nil
 	}
 	di, err := os.Stat(filepath.Dir(target))
