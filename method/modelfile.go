@@ -48,7 +48,9 @@ type FileInfo struct {
 // "source_names" members those of info (see modelfile.Header; the label names are
 // checked first). Numbers are written so that they read back exactly;
 // "build" records the greedytl that wrote the file. The GreedyTL methods' files are the root package's
-// (greedytl.Model.Write), named by the method's canonical spec. Write
+// (greedytl.Model.Write), named by the method's canonical spec; Write
+// refuses one named otherwise, as Read would (a GreedyTL whose Base or
+// Defaults are not a registration's). Write
 // returns an error when m is not a model of this package's methods, when
 // it holds a non-finite number, when info's feature (source) names are
 // not one per column of X (H), when it or w is nil, and when w fails. It is the one writer of
