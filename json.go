@@ -8,7 +8,6 @@ import (
 	"io"
 	"maps"
 	"math"
-	"slices"
 
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/modelfile"
@@ -92,51 +91,46 @@ func (m *Model) methodName() string {
 // hyperparameters are replaced by m's: for package method, whose GreedyTL
 // variants name the method by their own spec and record the sources and
 // the label names. It refuses, writing nothing, a header the readers
-// refuse: the file is checked as modelfile.Parse and DecodeFile check it
-// (format, version, "sources", "labels", the column names, a method
-// named), and h.Method must be a spec (modelfile.ParseSpec) whose
-// settings are m's options (greedytl:sample=59 for a model without
-// sample 59 is refused). Which method names are GreedyTL variants is
-// package method's registry: a name that is no variant's (no-transfer)
-// is method.Read's to refuse. Its errors name no package: WriteJSON and
-// package method put theirs in front.
+// refuse whatever the method: one modelfile.Header.Check refuses (format,
+// version, "sources", "labels", empty column names), a version other than
+// modelfile.Version (the form Write writes), no method, and column names
+// that are not one per column of X or H (modelfile.CheckNames). Whether
+// the method name is the one the readers take for m's options is
+// package method's to check (method.Write; its registry knows each
+// variant's defaults): Write writes greedytl:lambda=1 for a model with
+// λ = 1, which ReadModel and method.Read refuse. Its errors name no
+// package: WriteJSON and package method put theirs in front.
 func (m *Model) Write(w io.Writer, h modelfile.Header) error {
 	f, err := m.document(h)
 	if err != nil {
 		return err
 	}
-	if err := checkHeader(f, m.Options); err != nil {
-		return err
+	if err := checkHeader(&f.Header, m); err != nil {
+		return fmt.Errorf("header a reader refuses: %w", err)
 	}
 	return modelfile.Write(w, f)
 }
 
-// checkHeader returns the error the readers would return for the file f
-// of a model with options o: modelfile.Parse's and DecodeFile's, and a
-// method spec whose settings are not o's.
-func checkHeader(f *modelFile, o Options) error {
-	b, err := json.Marshal(f)
-	if err != nil {
+// checkHeader returns an error for a header h of m's file that the
+// readers refuse whatever its method name (see Write).
+func checkHeader(h *modelfile.Header, m *Model) error {
+	if err := h.Check(false); err != nil {
 		return err
 	}
-	file, err := modelfile.Parse(b)
-	if err == nil {
-		_, err = DecodeFile(file)
+	if h.Version != modelfile.Version {
+		return fmt.Errorf("version %d: Write writes version %d files", h.Version, modelfile.Version)
 	}
-	if err != nil {
-		return fmt.Errorf("header a reader refuses: %w", err)
+	if err := checkMethodNamed(h.Method); err != nil {
+		return err
 	}
-	_, settings, err := modelfile.ParseSpec(f.Method)
-	if err != nil {
-		return fmt.Errorf("header a reader refuses: %w", err)
-	}
-	for _, k := range slices.Sorted(maps.Keys(settings)) {
-		if err := (&Options{}).Set(k, settings[k]); err != nil {
-			return fmt.Errorf("header a reader refuses: method %q: %w", f.Method, err)
-		}
-		if v, _ := o.Setting(k); v != settings[k] {
-			return fmt.Errorf("header a reader refuses: method %q sets %s=%v but the model's options have %v", f.Method, k, settings[k], v)
-		}
+	return modelfile.CheckNames(h.FeatureNames, h.SourceNames, m.NumFeatures, m.NumSources)
+}
+
+// checkMethodNamed returns an error when a file's method, the name of
+// the method that wrote it, is empty.
+func checkMethodNamed(method string) error {
+	if method == "" {
+		return errors.New("the file names no method")
 	}
 	return nil
 }
@@ -257,8 +251,8 @@ func DecodeFile(f modelfile.File) (*Model, error) {
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
-	if mf.Method == "" {
-		return nil, errors.New("the file names no method")
+	if err := checkMethodNamed(mf.Method); err != nil {
+		return nil, err
 	}
 	if mf.Hyperparameters != nil {
 		want := m.Options.Hyperparameters()

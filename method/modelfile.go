@@ -187,20 +187,7 @@ func checkModelNames(m Model, features, sources []string) error {
 		return nil
 	}
 	sel, _ := m.Selected()
-	return checkNameCount(features, sources, sel.NumFeatures, sel.NumSources)
-}
-
-// checkNameCount returns an error when features or sources, a file's
-// feature and source names (nil: none), do not name each of the d columns
-// of X and the n columns of H its model was fitted on.
-func checkNameCount(features, sources []string, d, n int) error {
-	if features != nil && len(features) != d {
-		return fmt.Errorf(`"feature_names" has %d names but the model has %d features`, len(features), d)
-	}
-	if sources != nil && len(sources) != n {
-		return fmt.Errorf(`"source_names" has %d names but the model has %d sources`, len(sources), n)
-	}
-	return nil
+	return modelfile.CheckNames(features, sources, sel.NumFeatures, sel.NumSources)
 }
 
 // checkHyper returns an error when a hyperparameter is not finite.
