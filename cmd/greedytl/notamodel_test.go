@@ -1,13 +1,21 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/datasettest"
+	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/source"
 )
 
@@ -47,6 +55,27 @@ func TestInspectAndPredictNameOtherFiles(t *testing.T) {
 	}
 }
 
+// TestOpensAsModel: readAnyModel keeps no copy of a file that opens as
+// greedytl writes a model file, in any JSON spacing; it keeps one of
+// anything else, which may be another file of greedytl's (otherFile).
+func TestOpensAsModel(t *testing.T) {
+	for head, want := range map[string]bool{
+		"{\n  \"format\": \"greedytl-model\",\n  \"version\": 2,": true,
+		`{"format":"greedytl-model","version":2}`:                 true,
+		`{ "format" : "greedytl-model"`:                           true,
+		`{"format": "greedytl-experiment", "version": 1}`:         false,
+		`{"version": 1, "format": "greedytl-model"}`:              false,
+		`{"format": "greedytl-mod`:                                false,
+		`{"data_sha256": "ab", "negatives": {}, "sources": []}`:   false,
+		`["format", "greedytl-model"]`:                            false,
+		``:                                                        false,
+	} {
+		if got := opensAsModel([]byte(head)); got != want {
+			t.Errorf("opensAsModel(%q) = %v, want %v", head, got, want)
+		}
+	}
+}
+
 // TestInspectMultiShowsTheSourcesAsBinary: a multi-class model fitted with
 // --sources shows the same sources line as a binary one (the directory,
 // the count, the identity, the data digest and the seed).
@@ -71,5 +100,37 @@ func TestInspectMultiShowsTheSourcesAsBinary(t *testing.T) {
 	}
 	if b := lines["greedytl"]; b == "" || !strings.Contains(b, ", data ") || !strings.Contains(b, ", seed 3)") || lines["nearest-mean"] != b {
 		t.Errorf("binary inspect shows %q, multi-class %q: want the same line, with the data and the seed", b, lines["nearest-mean"])
+	}
+}
+
+// BenchmarkReadAnyModelManyNames reads a model with a million named
+// features as inspect and predict do: what readAnyModel holds beside the
+// model (B/op).
+func BenchmarkReadAnyModelManyNames(b *testing.B) {
+	X := mat.NewDense(6, 2, []float64{1, 0, 2, 1, 3, 0, 4, 1, 5, 0, 6, 1})
+	gm, err := greedytl.Fit(context.Background(), X, nil, []float64{1, 1, 1, -1, -1, -1}, greedytl.DefaultOptions())
+	if err != nil {
+		b.Fatal(err)
+	}
+	gm.NumFeatures = 1_000_000
+	h := modelfile.NewHeader(greedytl.BaseMethod, nil, nil)
+	h.FeatureNames = make([]string, gm.NumFeatures)
+	for i := range h.FeatureNames {
+		h.FeatureNames[i] = fmt.Sprintf("feature%d", i)
+	}
+	var file bytes.Buffer
+	if err := gm.Write(&file, h); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		r := bufio.NewReader(bytes.NewReader(file.Bytes()))
+		head, err := modelHead("model", r)
+		if err == nil {
+			_, err = readAnyModel("model", r, head)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
 	}
 }
