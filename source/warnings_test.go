@@ -117,3 +117,22 @@ func TestLeaveOneOutWarning(t *testing.T) {
 		}
 	}
 }
+
+// TestLeaveOneOutWarningNamesTheFewest: of several sources with fewer
+// examples than the folds, the warning names them all and gives the
+// fewest examples any had, whatever their order.
+func TestLeaveOneOutWarningNamesTheFewest(t *testing.T) {
+	src := func(name string, pos, neg int) Entry {
+		return Entry{Info: Info{Name: name, Positives: pos, Negatives: neg}}
+	}
+	for _, order := range [][]Entry{
+		{src("five", 2, 3), src("three", 1, 2), src("twelve", 4, 8)},
+		{src("three", 1, 2), src("five", 2, 3), src("twelve", 4, 8)},
+	} {
+		ix := &Index{Folds: 10, Sources: order}
+		msg, names := ix.leaveOneOutWarning()
+		if !strings.Contains(msg, "the fewest 3)") || len(names) != 2 || slices.Contains(names, "twelve") {
+			t.Errorf("sources %v: %q naming %q; want the fewest 3, naming five and three", order, msg, names)
+		}
+	}
+}

@@ -54,14 +54,15 @@ const Interrupted = "fit interrupted"
 // result. A context error that does not say Interrupted (an inner loop's
 // ctx.Err(), bare or wrapped by the method: "method: l1-logistic: context
 // canceled") is returned as Err returns it, so that every cancelled fit's
-// message names the caller and says Interrupted.
+// message names the caller and says Interrupted; v, what the fit returned
+// beside its error, is returned as given whatever the error (only a
+// result, returned without an error, is withheld).
 func Finish[T any](ctx context.Context, v T, err error, caller string) (T, error) {
 	if err == context.Canceled || err == context.DeadlineExceeded {
 		return v, fmt.Errorf("%s: %s: %w", caller, Interrupted, err)
 	}
 	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) && !strings.Contains(err.Error(), Interrupted) {
-		var zero T
-		return zero, fmt.Errorf("%s: %s: %w", caller, Interrupted, ctx.Err())
+		return v, fmt.Errorf("%s: %s: %w", caller, Interrupted, ctx.Err())
 	}
 	if err != nil {
 		return v, err

@@ -51,8 +51,11 @@ func TestFinishSaysInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	wrapped := fmt.Errorf("method: l1-logistic: %w", context.Canceled)
-	if _, err := Finish(ctx, 1, wrapped, "method: l1-logistic"); err == nil || err.Error() != "method: l1-logistic: fit interrupted: context canceled" || !errors.Is(err, context.Canceled) {
-		t.Errorf("wrapped context error: %v", err)
+	if v, err := Finish(ctx, 1, wrapped, "method: l1-logistic"); v != 1 || err == nil || err.Error() != "method: l1-logistic: fit interrupted: context canceled" || !errors.Is(err, context.Canceled) {
+		t.Errorf("wrapped context error: %v, %v; want 1 (as given beside an error) and the words", v, err)
+	}
+	if v, err := Finish(ctx, 1, context.Canceled, "method: l1-logistic"); v != 1 || err == nil || err.Error() != "method: l1-logistic: fit interrupted: context canceled" {
+		t.Errorf("bare context error: %v, %v; want 1 (as given beside an error) and the words", v, err)
 	}
 	said := fmt.Errorf("method: greedytl: greedytl.Fit: fit interrupted after 3 steps: %w", context.Canceled)
 	if _, err := Finish(ctx, 1, said, "method: greedytl"); err != said {
