@@ -55,6 +55,29 @@ func TestInspectAndPredictNameOtherFiles(t *testing.T) {
 	}
 }
 
+// TestOtherFileNearMisses: otherFile names a sources index or a source's
+// training record only with every member that marks it, so that a JSON
+// file lacking one (a model file with a typo'd format among them) keeps
+// the reader's own error.
+func TestOtherFileNearMisses(t *testing.T) {
+	for doc, want := range map[string]string{
+		`{"data_sha256": "ab", "negatives": {}, "sources": []}`:                             "is a sources index",
+		`{"negatives": {}, "sources": []}`:                                                  "",
+		`{"data_sha256": "", "negatives": {}, "sources": []}`:                               "",
+		`{"data_sha256": "ab", "sources": []}`:                                              "",
+		`{"format": "greedytl-modle", "data_sha256": "ab", "negatives": {}, "sources": []}`: "",
+		`{"model_sha256": "ab", "fingerprint": "cd"}`:                                       "is the record of a source's training",
+		`{"model_sha256": "ab"}`:                                                            "",
+		`{"model_sha256": "ab", "fingerprint": ""}`:                                         "",
+		`{"fingerprint": "cd"}`:                                                             "",
+	} {
+		got := otherFile([]byte(doc))
+		if want == "" && got != "" || !strings.HasPrefix(got, want) {
+			t.Errorf("otherFile(%s) = %q, want %q", doc, got, want)
+		}
+	}
+}
+
 // TestOpensAsModel: readAnyModel keeps no copy of a file that opens as
 // greedytl writes a model file, in any JSON spacing; it keeps one of
 // anything else, which may be another file of greedytl's (otherFile).
