@@ -3,9 +3,11 @@ package greedytl
 import (
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/greedytl/greedytl/modelfile"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -100,6 +102,24 @@ func BenchmarkFitRowsDual(b *testing.B) {
 				continue
 			}
 			b.Run(fmt.Sprintf("sample=%d/m=%d/N=%d", sample, s.m, s.N), func(b *testing.B) { benchFit(b, s.m, s.N, 60, sample) })
+		}
+	}
+}
+
+// BenchmarkWriteManyFeatureNames writes a model with a million named
+// features: what Write's header checks cost beside the writing.
+func BenchmarkWriteManyFeatureNames(b *testing.B) {
+	mod := jsonModel(b, 0)
+	mod.NumFeatures = 1_000_000
+	h := modelfile.NewHeader(mod.methodName(), nil, nil)
+	h.FeatureNames = make([]string, mod.NumFeatures)
+	for i := range h.FeatureNames {
+		h.FeatureNames[i] = fmt.Sprintf("feature%d", i)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := mod.Write(io.Discard, h); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package greedytl
 import (
 	"context"
 	"fmt"
+
+	"github.com/greedytl/greedytl/internal/fitctx"
 )
 
 // The search: an engine (exact or sampled, exact.go and sample.go) proposes
@@ -60,7 +62,7 @@ func run(ctx context.Context, e engine, y []float64, lambda float64, opts *Optio
 	m := float64(p.m)
 	for opts.MaxK == 0 || len(p.sel) < opts.MaxK {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("greedytl.Fit: fit interrupted after %d steps: %w", len(p.sel), err)
+			return nil, fmt.Errorf("greedytl.Fit: %s after %d steps: %w", fitctx.Interrupted, len(p.sel), err)
 		}
 		s, err := e.pick(p)
 		if err != nil {

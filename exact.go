@@ -6,6 +6,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 )
@@ -110,7 +111,7 @@ func setupDue(i, size int) bool { return i%max(1, setupCheck/size) == 0 }
 // when ctx is done.
 func setupInterrupted(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("greedytl.Fit: fit interrupted while standardising: %w", err)
+		return fmt.Errorf("greedytl.Fit: %s while standardising: %w", fitctx.Interrupted, err)
 	}
 	return nil
 }

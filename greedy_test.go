@@ -15,7 +15,7 @@ import (
 const tol = 1e-8
 
 // fitT fits or fails the test.
-func fitT(t *testing.T, X, H mat.Matrix, y []float64, o Options) *Model {
+func fitT(t testing.TB, X, H mat.Matrix, y []float64, o Options) *Model {
 	t.Helper()
 	mod, err := Fit(context.Background(), X, H, y, o)
 	if err != nil {

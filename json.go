@@ -90,14 +90,49 @@ func (m *Model) methodName() string {
 // Write writes m as WriteJSON does with the header h, whose
 // hyperparameters are replaced by m's: for package method, whose GreedyTL
 // variants name the method by their own spec and record the sources and
-// the label names. Its errors name no package: WriteJSON and package
-// method put theirs in front.
+// the label names. It refuses, writing nothing, a header the readers
+// refuse whatever the method: one modelfile.Header.Check refuses (format,
+// version, "sources", "labels", empty column names), a version other than
+// modelfile.Version (the form Write writes), no method, and column names
+// that are not one per column of X or H (modelfile.CheckNames). Whether
+// the method name is the one the readers take for m's options is
+// package method's to check (method.Write; its registry knows each
+// variant's defaults): Write writes greedytl:lambda=1 for a model with
+// λ = 1, which ReadModel and method.Read refuse. Its errors name no
+// package: WriteJSON and package method put theirs in front.
 func (m *Model) Write(w io.Writer, h modelfile.Header) error {
 	f, err := m.document(h)
 	if err != nil {
 		return err
 	}
+	if err := checkHeader(&f.Header, m); err != nil {
+		return fmt.Errorf("header a reader refuses: %w", err)
+	}
 	return modelfile.Write(w, f)
+}
+
+// checkHeader returns an error for a header h of m's file that the
+// readers refuse whatever its method name (see Write).
+func checkHeader(h *modelfile.Header, m *Model) error {
+	if err := h.Check(false); err != nil {
+		return err
+	}
+	if h.Version != modelfile.Version {
+		return fmt.Errorf("version %d: Write writes version %d files", h.Version, modelfile.Version)
+	}
+	if err := checkMethodNamed(h.Method); err != nil {
+		return err
+	}
+	return modelfile.CheckNames(h.FeatureNames, h.SourceNames, m.NumFeatures, m.NumSources)
+}
+
+// checkMethodNamed returns an error when a file's method, the name of
+// the method that wrote it, is empty.
+func checkMethodNamed(method string) error {
+	if method == "" {
+		return errors.New("the file names no method")
+	}
+	return nil
 }
 
 // MarshalJSON encodes m in the format of WriteJSON, without indentation,
@@ -216,8 +251,8 @@ func DecodeFile(f modelfile.File) (*Model, error) {
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
-	if mf.Method == "" {
-		return nil, errors.New("the file names no method")
+	if err := checkMethodNamed(mf.Method); err != nil {
+		return nil, err
 	}
 	if mf.Hyperparameters != nil {
 		want := m.Options.Hyperparameters()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"maps"
 	"math/rand/v2"
@@ -18,7 +19,7 @@ import (
 	"github.com/greedytl/greedytl/source"
 )
 
-func jsonModel(t *testing.T, sample int) *Model {
+func jsonModel(t testing.TB, sample int) *Model {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(20, 20))
 	m := 12
@@ -253,6 +254,67 @@ func TestWriteJSONRejectsInvalid(t *testing.T) {
 	mod.Weights = mod.Weights[:1]
 	if err := mod.WriteJSON(new(bytes.Buffer)); err == nil || !strings.HasPrefix(err.Error(), "greedytl.Model.WriteJSON: inconsistent") {
 		t.Errorf("err = %v, want greedytl.Model.WriteJSON's, once", err)
+	}
+}
+
+// TestWriteRefusesAHeaderTheReaderRefuses checks that Write refuses a
+// header that no reader takes back whatever its method (a file without
+// format, of another version, without a method, with column names that
+// are not one per column) and writes, and ReadModel reads back, one
+// that names each column. The method name's settings are package
+// method's to check (method's TestWriteRefusesANameReadRefuses).
+func TestWriteRefusesAHeaderTheReaderRefuses(t *testing.T) {
+	mod := jsonModel(t, 0)
+	header := func(set func(h *modelfile.Header)) modelfile.Header {
+		h := modelfile.NewHeader(mod.methodName(), nil, nil)
+		set(&h)
+		return h
+	}
+	names := func(prefix string, n int) []string {
+		s := make([]string, n)
+		for i := range s {
+			s[i] = fmt.Sprint(prefix, i)
+		}
+		return s
+	}
+	for _, c := range []struct {
+		name string
+		h    modelfile.Header
+		want string
+	}{
+		{"empty header", modelfile.Header{}, "format"},
+		{"wrong version", header(func(h *modelfile.Header) { h.Version = 7 }), "version 7"},
+		{"version 1", header(func(h *modelfile.Header) { h.Version = modelfile.Version1 }), "version 1: Write writes version 2"},
+		{"no method", header(func(h *modelfile.Header) { h.Method = "" }), "no method"},
+		{"a feature name short", header(func(h *modelfile.Header) { h.FeatureNames = names("f", mod.NumFeatures-1) }), `"feature_names" has 5 names but the model has 6 features`},
+		{"a source name more", header(func(h *modelfile.Header) { h.SourceNames = names("s", mod.NumSources+1) }), `"source_names" has 10 names but the model has 9 sources`},
+		{"labels without a negative", header(func(h *modelfile.Header) { h.Labels = &modelfile.LabelNames{Positive: "a"} }), `"labels" has no negative label`},
+	} {
+		var buf bytes.Buffer
+		err := mod.Write(&buf, c.h)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want one naming %q", c.name, err, c.want)
+		}
+		if buf.Len() != 0 {
+			t.Errorf("%s: wrote %d bytes", c.name, buf.Len())
+		}
+	}
+	h := header(func(h *modelfile.Header) {
+		h.FeatureNames, h.SourceNames = names("f", mod.NumFeatures), names("s", mod.NumSources)
+	})
+	var buf bytes.Buffer
+	if err := mod.Write(&buf, h); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadModel(&buf); err != nil {
+		t.Errorf("every column named: %v", err)
+	}
+	// Any name is written: whether the readers take it for these options
+	// is package method's to check.
+	for _, name := range []string{"greedytl:lambda=1", "greedytl-sp", "forward-reg"} {
+		if err := mod.Write(new(bytes.Buffer), modelfile.NewHeader(name, nil, nil)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }
 

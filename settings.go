@@ -23,8 +23,11 @@ const (
 	KeyStopAtMinLOO = "stop_at_min_loo"
 )
 
-// SettingKeys lists the settings' keys in sorted order.
-var SettingKeys = []string{KeyAutoLambda, KeyDelta, KeyGamma, KeyLambda, KeyMaxK, KeySample, KeyStopAtMinLOO}
+// SettingKeys returns the settings' keys in sorted order, in a new slice
+// each call: changing it changes nothing else.
+func SettingKeys() []string {
+	return []string{KeyAutoLambda, KeyDelta, KeyGamma, KeyLambda, KeyMaxK, KeySample, KeyStopAtMinLOO}
+}
 
 // Setting returns the value of the option that key names (a bool as 1 or
 // 0, a count as a whole number), and false for an unknown key.
@@ -83,7 +86,8 @@ func wholeRule(field, name string) settingRule {
 func isBool(v float64) bool { return v == 0 || v == 1 }
 
 // WholeSetting reports whether the setting key takes whole numbers
-// (max_k, sample: the counts of settingRules), which a spec writes as the
+// (KeyMaxK and KeySample, the counts; false for the others and for a key
+// that is no setting), which a spec writes as the
 // CLI's whole-number flags read them (modelfile.WholeText: "sample=0x1p1"
 // is not 2).
 func WholeSetting(key string) bool { return settingRules[key].whole }
@@ -99,7 +103,7 @@ func (o *Options) Set(key string, v float64) error {
 	case !known && strings.HasPrefix(key, modelfile.AutoPrefix) && settingRules[key[len(modelfile.AutoPrefix):]].name != "":
 		return fmt.Errorf("%s: GreedyTL chooses only lambda itself (lambda=auto)", modelfile.KeyAsTyped(key))
 	case !known:
-		return fmt.Errorf("unknown key %s; GreedyTL takes %s", modelfile.KeyAsTyped(key), strings.Join(SettingKeys, ", "))
+		return fmt.Errorf("unknown key %s; GreedyTL takes %s", modelfile.KeyAsTyped(key), strings.Join(SettingKeys(), ", "))
 	case math.IsNaN(v) || math.IsInf(v, 0):
 		return fmt.Errorf("%s must be finite, got %v", key, v)
 	case !r.ok(v):
@@ -133,7 +137,7 @@ func (o *Options) Set(key string, v float64) error {
 // liblinear's check_parameter (with AutoLambda set, Lambda is chosen by the
 // fit and not checked); the error says which field is wrong.
 func (o *Options) check() error {
-	for _, key := range SettingKeys {
+	for _, key := range SettingKeys() {
 		if key == KeyLambda && o.AutoLambda {
 			continue
 		}
@@ -156,7 +160,7 @@ func (o *Options) check() error {
 // out.
 func (o Options) Changes(def Options) map[string]float64 {
 	var ch map[string]float64
-	for _, k := range SettingKeys {
+	for _, k := range SettingKeys() {
 		if k == KeyLambda && o.AutoLambda {
 			continue
 		}

@@ -13,7 +13,7 @@ import (
 // one statement of the ranges.
 func TestSetAgreesWithFit(t *testing.T) {
 	values := []float64{-1, -1e-300, 0, 1e-300, 0.5, 1, 2, 59, 1e6, math.NaN(), math.Inf(1), math.Inf(-1)}
-	for _, key := range SettingKeys {
+	for _, key := range SettingKeys() {
 		for _, v := range values {
 			o := DefaultOptions()
 			setErr := o.Set(key, v)
@@ -66,7 +66,7 @@ func TestSetCountsCap(t *testing.T) {
 // whole numbers — 2 but not 2.5 — and no other key.
 func TestWholeSetting(t *testing.T) {
 	var whole []string
-	for _, key := range SettingKeys {
+	for _, key := range SettingKeys() {
 		var o Options
 		if o.Set(key, 2) == nil && o.Set(key, 2.5) != nil {
 			whole = append(whole, key)
@@ -103,5 +103,19 @@ func TestSetNegativeZero(t *testing.T) {
 		if name := o.MethodName(BaseMethod, DefaultOptions()); strings.Contains(name, "-0") {
 			t.Errorf("Set(%s, -0): method name %q", key, name)
 		}
+	}
+}
+
+// TestSettingKeysIsACopy: changing the slice SettingKeys returns changes
+// neither its next result nor Set's error, which lists the keys.
+func TestSettingKeysIsACopy(t *testing.T) {
+	keys := SettingKeys()
+	keys[0] = "foo"
+	if got := SettingKeys(); slices.Contains(got, "foo") {
+		t.Errorf("SettingKeys() = %v after a caller changed its result", got)
+	}
+	var o Options
+	if err := o.Set("colour", 1); err == nil || strings.Contains(err.Error(), "foo") {
+		t.Errorf("Set's error = %v, want one listing the keys, not foo", err)
 	}
 }

@@ -52,8 +52,9 @@ const (
 	ProtocolNWay = "nway"
 )
 
-// Protocols lists the protocols, the default first.
-var Protocols = []string{ProtocolStandard, ProtocolSkewed, ProtocolNWay}
+// Protocols returns the protocols, the default first, in a new slice each
+// call: changing it changes nothing else.
+func Protocols() []string { return []string{ProtocolStandard, ProtocolSkewed, ProtocolNWay} }
 
 // DefaultTestPerClass is the number of test examples per class of an N-way
 // episode when Config.TestPerClass is 0.
@@ -229,7 +230,7 @@ func (c *Config) check() ([]string, error) {
 		return nil, inputErrorf("experiment: negative fraction %v, want a value in (0, 1)", c.NegativeFraction)
 	}
 	if _, ok := protocolSizes(c.Protocol); !ok {
-		return nil, inputErrorf("experiment: unknown protocol %q (known: %s)", c.Protocol, strings.Join(Protocols, ", "))
+		return nil, inputErrorf("experiment: unknown protocol %q (known: %s)", c.Protocol, strings.Join(Protocols(), ", "))
 	}
 	if err := c.Shard.Check(); err != nil {
 		return nil, inputError{err}

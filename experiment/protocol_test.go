@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/shard"
 )
 
@@ -126,5 +127,22 @@ func TestRunSkewed(t *testing.T) {
 	bad.Protocol = "sun09"
 	if _, err := Run(context.Background(), bad); !errors.Is(err, ErrInput) || !strings.Contains(err.Error(), `unknown protocol "sun09"`) {
 		t.Errorf("unknown protocol: %v", err)
+	}
+}
+
+// TestProtocolsIsACopy: changing the slice Protocols returns changes
+// neither its next result nor the error of an unknown protocol, which
+// lists them.
+func TestProtocolsIsACopy(t *testing.T) {
+	ps := Protocols()
+	ps[0] = "foo"
+	if got := Protocols(); got[0] != ProtocolStandard {
+		t.Errorf("Protocols() = %v after a caller changed its result", got)
+	}
+	cfg := testConfig(&dataset.Folder{}, t.TempDir(), "", "greedytl")
+	cfg.Protocol = "sun09"
+	_, err := Run(context.Background(), cfg)
+	if err == nil || strings.Contains(err.Error(), "foo") || !strings.Contains(err.Error(), ProtocolStandard) {
+		t.Errorf("unknown protocol: %v, want an error listing the protocols, not foo", err)
 	}
 }

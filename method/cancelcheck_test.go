@@ -30,7 +30,8 @@ func checkPoints(total int64) []int64 {
 
 // checkCancelledError fails unless err is what a fit of the method named
 // name returns when its context is cancelled: context.Canceled, wrapped in
-// a message that names the method and follows the one-prefix rule
+// a message that names the method, says "fit interrupted" (fitctx's words,
+// which every method's cancelled fit uses) and follows the one-prefix rule
 // (errtest.OnePrefix), and no model. head holds the text up to the method's
 // name of the first such error (after a one-against-the-rest fit's class
 // context, "NAME, class … against the rest: "), which every later one must
@@ -44,6 +45,8 @@ func checkCancelledError(t *testing.T, name string, at, total int64, err error, 
 		t.Errorf("cancelled at check %d of %d: %v (model %v), want context.Canceled and no model", at, total, err, model)
 	case !strings.Contains(err.Error(), name):
 		t.Errorf("cancelled at check %d of %d: error %q does not name the method", at, total, err)
+	case !strings.Contains(err.Error(), "fit interrupted"):
+		t.Errorf("cancelled at check %d of %d: error %q does not say \"fit interrupted\", as every method's does", at, total, err)
 	default:
 		if perr := errtest.OnePrefix(err.Error()); perr != nil {
 			t.Errorf("cancelled at check %d of %d: %v", at, total, perr)

@@ -36,7 +36,7 @@ func init() {
 		SelectsFeatures: true,
 		Description:     "GreedyTL (exact greedy selection of features and sources, ridge λ = 1, δ = 1e-4)",
 		New:             newGreedy("greedytl", greedytl.DefaultOptions()),
-		Decode:          decodeGreedy("greedytl", greedytl.DefaultOptions()),
+		Decode:          greedyNaming{base: "greedytl", def: greedytl.DefaultOptions()}.decode,
 		Configure:       configureGreedy("greedytl", greedytl.DefaultOptions()),
 	})
 	o59 := greedytl.DefaultOptions()
@@ -47,7 +47,7 @@ func init() {
 		Approximates:    "greedytl",
 		Description:     "GreedyTL-59 (greedy selection scoring 59 random candidates a step, seeded)",
 		New:             newGreedy("greedytl-59", o59),
-		Decode:          decodeGreedy("greedytl-59", o59),
+		Decode:          greedyNaming{base: "greedytl-59", def: o59}.decode,
 		Configure:       configureGreedy("greedytl-59", o59),
 	})
 	osp := greedytl.DefaultOptions()
@@ -57,7 +57,7 @@ func init() {
 		SelectsFeatures: true,
 		Description:     "GreedyTL preferring sources (standardised features scaled by γ = " + strconv.FormatFloat(spFeatureFactor, 'g', -1, 64) + ")",
 		New:             newGreedy("greedytl-sp", osp),
-		Decode:          decodeGreedy("greedytl-sp", osp),
+		Decode:          greedyNaming{base: "greedytl-sp", def: osp}.decode,
 		Configure:       configureGreedy("greedytl-sp", osp),
 	})
 	Register(Registration{
@@ -65,7 +65,7 @@ func init() {
 		SelectsFeatures: true,
 		Description:     "Forward regression (GreedyTL's selection without regularisation, at most m−1 columns)",
 		New:             func() Method { return forwardReg{} },
-		Decode:          decodeFixed("forward-reg"),
+		Decode:          greedyNaming{base: "forward-reg", fixed: true}.decode,
 	})
 }
 
@@ -138,11 +138,15 @@ type GreedyTL struct {
 }
 
 // Name returns the canonical spec of g's options (see GreedyTL).
-func (g *GreedyTL) Name() string {
+func (g *GreedyTL) Name() string { return g.naming().name(g.Options) }
+
+// naming returns how g names its models: relative to Base and Defaults,
+// or to the registration "greedytl" when Base is empty.
+func (g *GreedyTL) naming() greedyNaming {
 	if g.Base == "" {
-		return g.Options.MethodName(greedytl.BaseMethod, greedytl.DefaultOptions())
+		return greedyNaming{base: greedytl.BaseMethod, def: greedytl.DefaultOptions()}
 	}
-	return g.Options.MethodName(g.Base, g.Defaults)
+	return greedyNaming{base: g.Base, def: g.Defaults}
 }
 
 // Needs reports that GreedyTL needs nothing beyond the labelled sample,
@@ -186,6 +190,10 @@ type forwardReg struct{}
 
 func (forwardReg) Name() string { return "forward-reg" }
 func (forwardReg) Needs() Needs { return Needs{} }
+
+// naming returns how forward-reg names its models: "forward-reg", whatever
+// the options its fit chose.
+func (forwardReg) naming() greedyNaming { return greedyNaming{base: "forward-reg", fixed: true} }
 
 func (forwardReg) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
 	m, _, _, err := startFit(ctx, forwardReg{}, train)
@@ -272,9 +280,68 @@ func (g *greedyModel) Predict(d Data) ([]float64, error) {
 }
 
 // writeFile writes the root package's file with the header h, named by
-// the model's method.
+// the model's method, after checking that name as Read's decoder will
+// (namingOf): a model named otherwise than the registration its name's
+// base names would make for its options (a GreedyTL whose Base or
+// Defaults are not a registration's) is refused, writing nothing.
 func (g *greedyModel) writeFile(w io.Writer, h modelfile.Header) error {
+	n, err := namingOf(h.Method)
+	if err == nil {
+		err = n.check(h.Method, g.m.Options)
+	}
+	if err != nil {
+		return err
+	}
 	return g.m.Write(w, h)
+}
+
+// greedyNaming is how a registration of a method built on greedytl.Fit
+// names its models, and so its files: by the canonical spec of their
+// options relative to def, the registration's defaults
+// (greedytl.Options.MethodName: greedytl, greedytl-59, greedytl-sp), or,
+// when fixed, by base alone, whatever the options the fit chose
+// (forward-reg).
+type greedyNaming struct {
+	base  string
+	def   greedytl.Options
+	fixed bool
+}
+
+// name returns the name of a model with options o.
+func (n greedyNaming) name(o greedytl.Options) string {
+	if n.fixed {
+		return n.base
+	}
+	return o.MethodName(n.base, n.def)
+}
+
+// check returns an error when name is not the name of a model with
+// options o: the one test of a GreedyTL file's method name, made by
+// decoding (decode) and before writing (writeFile).
+func (n greedyNaming) check(name string, o greedytl.Options) error {
+	want := n.name(o)
+	switch {
+	case name == want:
+		return nil
+	case n.fixed:
+		return fmt.Errorf("method %q is not %s", name, n.base)
+	}
+	return fmt.Errorf("method %q does not match the options, which make %q", name, want)
+}
+
+// namingOf returns the naming of the registration Read decodes a file
+// named name with: the one name's base names (lookup's errors, such as
+// an unknown method), which must be a method built on greedytl.Fit.
+func namingOf(name string) (greedyNaming, error) {
+	r, err := lookup(name)
+	if err != nil {
+		return greedyNaming{}, err
+	}
+	g, ok := r.New().(interface{ naming() greedyNaming })
+	if !ok {
+		return greedyNaming{}, fmt.Errorf("method %q does not write GreedyTL model files", name)
+	}
+	return g.naming(), nil
 }
 
 // decodeRoot decodes the root package's model in doc, a GreedyTL file of
@@ -289,41 +356,21 @@ func decodeRoot(doc json.RawMessage) (*greedytl.Model, modelfile.Header, error) 
 	return gm, f.Header, err
 }
 
-// decodeGreedy returns the Decode of a GreedyTL registration named base
-// whose default options are def: the file's method must be the canonical
-// spec of its options (greedytl.Options.MethodName), the function that
-// named it when it was written. A version 1 file, whose name was kept apart
-// from its options, is named from its options instead.
-func decodeGreedy(base string, def greedytl.Options) func(doc json.RawMessage) (Model, error) {
-	return func(doc json.RawMessage) (Model, error) {
-		gm, head, err := decodeRoot(doc)
-		if err != nil {
-			return nil, err
-		}
-		name := head.Method
-		want := gm.Options.MethodName(base, def)
-		if head.Version == modelfile.Version1 {
-			name = want
-		}
-		if name != want {
-			return nil, fmt.Errorf("method %q does not match the options, which make %q", name, want)
-		}
-		return &greedyModel{name: name, m: gm}, nil
+// decode is the Decode of the registration named n.base: the file's
+// method must be the name n gives its options (check), the name it was
+// written with. A version 1 file of a GreedyTL variant, whose name was
+// kept apart from its options, is named from its options instead.
+func (n greedyNaming) decode(doc json.RawMessage) (Model, error) {
+	gm, head, err := decodeRoot(doc)
+	if err != nil {
+		return nil, err
 	}
-}
-
-// decodeFixed returns the Decode of a method built on greedytl.Fit whose
-// options are chosen by the fit (forward-reg, greedytl-auto): its files are
-// the root package's, named exactly name.
-func decodeFixed(name string) func(doc json.RawMessage) (Model, error) {
-	return func(doc json.RawMessage) (Model, error) {
-		gm, head, err := decodeRoot(doc)
-		if err != nil {
-			return nil, err
-		}
-		if head.Method != name {
-			return nil, fmt.Errorf("method %q is not %s", head.Method, name)
-		}
-		return &greedyModel{name: name, m: gm}, nil
+	name := head.Method
+	if head.Version == modelfile.Version1 && !n.fixed {
+		name = n.name(gm.Options)
 	}
+	if err := n.check(name, gm.Options); err != nil {
+		return nil, err
+	}
+	return &greedyModel{name: name, m: gm}, nil
 }

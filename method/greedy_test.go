@@ -7,9 +7,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/modelfile"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -389,6 +391,65 @@ func TestGreedyOptionsSetDirectlyRoundTrip(t *testing.T) {
 		o.Lambda, want.Lambda = 0, 0 // with auto_lambda λ is not a setting
 		if o != want && !want.AutoLambda {
 			t.Errorf("New(%q) options %+v, want %+v", tc.want, o, want)
+		}
+	}
+}
+
+// Write refuses, writing nothing, a GreedyTL model under a name that Read
+// refuses for its options (a GreedyTL whose Base or Defaults are not a
+// registration's), with Read's error: the name is checked as decoding
+// checks it, by the registration the name's base names. The same file
+// written by the root package's Model.Write, which cannot know a
+// variant's defaults, is refused by Read with that error.
+func TestWriteRefusesANameReadRefuses(t *testing.T) {
+	c := newConformanceCase(23, 16, 5, 4, 6)
+	def := greedytl.DefaultOptions()
+	maxK, sampled := def, def
+	maxK.MaxK = 3
+	sampled.Sample = 5
+	for _, tc := range []struct {
+		g    GreedyTL
+		want string
+	}{
+		{GreedyTL{Base: "greedytl:lambda=1", Defaults: def, Options: def}, `method "greedytl:lambda=1" does not match the options, which make "greedytl"`},
+		{GreedyTL{Base: "greedytl", Defaults: maxK, Options: maxK}, `method "greedytl" does not match the options, which make "greedytl:max_k=3"`},
+		{GreedyTL{Base: "greedytl", Defaults: sampled, Options: sampled}, `method "greedytl" does not match the options, which make "greedytl:sample=5"`},
+		{GreedyTL{Base: "greedytl-sp", Defaults: def, Options: def}, `method "greedytl-sp" does not match the options, which make "greedytl-sp:gamma=1"`},
+		{GreedyTL{Base: "no-transfer", Defaults: def, Options: def}, `no-transfer`},
+		{GreedyTL{Base: "nonesuch", Defaults: def, Options: def}, `unknown method "nonesuch"`},
+	} {
+		model, err := tc.g.Fit(context.Background(), c.train, c.extra)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := model.Method()
+		var buf bytes.Buffer
+		err = Write(&buf, model, FileInfo{})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Write: %v, want an error saying %q", name, err, tc.want)
+		}
+		if buf.Len() != 0 {
+			t.Errorf("%s: Write wrote %d bytes", name, buf.Len())
+		}
+		// Read refuses the file written without the check.
+		buf.Reset()
+		if err := rootModel(t, model).Write(&buf, modelfile.NewHeader(name, nil, nil)); err != nil {
+			t.Fatalf("%s: greedytl.Model.Write: %v", name, err)
+		}
+		if _, err := Read(&buf); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Read: %v, want an error saying %q", name, err, tc.want)
+		}
+	}
+	// A name Read takes is written and read back.
+	for _, spec := range []string{"greedytl", "greedytl:max_k=3", "greedytl-59", "greedytl-sp:gamma=1", "forward-reg"} {
+		model := mustFit(t, spec, c)
+		var buf bytes.Buffer
+		if err := Write(&buf, model, FileInfo{}); err != nil {
+			t.Errorf("%s: Write: %v", spec, err)
+			continue
+		}
+		if f, err := Read(&buf); err != nil || f.Model.Method() != spec {
+			t.Errorf("%s: Read: %v, %v", spec, f.Model, err)
 		}
 	}
 }

@@ -48,7 +48,9 @@ type FileInfo struct {
 // "source_names" members those of info (see modelfile.Header; the label names are
 // checked first). Numbers are written so that they read back exactly;
 // "build" records the greedytl that wrote the file. The GreedyTL methods' files are the root package's
-// (greedytl.Model.Write), named by the method's canonical spec. Write
+// (greedytl.Model.Write), named by the method's canonical spec; Write
+// refuses one named otherwise, as Read would (a GreedyTL whose Base or
+// Defaults are not a registration's). Write
 // returns an error when m is not a model of this package's methods, when
 // it holds a non-finite number, when info's feature (source) names are
 // not one per column of X (H), when it or w is nil, and when w fails. It is the one writer of
@@ -185,20 +187,7 @@ func checkModelNames(m Model, features, sources []string) error {
 		return nil
 	}
 	sel, _ := m.Selected()
-	return checkNameCount(features, sources, sel.NumFeatures, sel.NumSources)
-}
-
-// checkNameCount returns an error when features or sources, a file's
-// feature and source names (nil: none), do not name each of the d columns
-// of X and the n columns of H its model was fitted on.
-func checkNameCount(features, sources []string, d, n int) error {
-	if features != nil && len(features) != d {
-		return fmt.Errorf(`"feature_names" has %d names but the model has %d features`, len(features), d)
-	}
-	if sources != nil && len(sources) != n {
-		return fmt.Errorf(`"source_names" has %d names but the model has %d sources`, len(sources), n)
-	}
-	return nil
+	return modelfile.CheckNames(features, sources, sel.NumFeatures, sel.NumSources)
 }
 
 // checkHyper returns an error when a hyperparameter is not finite.

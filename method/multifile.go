@@ -115,7 +115,7 @@ func multiFileDocument(m MultiModel, info FileInfo) (any, error) {
 	// names that do not match them are not written.
 	if f, ok := doc.(interface{ columnCounts() (int, int) }); ok {
 		d, n := f.columnCounts()
-		if err := checkNameCount(info.FeatureNames, info.SourceNames, d, n); err != nil {
+		if err := modelfile.CheckNames(info.FeatureNames, info.SourceNames, d, n); err != nil {
 			return nil, err
 		}
 	}
@@ -163,7 +163,7 @@ func (h *multiHeader) check(form string, d, n int) error {
 	if h.NumFeatures != d || h.NumSources != n {
 		return fmt.Errorf("num_features %d and num_sources %d, but the model has %d features and %d sources", h.NumFeatures, h.NumSources, d, n)
 	}
-	if err := checkNameCount(h.FeatureNames, h.SourceNames, d, n); err != nil {
+	if err := modelfile.CheckNames(h.FeatureNames, h.SourceNames, d, n); err != nil {
 		return err
 	}
 	return checkHyper(h.Hyperparameters)

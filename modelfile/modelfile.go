@@ -185,11 +185,8 @@ func Read(r io.Reader) (File, error) {
 // the one check of every model file's format and version, whichever method
 // wrote it. It returns an error for a missing "format", "version" or
 // "method" ("version is missing; want a number"), a member of the wrong
-// type or null, a
-// format other than Format, a version it does not read (1 and 2 are read), a
-// "sources" record without a digest (source.ID.Check), incomplete "labels"
-// (LabelNames.Check), "labels" in a multi-class file, and a
-// "feature_names" or "source_names" that names no column. Members it does not know are the
+// type or null, and a header Header.Check refuses (another format, a
+// version other than 1 and 2, …). Members it does not know are the
 // method's to check.
 func Parse(doc json.RawMessage) (File, error) {
 	var head struct {
@@ -199,28 +196,56 @@ func Parse(doc json.RawMessage) (File, error) {
 	if err := jsonfile.DecodeMembers(doc, &head); err != nil {
 		return File{}, err
 	}
-	if head.Format != Format {
-		return File{}, fmt.Errorf("format is %q, want %q", head.Format, Format)
-	}
-	if err := checkVersion(head.Version); err != nil {
+	if err := head.Check(head.Classes != nil); err != nil {
 		return File{}, err
-	}
-	if err := head.Sources.Check(); err != nil {
-		return File{}, err
-	}
-	if err := head.Labels.Check(); err != nil {
-		return File{}, err
-	}
-	if head.FeatureNames != nil && len(head.FeatureNames) == 0 {
-		return File{}, errors.New(`"feature_names" names no column (a file without names has no "feature_names")`)
-	}
-	if head.SourceNames != nil && len(head.SourceNames) == 0 {
-		return File{}, errors.New(`"source_names" names no column (a file without names has no "source_names")`)
-	}
-	if head.Classes != nil && head.Labels != nil {
-		return File{}, errors.New(`a multi-class file names its classes in "classes", not "labels"`)
 	}
 	return File{Header: head.Header, Multi: head.Classes != nil, Doc: doc}, nil
+}
+
+// Check returns the error Parse returns for a file whose header is h
+// (multi: a multi-class file, one with "classes"), its members present: a
+// format other than Format, a version it does not read, a "sources"
+// record without a digest (source.ID.Check), incomplete "labels"
+// (LabelNames.Check), "labels" in a multi-class file, and a
+// "feature_names" or "source_names" that names no column. It is Parse's
+// check of the header, which a writer given a header may make before
+// writing it.
+func (h *Header) Check(multi bool) error {
+	if h.Format != Format {
+		return fmt.Errorf("format is %q, want %q", h.Format, Format)
+	}
+	if err := checkVersion(h.Version); err != nil {
+		return err
+	}
+	if err := h.Sources.Check(); err != nil {
+		return err
+	}
+	if err := h.Labels.Check(); err != nil {
+		return err
+	}
+	if h.FeatureNames != nil && len(h.FeatureNames) == 0 {
+		return errors.New(`"feature_names" names no column (a file without names has no "feature_names")`)
+	}
+	if h.SourceNames != nil && len(h.SourceNames) == 0 {
+		return errors.New(`"source_names" names no column (a file without names has no "source_names")`)
+	}
+	if multi && h.Labels != nil {
+		return errors.New(`a multi-class file names its classes in "classes", not "labels"`)
+	}
+	return nil
+}
+
+// CheckNames returns an error when features or sources, a file's
+// "feature_names" and "source_names" (nil: none), do not name each of
+// the d columns of X and the n columns of H its model was fitted on.
+func CheckNames(features, sources []string, d, n int) error {
+	if features != nil && len(features) != d {
+		return fmt.Errorf(`"feature_names" has %d names but the model has %d features`, len(features), d)
+	}
+	if sources != nil && len(sources) != n {
+		return fmt.Errorf(`"source_names" has %d names but the model has %d sources`, len(sources), n)
+	}
+	return nil
 }
 
 // checkVersion returns nil for a model file version this version of

@@ -133,6 +133,63 @@ func (ix *Index) singleExampleWarning(index string) (string, []string) {
 	if len(names) == 0 {
 		return "", nil
 	}
+	n := len(names)
+	them, their := plural.Word(n, "it", "them"), plural.Word(n, "its", "their")
+	return fmt.Sprintf("%d of %s %s trained on a class with a single example (%s): cross-validation cannot score %s (%s one example is tested only by a fit trained without it, on negatives alone), so %s cv_score in %s measures nothing and %s C was not chosen on evidence; give such classes more examples, or leave them out of the data",
+		n, plural.Count(len(ix.Sources), "source", "sources"), plural.Word(n, "was", "were"), quoteNames(names), them, their, their, index, their), names
+}
+
+// noExamplesWarning returns, when classes of ix.Classes have no examples
+// (neither a source, nor held out as negatives, nor missing: a class that
+// no label uses, which TrainAll skips), a sentence naming them (up to
+// five) with the names of all of them; "" and nil otherwise. Warnings
+// gives it, with its code.
+func (ix *Index) noExamplesWarning() (string, []string) {
+	has := make([]bool, len(ix.Classes))
+	for _, e := range ix.Sources {
+		has[e.Class] = true
+	}
+	var names []string
+	for c, name := range ix.Classes {
+		if !has[c] && (ix.Negatives == nil || !ix.Negatives.IsHeldOut(c)) && !slices.Contains(ix.Missing, name) {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return "", nil
+	}
+	return fmt.Sprintf("%d of the %s of classes.txt %s no examples in labels.npy, and so no source (%s); is classes.txt the labels' list?",
+		len(names), plural.Count(len(ix.Classes), "class", "classes"), plural.Word(len(names), "has", "have"), quoteNames(names)), names
+}
+
+// leaveOneOutWarning returns, when sources had fewer examples (positives
+// and source negatives) than ix.Folds, a sentence saying that their C was
+// chosen with as many folds as examples, leave-one-out, as liblinear-train
+// does with more folds than examples, naming them (up to five) with the
+// names of all of them; "" and nil otherwise. The index records the folds
+// asked for. Warnings gives it, with its code.
+func (ix *Index) leaveOneOutWarning() (string, []string) {
+	var names []string
+	fewest := 0
+	for _, e := range ix.Sources {
+		if n := e.Positives + e.Negatives; n < ix.Folds {
+			names = append(names, e.Name)
+			if fewest == 0 || n < fewest {
+				fewest = n
+			}
+		}
+	}
+	if len(names) == 0 {
+		return "", nil
+	}
+	n := len(names)
+	return fmt.Sprintf("%d of %s had fewer examples than the %d folds asked for (%s; the fewest %d): %s C was chosen with as many folds as examples, leave-one-out cross-validation, as liblinear-train does",
+		n, plural.Count(len(ix.Sources), "source", "sources"), ix.Folds, quoteNames(names), fewest, plural.Word(n, "its", "their")), names
+}
+
+// quoteNames returns the first five of names quoted, joined by commas,
+// and "…" after them when there are more.
+func quoteNames(names []string) string {
 	quoted := make([]string, 0, 6)
 	for _, n := range names[:min(5, len(names))] {
 		quoted = append(quoted, fmt.Sprintf("%q", n))
@@ -140,10 +197,7 @@ func (ix *Index) singleExampleWarning(index string) (string, []string) {
 	if len(names) > 5 {
 		quoted = append(quoted, "…")
 	}
-	n := len(names)
-	them, their := plural.Word(n, "it", "them"), plural.Word(n, "its", "their")
-	return fmt.Sprintf("%d of %s %s trained on a class with a single example (%s): cross-validation cannot score %s (%s one example is tested only by a fit trained without it, on negatives alone), so %s cv_score in %s measures nothing and %s C was not chosen on evidence; give such classes more examples, or leave them out of the data",
-		n, plural.Count(len(ix.Sources), "source", "sources"), plural.Word(n, "was", "were"), strings.Join(quoted, ", "), them, their, their, index, their), names
+	return strings.Join(quoted, ", ")
 }
 
 // The codes of the warnings about a sources directory (Warning.Code):
@@ -157,10 +211,18 @@ const (
 	// WarnSingleExample is the code of the warning that sources were
 	// trained on a class with a single example.
 	WarnSingleExample = "single-example"
+	// WarnNoExamples is the code of the warning that classes of the
+	// dataset have no examples, and so no source.
+	WarnNoExamples = "no-examples"
+	// WarnLeaveOneOut is the code of the warning that sources had fewer
+	// examples than the folds asked for, and were cross-validated
+	// leave-one-out.
+	WarnLeaveOneOut = "leave-one-out"
 )
 
 // Warning is a warning about a sources directory, as train-sources and
-// experiment give it: its code (WarnNotConverged, WarnSingleExample), the
+// experiment give it: its code (WarnNotConverged, WarnSingleExample,
+// WarnLeaveOneOut, WarnNoExamples), the
 // sentence, and the classes it is about (by name; nil when none).
 type Warning struct {
 	Code    string
@@ -172,9 +234,12 @@ type Warning struct {
 // is index: how many sources stopped at the solver's iteration cap or
 // numerically stuck (WarnNotConverged), then which were trained on a class
 // with a single example, whose C and cv_score measure nothing
-// (WarnSingleExample, with their classes), each when it applies; none when
-// every source converged on a class of two examples or more. What
-// train-sources and experiment print.
+// (WarnSingleExample, with their classes), which had fewer examples than
+// the folds and were cross-validated leave-one-out (WarnLeaveOneOut), and
+// which classes have no examples and so no source (WarnNoExamples), each
+// when it applies; none when every source converged on a class of two
+// examples or more, every class has examples and the folds are at most
+// the examples. What train-sources and experiment print.
 func (ix *Index) Warnings(index string) []Warning {
 	var ws []Warning
 	if w := ix.capWarning(index); w != "" {
@@ -182,6 +247,12 @@ func (ix *Index) Warnings(index string) []Warning {
 	}
 	if w, names := ix.singleExampleWarning(index); w != "" {
 		ws = append(ws, Warning{Code: WarnSingleExample, Message: w, Classes: names})
+	}
+	if w, names := ix.leaveOneOutWarning(); w != "" {
+		ws = append(ws, Warning{Code: WarnLeaveOneOut, Message: w, Classes: names})
+	}
+	if w, names := ix.noExamplesWarning(); w != "" {
+		ws = append(ws, Warning{Code: WarnNoExamples, Message: w, Classes: names})
 	}
 	return ws
 }

@@ -97,7 +97,7 @@ func flagValues(name string) cobra.CompletionFunc {
 			return methodCompletions(method.Names())
 		})
 	case "protocol":
-		return fixed(experiment.Protocols)
+		return fixed(experiment.Protocols())
 	case "labels-header":
 		return fixed(dataset.LabelHeaderNames())
 	case "format":

@@ -53,7 +53,7 @@ func TestCompleteValues(t *testing.T) {
 		{[]string{"fit", "--method", "greedytl-"}, []string{"greedytl-nway", "greedytl-59", "greedytl-sp", "greedytl-auto"}, false},
 		{[]string{"fit", "--labels-header", ""}, []string{"auto", "yes", "no"}, false},
 		{[]string{"predict", "--labels-header", "y"}, []string{"yes"}, false},
-		{[]string{"experiment", "--protocol", ""}, experiment.Protocols, false},
+		{[]string{"experiment", "--protocol", ""}, experiment.Protocols(), false},
 		{[]string{"experiment", "--methods", ""}, method.Names(), true},
 		{[]string{"experiment", "--methods", "greedytl,no-"}, []string{"greedytl,no-transfer"}, true},
 		{[]string{"experiment", "--protocol", "nway", "--methods", "greedytl-n"}, []string{"greedytl-nway"}, true},

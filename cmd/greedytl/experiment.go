@@ -137,7 +137,7 @@ by SIGINT, SIGTERM or SIGHUP (the finished cells are kept).`,
 	classesVar(fl, &o.negClasses, "negative-classes", "names of the classes pooled as negatives (comma-separated)")
 	numberVarP(c, &o.negFraction, "negative-fraction", "", source.DefaultNegativeFraction, "fraction of the classes drawn at random as negatives (without --negative-classes)")
 	classesVar(fl, &o.targets, "targets", "target classes (default: every class that is not a negative and has enough examples)")
-	fl.StringVar(&o.protocol, "protocol", def.Protocol, "how the training and test sets are drawn: "+strings.Join(experiment.Protocols, " or ")+" (see above)")
+	fl.StringVar(&o.protocol, "protocol", def.Protocol, "how the training and test sets are drawn: "+strings.Join(experiment.Protocols(), " or ")+" (see above)")
 	intsVar(fl, &o.positives, "positives", def.Positives, "numbers of positive training examples; 1 with --protocol skewed")
 	intsVar(fl, &o.ways, "ways", []int{5, 20}, "numbers of classes of an episode (--protocol nway)")
 	intsVar(fl, &o.shots, "shots", experiment.DefaultPositives(experiment.ProtocolNWay), "training examples per class of an episode (--protocol nway)")

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -834,6 +835,20 @@ func isLiblinearModel(head []byte) bool {
 	return bytes.HasPrefix(head, []byte("solver_type"))
 }
 
+// opensAsModel reports whether head, the start of a JSON file
+// (modelHead), opens with the member "format": "greedytl-model", as every
+// model file greedytl writes does: then it is no other file greedytl
+// writes (otherFile), whose format is another or absent.
+func opensAsModel(head []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	for _, want := range []json.Token{json.Delim('{'), "format", modelfile.Format} {
+		if tok, err := dec.Token(); err != nil || tok != want {
+			return false
+		}
+	}
+	return true
+}
+
 // readAnyModel decodes a model file written by greedytl fit, binary or
 // multi-class, from r, whose start modelHead returned as head; name names
 // it in messages (displayName).
@@ -851,7 +866,21 @@ func readAnyModel(name string, r *bufio.Reader, head []byte) (method.File, error
 	case len(head) > 0 && head[0] != '{':
 		return method.File{}, badInputf("%s is not a greedytl model (JSON) file", name)
 	}
-	mf, err := method.Read(r)
+	// What method.Read read, for otherFile, when the file may be another
+	// greedytl file: a file that opens as a model file does (as greedytl
+	// writes every model) is none, and is not copied (a big model is held
+	// once).
+	var read bytes.Buffer
+	in := io.Reader(r)
+	if !opensAsModel(head) {
+		in = io.TeeReader(r, &read)
+	}
+	mf, err := method.Read(in)
+	if err != nil {
+		if what := otherFile(read.Bytes()); what != "" {
+			return method.File{}, badInputf("%s %s", name, what)
+		}
+	}
 	if errors.Is(err, io.EOF) {
 		// No JSON value at all: white space, perhaps after a byte-order
 		// mark (a truncated value is io.ErrUnexpectedEOF). method.Read

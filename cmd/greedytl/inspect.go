@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -12,6 +13,8 @@ import (
 
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/source"
@@ -195,7 +198,7 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 		fmt.Fprintf(s.out, "%s; %d of the %s with non-zero weight\n", trained, len(sum.Selected), plural.Count(sum.NumFeatures+sum.NumSources, "column", "columns"))
 	}
 	if src := sum.Sources; src != nil {
-		fmt.Fprintf(s.out, "sources: %s (%s, identity %s, data %s, seed %d)\n", src.Dir, plural.Count(src.Count, "source", "sources"), src.SHA256, src.DataSHA256, src.Seed)
+		fmt.Fprintln(s.out, sourcesLine(src))
 	}
 	if note != "" {
 		fmt.Fprintln(s.out, note)
@@ -299,4 +302,40 @@ func printColumns(w io.Writer, cols []inspectColumn, greedy bool, top int) error
 		}
 	}
 	return tw.Flush()
+}
+
+// otherFile says what the JSON document b is when it is another file of
+// greedytl's than a model, which the model readers refuse by the first
+// model member it lacks ("format is missing"): a sources index
+// (source.IndexFile, which has no format), a run manifest
+// (experiment.ManifestFile) or the record beside a source's model file;
+// "" for anything else, whatever its name.
+func otherFile(b []byte) string {
+	var doc struct {
+		Format     string          `json:"format"`
+		DataSHA256 string          `json:"data_sha256"`
+		Negatives  json.RawMessage `json:"negatives"`
+		Sources    json.RawMessage `json:"sources"`
+		ModelSHA   string          `json:"model_sha256"`
+		Finger     string          `json:"fingerprint"`
+	}
+	if json.Unmarshal(bom.Trim(b), &doc) != nil {
+		return ""
+	}
+	switch {
+	case doc.Format == experiment.ManifestFormat:
+		return fmt.Sprintf("is a run manifest (greedytl experiment's), not a model file: give a model written by greedytl fit; report and merge read a run directory, whose %s this is", experiment.ManifestFile)
+	case doc.Format == "" && doc.DataSHA256 != "" && doc.Negatives != nil && doc.Sources != nil:
+		return fmt.Sprintf("is a sources index (greedytl train-sources'), not a model file: give a model written by greedytl fit; fit, predict and experiment take the sources directory that holds this %s (--sources), and predict its liblinear model files (models/*.model)", source.IndexFile)
+	case doc.Format == "" && doc.ModelSHA != "" && doc.Finger != "":
+		return "is the record of a source's training (greedytl train-sources'), not a model file: give a model written by greedytl fit; predict reads the source's liblinear model file beside it (the .model of the same name)"
+	}
+	return ""
+}
+
+// sourcesLine is inspect's line of the sources a model records, binary or
+// multi-class: the directory, the count, the identity, the data digest and
+// the seed.
+func sourcesLine(src *source.ID) string {
+	return fmt.Sprintf("sources: %s (%s, identity %s, data %s, seed %d)", src.Dir, plural.Count(src.Count, "source", "sources"), src.SHA256, src.DataSHA256, src.Seed)
 }

@@ -328,7 +328,7 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 		fmt.Fprintf(s.out, "  %s = %g\n", k, sum.Hyperparameters[k])
 	}
 	if src := f.Info.Sources; src != nil {
-		fmt.Fprintf(s.out, "sources: %s (%s, identity %s)\n", src.Dir, plural.Count(src.Count, "source", "sources"), src.SHA256)
+		fmt.Fprintln(s.out, sourcesLine(src))
 	}
 	if note != "" {
 		fmt.Fprintln(s.out, note)

@@ -55,6 +55,10 @@ of train-sources with --sources. A class with a single example still gets
 a source, trained on it, but cross-validation cannot score it (its one example is
 tested only by a fit trained on negatives alone): its C and CV score mean
 nothing, and train-sources and experiment warn of such classes, naming them.
+A class of classes.txt that no label uses gets no source, and a source with
+fewer examples than --folds is cross-validated leave-one-out (as many folds
+as examples, as liblinear-train does; sources.json records the --folds
+given): train-sources and experiment warn of both, naming the classes.
 Everything is seeded by --seed: the same command gives the same model files
 and index (the sidecars record timings too), on any number of --workers.
 

@@ -189,6 +189,35 @@ func TestTrainSourcesWarnsOfSingleExamples(t *testing.T) {
 	}
 }
 
+// TestTrainSourcesWarnsOfEmptyClassesAndLeaveOneOut: train-sources warns,
+// even with -q, of a class of classes.txt no label uses (it gets no
+// source) and of --folds above a source's examples (leave-one-out, as
+// liblinear-train does), naming the classes; sources.json still records
+// the --folds given.
+func TestTrainSourcesWarnsOfEmptyClassesAndLeaveOneOut(t *testing.T) {
+	data := datasettest.WriteFolder(t, datasettest.Shuffled(5, []int{20, 0, 20, 30}, []float64{4, 4, 4, 0})).Dir
+	out := filepath.Join(t.TempDir(), "sources")
+	code, _, stderr := cli(t, "", "train-sources", "--data", data, "--out", out, "--negative-classes", "c3", "--c-grid", "1", "--folds", "1000", "-q")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		`greedytl: warning: 1 of the 4 classes of classes.txt has no examples in labels.npy, and so no source ("c1")`,
+		`greedytl: warning: 2 of 2 sources had fewer examples than the 1000 folds asked for ("c0", "c2"; the fewest 47): their C was chosen with as many folds as examples, leave-one-out`,
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, source.IndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"folds": 1000`) {
+		t.Errorf("%s does not record the 1000 folds given", source.IndexFile)
+	}
+}
+
 func TestTrainSourcesShardAuto(t *testing.T) {
 	data := blobDataset(t)
 	single := filepath.Join(t.TempDir(), "single")

@@ -12,7 +12,9 @@ package fitctx
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 )
 
 // Require panics when ctx is nil, naming the caller (for example
@@ -35,20 +37,32 @@ func Start(ctx context.Context, caller string) error {
 // context.Canceled or context.DeadlineExceeded in it).
 func Err(ctx context.Context, caller string) error {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("%s: fit interrupted: %w", caller, err)
+		return fmt.Errorf("%s: %s: %w", caller, Interrupted, err)
 	}
 	return nil
 }
 
+// Interrupted is the words of every fit's error when its context is done:
+// Err's ("<caller>: fit interrupted: context canceled"), and the root
+// package's, which say where the fit stopped ("greedytl.Fit: fit
+// interrupted after 3 steps: …").
+const Interrupted = "fit interrupted"
+
 // Finish returns (v, err) unchanged when err is not nil or ctx is not done,
 // and otherwise the zero value and Err(ctx, caller): a fit whose context
 // is done by the time it has finished returns the context's error, not its
-// result. A bare context.Canceled or context.DeadlineExceeded (an inner
-// loop's ctx.Err()) is wrapped as Err wraps it, so that the message names
-// the caller.
+// result. A context error that does not say Interrupted (an inner loop's
+// ctx.Err(), bare or wrapped by the method: "method: l1-logistic: context
+// canceled") is returned as Err returns it, so that every cancelled fit's
+// message names the caller and says Interrupted; v, what the fit returned
+// beside its error, is returned as given whatever the error (only a
+// result, returned without an error, is withheld).
 func Finish[T any](ctx context.Context, v T, err error, caller string) (T, error) {
 	if err == context.Canceled || err == context.DeadlineExceeded {
-		return v, fmt.Errorf("%s: fit interrupted: %w", caller, err)
+		return v, fmt.Errorf("%s: %s: %w", caller, Interrupted, err)
+	}
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) && !strings.Contains(err.Error(), Interrupted) {
+		return v, fmt.Errorf("%s: %s: %w", caller, Interrupted, ctx.Err())
 	}
 	if err != nil {
 		return v, err

@@ -42,3 +42,27 @@ func TestStartAndFinish(t *testing.T) {
 		t.Errorf("Finish(done, own error) = %v, want the fit's own error", err)
 	}
 }
+
+// TestFinishSaysInterrupted: a context error that a method wrapped without
+// saying Interrupted comes back as Err's, naming the caller; one that says
+// it already (the root package's, with where it stopped) is kept, as is an
+// error that is not the context's.
+func TestFinishSaysInterrupted(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	wrapped := fmt.Errorf("method: l1-logistic: %w", context.Canceled)
+	if v, err := Finish(ctx, 1, wrapped, "method: l1-logistic"); v != 1 || err == nil || err.Error() != "method: l1-logistic: fit interrupted: context canceled" || !errors.Is(err, context.Canceled) {
+		t.Errorf("wrapped context error: %v, %v; want 1 (as given beside an error) and the words", v, err)
+	}
+	if v, err := Finish(ctx, 1, context.Canceled, "method: l1-logistic"); v != 1 || err == nil || err.Error() != "method: l1-logistic: fit interrupted: context canceled" {
+		t.Errorf("bare context error: %v, %v; want 1 (as given beside an error) and the words", v, err)
+	}
+	said := fmt.Errorf("method: greedytl: greedytl.Fit: fit interrupted after 3 steps: %w", context.Canceled)
+	if _, err := Finish(ctx, 1, said, "method: greedytl"); err != said {
+		t.Errorf("an error saying %q: %v, want it unchanged", "fit interrupted", err)
+	}
+	other := errors.New("method: no-transfer: singular")
+	if _, err := Finish(ctx, 1, other, "method: no-transfer"); err != other {
+		t.Errorf("another error: %v, want it unchanged", err)
+	}
+}
