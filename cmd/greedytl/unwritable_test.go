@@ -59,7 +59,8 @@ func TestUnwritableOutputRefusedFirst(t *testing.T) {
 // fix first (synth --classes 1; train-sources --folds 1, or an --out that
 // is a run directory of experiment's); so did train (-c -1, -v 1), predict
 // (an --out named .npy, --positive without --labels, two standard inputs)
-// and fit (two standard inputs), whose checkOut asked of the writability.
+// and fit (two standard inputs), whose checkOut asked of the writability,
+// and merge (a FILE.jsonl in an input run, which Merge refuses).
 func TestUsageErrorsBeforeUnwritableOutput(t *testing.T) {
 	ro := tmpfstest.Unwritable(t)
 	missing := filepath.Join(t.TempDir(), "absent")
@@ -84,6 +85,8 @@ func TestUsageErrorsBeforeUnwritableOutput(t *testing.T) {
 		{[]string{"predict", "--model", missing, "--features", missing, "--positive", "1", "--out", filepath.Join(ro, "x")}, "--positive 1 applies to the evaluation against --labels"},
 		{[]string{"predict", "--model", "-", "--features", "-", "--out", filepath.Join(ro, "x")}, "cannot both read standard input"},
 		{[]string{"fit", "--features", "-", "--labels", "-", "--out", filepath.Join(ro, "x")}, "cannot both read standard input"},
+		{[]string{"merge", run, "--out", filepath.Join(run, "results.jsonl")}, "merge into another directory"},
+		{[]string{"merge", run, "--out", filepath.Join(run, "x.jsonl")}, "merge into another directory"},
 	} {
 		code, stdout, stderr := cli(t, "", tc.args...)
 		if code != exitInput || stdout != "" || !strings.Contains(stderr, tc.want) {
