@@ -81,7 +81,7 @@ func Merge(runs []string, out string) (*MergeSummary, error) {
 	if len(runs) == 0 {
 		return nil, inputErrorf("merge: nothing to merge")
 	}
-	if err := notAnInput(out, runs); err != nil {
+	if err := CheckMergeOutput(out, runs); err != nil {
 		return nil, err
 	}
 	res, man, err := readOneRun(runs)
@@ -114,11 +114,15 @@ type conflictsError struct{ inputError }
 
 func (e conflictsError) Is(target error) bool { return target == ErrConflict || target == ErrInput }
 
-// notAnInput returns an error when Merge's output out (see Merge) would
-// overwrite or change what it reads from runs: a results file given, the
-// run.json beside it, or anything inside a run directory given (a shard
-// resumed later would find the merged records in its directory).
-func notAnInput(out string, runs []string) error {
+// CheckMergeOutput returns an error matching ErrInput when Merge's output
+// out (see Merge) would overwrite or change what it reads from runs: a
+// results file given, the run.json beside it, or anything inside a run
+// directory given (a shard resumed later would find the merged records in
+// its directory). Merge checks it first; a caller that checks whether out
+// can be written before calling Merge checks it before that, so that this
+// input error is not hidden by the write's (a read-only run directory). It
+// reads no run: the paths alone (and which of runs are files) decide.
+func CheckMergeOutput(out string, runs []string) error {
 	if out == "" {
 		return nil
 	}

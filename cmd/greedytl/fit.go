@@ -401,6 +401,9 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err := checkOneStdin(append(append(o.data.inputs(), o.unlabelled.inputs()...), o.oracle.inputs()...)...); err != nil {
 		return err
 	}
+	if err := checkWritable(o.out); err != nil {
+		return err
+	}
 	// The first stop signal ends fit at once until its inputs are read
 	// (heedSignals, below and in runFitMulti).
 	X, H, names, err := o.data.load(s)

@@ -158,11 +158,10 @@ const stdoutName = "-"
 const stdinName = "-"
 
 // checkOut returns an input error, before any work is done, when the output
-// file out is a directory, is in a directory that does not exist (itself
-// or as a symbolic link's target: atomicfile.Check says which), or is one
-// of the inputs: a command never overwrites what it reads; and the error
-// the write would return when this process may not write it
-// (atomicfile.Check).
+// file out is a directory, is below a file (checkAbove), or is one of the
+// inputs: a command never overwrites what it reads. These are facts of the
+// path, checked with the flags; whether this process may write there is
+// checkWritable's, asked just before the work, after every usage error.
 func checkOut(out string, inputs ...string) error {
 	if out == "" || out == stdoutName {
 		return nil
@@ -176,10 +175,20 @@ func checkOut(out string, inputs ...string) error {
 	if err := atomicfile.NotAnInput(out, inputs...); err != nil {
 		return badInput(err)
 	}
-	// What the write would find after the work (a read-only file or file
-	// system, a directory this user may not write), found before it: the
-	// write's own error (exit 1); a directory that does not exist is the
-	// user's to create (exit 2).
+	return nil
+}
+
+// checkWritable returns what the write of the output file out would find
+// after the work (a read-only file or file system, a directory this user
+// may not write: the write's own error, exit 1), found before it: a
+// command calls it after its flags' and checkOut's errors (exit 2), which
+// it would otherwise hide, and before reading its inputs. A directory that
+// does not exist (itself or as a symbolic link's target: atomicfile.Check
+// says which) is the user's to create: an input error (exit 2).
+func checkWritable(out string) error {
+	if out == "" || out == stdoutName {
+		return nil
+	}
 	err := atomicfile.Check(out)
 	if errors.Is(err, fs.ErrNotExist) {
 		return badInput(err)

@@ -69,6 +69,10 @@ func runMerge(s *streams, o *mergeOptions, runs []string) error {
 			return err
 		}
 	} else if err := checkOut(o.out); err != nil {
+		return err
+	} else if err := experiment.CheckMergeOutput(o.out, runs); err != nil {
+		return badInput(err) // before the writability, which would hide it
+	} else if err := checkWritable(o.out); err != nil {
 		// A FILE.jsonl in a directory that does not exist (or is a
 		// file) failed only once the runs were read, with exit 1.
 		return err

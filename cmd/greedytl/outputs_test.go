@@ -190,7 +190,9 @@ func TestInspectNonModel(t *testing.T) {
 // directory that does not exist (directly or as a symbolic link's target),
 // is a usage error (exit 2) found before any work, and the message names
 // the path, not a temporary file. The link said "no such file or
-// directory", exit 1, without naming the missing directory.
+// directory", exit 1, without naming the missing directory; a link
+// through a regular file (through.json -> d.svm/m.json) "not a
+// directory", exit 1.
 func TestOutputPathCheckedFirst(t *testing.T) {
 	d := newToy(t)
 	svm := writeText(t, d.dir, "d.svm", "+1 1:1 2:0.5\n-1 1:-1 2:0.25\n+1 1:0.8\n-1 2:-0.5\n")
@@ -199,12 +201,19 @@ func TestOutputPathCheckedFirst(t *testing.T) {
 	if err := os.Symlink(missing, link); err != nil {
 		t.Fatal(err)
 	}
+	// A link to a path through a regular file: "not a directory", exit 1,
+	// while the path itself is refused by checkAbove (exit 2).
+	through := filepath.Join(d.dir, "through.json")
+	if err := os.Symlink(filepath.Join(svm, "m.json"), through); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		out, want string
 	}{
 		{d.dir, "is a directory"},
 		{missing, "no such directory " + filepath.Dir(missing)},
 		{link, "no such directory " + filepath.Dir(missing)},
+		{through, through + ": " + svm + " is a file, not a directory"},
 	} {
 		for _, args := range [][]string{
 			{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", tc.out},

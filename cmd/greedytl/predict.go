@@ -154,6 +154,9 @@ func runPredict(s *streams, o *predictOptions) error {
 	if err := checkOneStdin(append([]flagPath{{"--model", o.model}}, o.data.inputs()...)...); err != nil {
 		return err
 	}
+	if err := checkWritable(o.out); err != nil {
+		return err
+	}
 	r, closeModel, err := openModel(s, o.model)
 	if err != nil {
 		return err

@@ -403,6 +403,9 @@ func runTrain(c *cobra.Command, s *streams, o *trainOptions, args []string) erro
 	if err := p.Check(); err != nil {
 		return badInput(err)
 	}
+	if err := checkWritable(modelPath); err != nil {
+		return err
+	}
 	x, y, err := readSVMLight(s, data)
 	heedSignals(c.Context())
 	if err != nil {

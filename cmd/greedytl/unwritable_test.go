@@ -57,7 +57,10 @@ func TestUnwritableOutputRefusedFirst(t *testing.T) {
 // either: synth and train-sources checked their output directory first
 // and said "read-only file system" (exit 1), hiding what the user must
 // fix first (synth --classes 1; train-sources --folds 1, or an --out that
-// is a run directory of experiment's).
+// is a run directory of experiment's); so did train (-c -1, -v 1), predict
+// (an --out named .npy, --positive without --labels, two standard inputs)
+// and fit (two standard inputs), whose checkOut asked of the writability,
+// and merge (a FILE.jsonl in an input run, which Merge refuses).
 func TestUsageErrorsBeforeUnwritableOutput(t *testing.T) {
 	ro := tmpfstest.Unwritable(t)
 	missing := filepath.Join(t.TempDir(), "absent")
@@ -76,6 +79,14 @@ func TestUsageErrorsBeforeUnwritableOutput(t *testing.T) {
 		{[]string{"synth", "--classes", "1", "--out", filepath.Join(ro, "x")}, "1 class, want at least 2"},
 		{[]string{"train-sources", "--data", missing, "--folds", "1", "--out", filepath.Join(ro, "x")}, "fold"},
 		{[]string{"train-sources", "--data", missing, "--out", run}, "run directory"},
+		{[]string{"train", "-c", "-1", missing, filepath.Join(ro, "x")}, "-c -1: the cost must be > 0"},
+		{[]string{"train", "-v", "1", "-C", missing, filepath.Join(ro, "x")}, "-v 1: cross-validation needs at least 2 folds"},
+		{[]string{"predict", "--model", missing, "--features", missing, "--out", filepath.Join(ro, "x.npy")}, "not a .npy array"},
+		{[]string{"predict", "--model", missing, "--features", missing, "--positive", "1", "--out", filepath.Join(ro, "x")}, "--positive 1 applies to the evaluation against --labels"},
+		{[]string{"predict", "--model", "-", "--features", "-", "--out", filepath.Join(ro, "x")}, "cannot both read standard input"},
+		{[]string{"fit", "--features", "-", "--labels", "-", "--out", filepath.Join(ro, "x")}, "cannot both read standard input"},
+		{[]string{"merge", run, "--out", filepath.Join(run, "results.jsonl")}, "merge into another directory"},
+		{[]string{"merge", run, "--out", filepath.Join(run, "x.jsonl")}, "merge into another directory"},
 	} {
 		code, stdout, stderr := cli(t, "", tc.args...)
 		if code != exitInput || stdout != "" || !strings.Contains(stderr, tc.want) {

@@ -187,7 +187,7 @@ func prepare(path string) (target string, old fs.FileInfo, std *os.File, direct 
 	}
 	if err := mayCreateIn(filepath.Dir(target)); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil, nil, false, noDirError{path, target}
+			return "", nil, nil, false, newNoDirError(path, target)
 		}
 		return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
@@ -195,17 +195,44 @@ func prepare(path string) (target string, old fs.FileInfo, std *os.File, direct 
 }
 
 // noDirError is the error of a file to write, path, whose directory does
-// not exist: the directory of path's final target, target (resolve's).
-// It names the directory as path names it when path is no symbolic link,
-// otherwise as the link's target does; it is an fs.ErrNotExist.
-type noDirError struct{ path, target string }
+// not exist: the directory of path's final target, target (resolve's),
+// is missing (ENOENT) or one of the directories on the way to it is a
+// regular file (ENOTDIR: file names it). It names the directory (the
+// file) as path names it when path is no symbolic link, otherwise as the
+// link's target does; it is an fs.ErrNotExist.
+type noDirError struct{ path, target, file string }
+
+// newNoDirError returns the noDirError of path, whose final target is
+// target, with the nearest existing path above target when that is not a
+// directory.
+func newNoDirError(path, target string) noDirError {
+	e := noDirError{path: path, target: target}
+	named := e.named()
+	for d, n := filepath.Dir(target), filepath.Dir(named); filepath.Dir(d) != d; d, n = filepath.Dir(d), filepath.Dir(n) {
+		if fi, err := os.Stat(d); err == nil {
+			if !fi.IsDir() {
+				e.file = n
+			}
+			break
+		}
+	}
+	return e
+}
+
+// named is target as the error names it: path when path is no symbolic
+// link.
+func (e noDirError) named() string {
+	if abs, err := filepath.Abs(e.path); err == nil && abs == e.target {
+		return e.path
+	}
+	return e.target
+}
 
 func (e noDirError) Error() string {
-	dir := filepath.Dir(e.target)
-	if abs, err := filepath.Abs(e.path); err == nil && abs == e.target {
-		dir = filepath.Dir(e.path)
+	if e.file != "" {
+		return fmt.Sprintf("%s: %s is a file, not a directory", e.path, e.file)
 	}
-	return fmt.Sprintf("%s: no such directory %s", e.path, dir)
+	return fmt.Sprintf("%s: no such directory %s", e.path, filepath.Dir(e.named()))
 }
 
 func (noDirError) Unwrap() error { return fs.ErrNotExist }
@@ -412,6 +439,8 @@ func resolve(path string) (target string, old fs.FileInfo, std *os.File, direct 
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			return abs, nil, nil, false, nil
+		case errors.Is(err, syscall.ENOTDIR): // a file on the way to abs
+			return "", nil, nil, false, newNoDirError(path, abs)
 		case err != nil:
 			return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 		case fi.Mode()&fs.ModeSymlink != 0:

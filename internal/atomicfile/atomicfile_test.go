@@ -57,6 +57,34 @@ func TestWriteIntoMissingDirectory(t *testing.T) {
 	}
 }
 
+// TestWriteBelowAFile: a file to write below a regular file, directly or
+// as a symbolic link's target (link -> f/x), is refused as a directory
+// that is not there (an fs.ErrNotExist) whose message names the file on
+// the way, by Check and by Write. The link gave "link: not a directory",
+// no fs.ErrNotExist.
+func TestWriteBelowAFile(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "f")
+	if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(filepath.Join(f, "x"), link); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{filepath.Join(f, "x"), filepath.Join(f, "y", "x"), link} {
+		want := path + ": " + f + " is a file, not a directory"
+		for name, err := range map[string]error{
+			"Check": Check(path),
+			"Write": Write(path, func(io.Writer) error { return nil }),
+		} {
+			if err == nil || err.Error() != want || !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%s(%s): %v; want %q, an fs.ErrNotExist", name, path, err, want)
+			}
+		}
+	}
+}
+
 func TestNotAnInput(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in")
