@@ -2565,9 +2565,10 @@ def test_fit_inspects_the_model_file_itself(multiclass_cli, zoo, synth, tmp_path
         (tmp_path / "m.json").write_text(json.dumps(clf.model_))
         want = json.loads(run(cli, "inspect", "--json", tmp_path / "m.json"))
         assert clf.inspection_ == want, (method, sources)
-        # How the file names the classes: -1 and 1 for two, else their indices.
-        k = len(clf.classes_)
-        per_class = dict(zip(["-1", "1"] if k == 2 else [str(i) for i in range(k)], clf.classes_))
+        # How the file names the classes: by their values (the labels are
+        # integers, which fit gives greedytl as they are).
+        assert clf.classes_.dtype.kind == "i"
+        per_class = {str(c): c for c in clf.classes_}
 
         def named(cols):
             return [dict(c, name=clf.source_names_[c["index"]] if c["kind"] == "source" else "x[{}]".format(c["index"]))
@@ -2658,6 +2659,98 @@ def test_multiclass_oracle(multiclass_cli):
     assert {c: [(s["kind"], s["index"]) for s in cols] for c, cols in clf.selected_.items()} == {
         "cat": [("source", 0)], "dog": [("source", 1)], "emu": [("source", 2)]}
     assert clf.score(X[45:], y[45:]) > 0.9
+
+
+
+def _three_blobs(labels, seed=3):
+    """60 rows of three well-apart classes, labelled labels[0], [1], [2] in
+    turn, and sources trained to tell each from the rest."""
+    rng = np.random.default_rng(seed)
+    k = np.arange(60) % 3
+    X = 3 * rng.normal(size=(3, 6))[k] + rng.normal(size=(60, 6))
+    y = np.asarray(labels)[k]
+    zoo = greedytl.Sources([LogisticRegression().fit(X[:30], k[:30] == c) for c in range(3)])
+    return X, y, zoo
+
+
+def test_fit_errors_name_integer_classes_by_their_labels(multiclass_cli):
+    """greedytl's refusal of held-out labels that lack a class names the
+    user's class (5), not its index among y's classes (class "0", which is
+    no class of these labels but is one of digits'): fit gives greedytl
+    integer labels as they are. Before, it said 'no example of the class
+    "0"' (three classes) and 'only the positive class "1"' (two)."""
+    X, y, zoo = _three_blobs([5, 8, 9])
+    est = TransferClassifier(method="best-source", sources=zoo, random_state=0)
+    tr, ho = np.arange(15), np.arange(15, 45)
+    ho = ho[y[ho] != 5]
+    with pytest.raises(ValueError) as e:
+        est.fit(X[tr], y[tr], X_oracle=X[ho], y_oracle=y[ho])
+    msg = str(e.value)
+    assert 'holds no example of the class "5": its oracle, "5" against the rest' in msg, msg
+    assert '"0"' not in msg, msg
+    two = tr[y[tr] != 9]
+    ho8 = ho[y[ho] == 8]
+    with pytest.raises(ValueError) as e:
+        est.fit(X[two], y[two], X_oracle=X[ho8], y_oracle=y[ho8])
+    assert 'holds only the positive class "8"' in str(e.value), str(e.value)
+
+
+def test_integer_labels_fit_as_other_labels(multiclass_cli):
+    """Integer labels, which fit gives greedytl as their values (with two
+    classes, classes_[1] named positive), fit the model other labels of the
+    same order fit (given to greedytl as class indices, ±1 for two): the
+    same decision_function, bit for bit, the same predictions and
+    selections, for binary, one-vs-rest and native multi-class methods; the
+    model file names the classes by their values."""
+    X, y, zoo = _three_blobs([-4, 5, 9])
+    words = {-4: "a", 5: "b", 9: "c"}
+    tr = np.arange(24)
+    for classes in ((-4, 5, 9), (5, 9)):
+        rows = tr[np.isin(y[tr], classes)]
+        for method in (None, "l1-logistic", "nearest-mean"):
+            a = TransferClassifier(method=method, sources=zoo, random_state=0).fit(X[rows], y[rows])
+            b = TransferClassifier(method=method, sources=zoo, random_state=0).fit(
+                X[rows], np.array([words[v] for v in y[rows]]))
+            assert list(a.classes_) == list(classes)
+            assert np.array_equal(a.decision_function(X), b.decision_function(X)), method
+            assert [words[v] for v in a.predict(X)] == list(b.predict(X))
+            if isinstance(a.selected_, dict):
+                assert {words[c]: v for c, v in a.selected_.items()} == b.selected_
+                assert a.model_["classes"] == [str(c) for c in classes]
+            else:
+                assert a.selected_ == b.selected_
+
+
+def test_number_labels():
+    """Which labels fit gives greedytl as their values: integers (ints,
+    floats of integral value) of at most 2**53 in magnitude, each exact in
+    a float64; not bools, strings, or larger integers (2**53 + 1 would read
+    as 2**53)."""
+    from greedytl._estimator import TransferClassifier as T
+    assert T._number_labels(np.array([-3, 5])).tolist() == [-3.0, 5.0]
+    assert T._number_labels(np.array([1.0, 2.0], dtype=np.float32)).tolist() == [1.0, 2.0]
+    assert T._number_labels(np.array([0, 2 ** 53], dtype=np.uint64)).tolist() == [0.0, 2.0 ** 53]
+    for no in (np.array([False, True]), np.array(["1", "2"]), np.array([0, 2 ** 53 + 1]),
+               np.array([0, 2 ** 64 - 1], dtype=np.uint64), np.array([1, 2], dtype=object)):
+        assert T._number_labels(no) is None, no
+
+
+def test_estimator_fitted_on_class_indices_still_predicts(multiclass_cli, monkeypatch):
+    """An estimator fitted, pickled, before fit gave greedytl integer labels
+    as their values (its model file names classes_ by their indices, "0",
+    "1", "2", and it has no _label_values) predicts, scores and names a
+    warning's class as one fitted now."""
+    X, y, zoo = _three_blobs([5, 8, 9])
+    new = TransferClassifier(method="l1-logistic", sources=zoo, random_state=0).fit(X[:24], y[:24])
+    with monkeypatch.context() as m:
+        m.setattr(TransferClassifier, "_number_labels", staticmethod(lambda classes: None))
+        old = TransferClassifier(method="l1-logistic", sources=zoo, random_state=0).fit(X[:24], y[:24])
+    del old._label_values  # as an older package pickled it
+    old = pickle.loads(pickle.dumps(old))
+    assert old.model_["classes"] == ["0", "1", "2"] and new.model_["classes"] == ["5", "8", "9"]
+    assert np.array_equal(old.decision_function(X), new.decision_function(X))
+    assert np.array_equal(old.predict(X), new.predict(X))
+    assert old._class_namer(3)("2") == new._class_namer(3)("9") == "classes_[2] = 9"
 
 
 def test_native_multiclass_method_two_classes(multiclass_cli, tmp_path):
