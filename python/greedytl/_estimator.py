@@ -25,7 +25,7 @@ _SEED_MAX = 2 ** 64 - 1
 _MIB = 2 ** 20
 
 # The largest magnitude up to which every integer is a float64: integer
-# labels fit gives greedytl as their values (_number_labels).
+# labels fit gives greedytl as their values (_given_labels).
 _EXACT_INT = 2 ** 53
 
 # The model file fit has greedytl write in its private directory.
@@ -38,11 +38,13 @@ _SHOWN = {
     "train-X.npy": "<X given to fit>",
     "train-H.npy": "<the sources' scores on X>",
     "y.npy": "<y given to fit>",
+    "y.txt": "<y given to fit>",
     "unlabelled-X.npy": "<X_unlabelled>",
     "unlabelled-H.npy": "<the sources' scores on X_unlabelled>",
     "oracle-X.npy": "<X_oracle>",
     "oracle-H.npy": "<the sources' scores on X_oracle>",
     "yo.npy": "<y_oracle>",
+    "yo.txt": "<y_oracle>",
     _MODEL_FILE: "<the model file>",
 }
 
@@ -195,10 +197,11 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     model_ : dict
         The model file, decoded (JSON). Its classes (and those of
         ``inspection_``) are the labels fit gave greedytl, as greedytl names
-        them: integer labels (of at most 2**53 in magnitude; not bools) by
-        their values ("5"), which greedytl's messages name too; other labels
-        by their index into ``classes_`` ("0", "1", …; "-1" and "1" for two
-        classes).
+        them, which its messages name too: integer labels (of at most 2**53
+        in magnitude; not bools) by their values ("5"), names (str, bools)
+        whose text is an ASCII identifier and no number by that text
+        ("cat", "True"); other labels by their index into ``classes_``
+        ("0", "1", …; "-1" and "1" for two classes).
     greedytl_ : dict
         The greedytl that fitted the model (``greedytl version --json``: module,
         revision, modified, go, executable_sha256) and its path.
@@ -303,7 +306,11 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             def save(name, a):
                 assert name in _SHOWN, name  # each file the fit saves has its name for messages
                 p = os.path.join(tmp, name)
-                np.save(p, np.ascontiguousarray(a))
+                if a.dtype.kind == "U":  # names (_given_labels): one a line
+                    with open(p, "w", encoding="ascii") as f:
+                        f.write("".join(v + "\n" for v in a))
+                else:
+                    np.save(p, np.ascontiguousarray(a))
                 return p
 
             args = ["fit", "--seed", str(seed)]
@@ -311,16 +318,19 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 args += ["--method", self.method]
             args += self._data_args(save, "", X, resolved, given)
             binary = len(classes) == 2
-            values = self._number_labels(classes)
-            args += ["--labels", save("y.npy", self._encode(yi, binary, values))]
+            values = self._given_labels(classes)
+            ext = ".txt" if values is not None and values.dtype.kind == "U" else ".npy"
+            args += ["--labels", save("y" + ext, self._encode(yi, binary, values))]
+            if ext == ".txt":
+                args += ["--labels-header", "no"]
             if binary and values is not None:
                 # classes_[1] is the positive class (+1), as with ±1 labels.
-                args += ["--positive", str(int(values[1]))]
+                args += ["--positive", values[1] if ext == ".txt" else str(int(values[1]))]
             if X_unlabelled is not None:
                 args += self._data_args(save, "unlabelled-", Xu, resolved, X_unlabelled)
             if X_oracle is not None:
                 args += self._data_args(save, "oracle-", Xo, resolved, X_oracle)
-                args += ["--oracle-labels", save("yo.npy", self._encode(pos, binary, values))]
+                args += ["--oracle-labels", save("yo" + ext, self._encode(pos, binary, values))]
             model_path = os.path.join(tmp, _MODEL_FILE)
             args += ["--out", model_path, "--json"]
             shown = {os.path.join(tmp, name): what for name, what in _SHOWN.items()}
@@ -456,27 +466,36 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         return int(check_random_state(rs).randint(_SEED_RANGE))
 
     @staticmethod
-    def _number_labels(classes):
-        """The values of classes (y's, sorted) as the labels fit gives
-        greedytl, when every class is an integer of at most 2**53 in
-        magnitude (an int, or a float of integral value, which NumPy's and
-        scikit-learn's classifiers take; not a bool): float64, which holds
-        each exactly, so that greedytl reads the user's own numbers and names
-        a class by its label in its messages ("holds no example of the class
-        "5"") and its model file.  Else None: greedytl is given the class
-        indices (_encode), which name no label."""
-        if classes.dtype.kind not in "iuf":
+    def _given_labels(classes):
+        """The labels fit gives greedytl for classes (y's, sorted), which
+        greedytl then names each class by in its messages ("holds no
+        example of the class "5"") and its model file, or None, when greedytl
+        is given the class indices (_encode), which name no label:
+        integers of at most 2**53 in magnitude (ints, floats of integral
+        value; not bools) as their values, float64, which holds each
+        exactly; names (str, bools) whose text is an ASCII identifier that
+        is no number ("cat", "True"; not "nan" or "inf"), as that text, an
+        array of str, which greedytl reads from a text file, one a line, as
+        written (it holds no separator, quote, bracket, '#', blank, hidden
+        character or other text greedytl's label files read otherwise)."""
+        kind = classes.dtype.kind
+        if kind in "iuf":
+            if kind == "f" and not np.all(np.isfinite(classes) & (classes == np.floor(classes))):
+                return None
+            if any(abs(int(c)) > _EXACT_INT for c in classes):
+                return None
+            return classes.astype(np.float64)
+        if not (kind in "Ub" or kind == "O" and all(type(c) in (str, np.str_) for c in classes)):
             return None
-        if classes.dtype.kind == "f" and not np.all(np.isfinite(classes) & (classes == np.floor(classes))):
+        names = [str(bool(c)) if kind == "b" else str.__str__(c) for c in classes]
+        if not all(n.isascii() and n.isidentifier() and not _number(n) for n in names):
             return None
-        if any(abs(int(c)) > _EXACT_INT for c in classes):
-            return None
-        return classes.astype(np.float64)
+        return np.array(names, dtype=str)
 
     @staticmethod
     def _encode(yi, binary, values):
         """The labels greedytl reads for the class indices yi: the classes'
-        values (_number_labels; with two classes fit names classes_[1] the
+        labels (_given_labels; with two classes fit names classes_[1] the
         positive class, --positive), else ±1 for two classes (classes_[1]
         is +1) and the class indices for more."""
         if values is not None:
@@ -494,14 +513,18 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
     @staticmethod
     def _file_class(c, k, values):
-        """The index into classes_ (k classes, of the values greedytl was
-        given, or None: the indices, _encode) of the class greedytl names c
-        (a class of the model file, or of a warning), or None when c names
-        none: greedytl names a number label by its value ("5", "1e+06"),
-        which float reads exactly for integers of at most 2**53."""
+        """The index into classes_ (k classes, of the labels greedytl was
+        given, _given_labels, or None: the indices, _encode) of the class
+        greedytl names c (a class of the model file, or of a warning), or
+        None when c names none: greedytl names a name label by itself, a
+        number label by its value ("5", "1e+06"), which float reads exactly
+        for integers of at most 2**53."""
         if values is None:
             given = TransferClassifier._encoded_names(k)
             return given.index(c) if c in given else None
+        if values.dtype.kind == "U":
+            hit = np.flatnonzero(values == c) if isinstance(c, str) else []
+            return int(hit[0]) if len(hit) else None
         try:
             x = float(c)
         except (TypeError, ValueError):
@@ -559,7 +582,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     @staticmethod
     def _check_classes(scorer, k, values):
         """Refuse a model whose classes are not one of each class of the
-        labels greedytl was given (k classes; values: _number_labels)."""
+        labels greedytl was given (k classes; values: _given_labels)."""
         if scorer.classes is None:
             if k != 2:
                 raise RuntimeError("greedytl wrote a binary model for {} classes".format(k))
@@ -840,6 +863,16 @@ def _shown(label):
             r = repr(label)
             return "numpy." + r[len("np."):] if r.startswith("np.") else r
     return repr(label)
+
+
+def _number(text):
+    """Whether Python reads text as a number (float takes "nan", "inf",
+    "Infinity", …, which greedytl reads as numbers too)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _bytes(n):
