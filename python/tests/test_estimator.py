@@ -2734,6 +2734,32 @@ def test_labels_fit_alike_however_given(multiclass_cli):
                     assert a.selected_ == b.selected_
 
 
+def test_every_label_type_fits_as_by_indices(multiclass_cli, monkeypatch):
+    """For every kind of label (ints, negative ints, floats, bools, str,
+    bytes, dates, pandas categories), two classes and three, the fit gives
+    the classes_, decision_function (bit for bit) and predictions the fit
+    that gives greedytl the class indices (±1 for two) gives, as before
+    fit gave greedytl labels as they are."""
+    pd = pytest.importorskip("pandas")
+    X, k, zoo = _three_blobs([0, 1, 2])
+    kinds = [np.array([3, 5, 9]), np.array([-7, -2, 4]), np.array([0.0, 1.0, 2.5e3]), np.array(["Ant", "bee", "cow"]),
+             np.array([b"a", b"b", b"c"]), np.array(["2020-01-01", "2020-02-01", "2021-01-01"], dtype="datetime64[D]")]
+    cases = [kind[k[:24]] for kind in kinds] + [
+        np.array([False, True])[k[:24] % 2],
+        pd.Series(pd.Categorical(np.array(["x", "y", "z"])[k[:24]])),
+        pd.Series(pd.Categorical(np.array([10, 20, 30])[k[:24]]))]
+    for y in cases:
+        for rows in (np.arange(24), np.flatnonzero(k[:24] != 2)):
+            yr = y.iloc[rows] if hasattr(y, "iloc") else y[rows]
+            got = TransferClassifier(method="l1-logistic", sources=zoo, random_state=0).fit(X[rows], yr)
+            with monkeypatch.context() as m:
+                m.setattr(TransferClassifier, "_given_labels", staticmethod(lambda classes: None))
+                want = TransferClassifier(method="l1-logistic", sources=zoo, random_state=0).fit(X[rows], yr)
+            assert np.array_equal(got.classes_, want.classes_) and got.classes_.dtype == want.classes_.dtype
+            assert np.array_equal(got.decision_function(X), want.decision_function(X)), got.classes_
+            assert np.array_equal(got.predict(X), want.predict(X))
+
+
 def test_given_labels():
     """Which labels fit gives greedytl as they are: integers (ints, floats
     of integral value) of at most 2**53 in magnitude, each exact in a
