@@ -24,6 +24,10 @@ _SEED_MAX = 2 ** 64 - 1
 # A mebibyte, the unit of max_dense_mb.
 _MIB = 2 ** 20
 
+# The largest magnitude up to which every integer is a float64: integer
+# labels fit gives greedytl as their values (_given_labels).
+_EXACT_INT = 2 ** 53
+
 # The model file fit has greedytl write in its private directory.
 _MODEL_FILE = "model.json"
 
@@ -34,11 +38,13 @@ _SHOWN = {
     "train-X.npy": "<X given to fit>",
     "train-H.npy": "<the sources' scores on X>",
     "y.npy": "<y given to fit>",
+    "y.txt": "<y given to fit>",
     "unlabelled-X.npy": "<X_unlabelled>",
     "unlabelled-H.npy": "<the sources' scores on X_unlabelled>",
     "oracle-X.npy": "<X_oracle>",
     "oracle-H.npy": "<the sources' scores on X_oracle>",
     "yo.npy": "<y_oracle>",
+    "yo.txt": "<y_oracle>",
     _MODEL_FILE: "<the model file>",
 }
 
@@ -189,7 +195,13 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         directory, or the user's classifiers or callable themselves, not
         copies), or None.
     model_ : dict
-        The model file, decoded (JSON).
+        The model file, decoded (JSON). Its classes (and those of
+        ``inspection_``) are the labels fit gave greedytl, as greedytl names
+        them, which its messages name too: integer labels (of at most 2**53
+        in magnitude; not bools) by their values ("5"), names (str, bools)
+        whose text is an ASCII identifier and no number by that text
+        ("cat", "True"); other labels by their index into ``classes_``
+        ("0", "1", …; "-1" and "1" for two classes).
     greedytl_ : dict
         The greedytl that fitted the model (``greedytl version --json``: module,
         revision, modified, go, executable_sha256) and its path.
@@ -294,7 +306,11 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             def save(name, a):
                 assert name in _SHOWN, name  # each file the fit saves has its name for messages
                 p = os.path.join(tmp, name)
-                np.save(p, np.ascontiguousarray(a))
+                if a.dtype.kind == "U":  # names (_given_labels): one a line
+                    with open(p, "w", encoding="ascii") as f:
+                        f.write("".join(v + "\n" for v in a))
+                else:
+                    np.save(p, np.ascontiguousarray(a))
                 return p
 
             args = ["fit", "--seed", str(seed)]
@@ -302,12 +318,19 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 args += ["--method", self.method]
             args += self._data_args(save, "", X, resolved, given)
             binary = len(classes) == 2
-            args += ["--labels", save("y.npy", self._encode(yi, binary))]
+            values = self._given_labels(classes)
+            ext = ".txt" if values is not None and values.dtype.kind == "U" else ".npy"
+            args += ["--labels", save("y" + ext, self._encode(yi, binary, values))]
+            if ext == ".txt":
+                args += ["--labels-header", "no"]
+            if binary and values is not None:
+                # classes_[1] is the positive class (+1), as with ±1 labels.
+                args += ["--positive", values[1] if ext == ".txt" else str(int(values[1]))]
             if X_unlabelled is not None:
                 args += self._data_args(save, "unlabelled-", Xu, resolved, X_unlabelled)
             if X_oracle is not None:
                 args += self._data_args(save, "oracle-", Xo, resolved, X_oracle)
-                args += ["--oracle-labels", save("yo.npy", self._encode(pos, binary))]
+                args += ["--oracle-labels", save("yo" + ext, self._encode(pos, binary, values))]
             model_path = os.path.join(tmp, _MODEL_FILE)
             args += ["--out", model_path, "--json"]
             shown = {os.path.join(tmp, name): what for name, what in _SHOWN.items()}
@@ -332,10 +355,11 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                                    "during the fit".format(rec.get("sha256"), resolved.path, resolved.identity))
             if rec.get("data_sha256", "") == resolved.data_sha256:  # missing: "", as greedytl reads it
                 recorded = names
-        self._check_classes(scorer, len(classes))
+        self._check_classes(scorer, len(classes), values)
         self._check_columns(scorer, X.shape[1] if self.use_features else 0, len(names))
         inspection = scorer.inspection(recorded)
         self.classes_ = classes
+        self._label_values = values
         self.sources_ = resolved
         self.source_names_ = names
         self.n_sources_ = scorer.num_sources
@@ -345,7 +369,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         def named(cols):
             return [dict(c, name=self._column_name(c, names)) for c in (cols or [])]
         if "per_class" in inspection:  # multi-class: the file names classes by their labels as given
-            index = self._class_index(scorer.classes, len(classes))
+            index = self._class_index(scorer.classes, len(classes), values)
             self.selected_ = {_key(classes[index[pc["class"]]]): named(pc.get("selected"))
                               for pc in inspection["per_class"]}
         else:
@@ -368,7 +392,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         the scorer), as a refit starts: one that fails leaves the estimator
         unfitted, not n_features_in_ of the new X beside the old model."""
         for k in list(vars(self)):
-            if (k.endswith("_") and not k.startswith("_")) or k in ("_scorer", "_source_names"):
+            if (k.endswith("_") and not k.startswith("_")) or k in ("_scorer", "_source_names", "_label_values"):
                 delattr(self, k)
 
     def _check_params(self):
@@ -442,9 +466,40 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         return int(check_random_state(rs).randint(_SEED_RANGE))
 
     @staticmethod
-    def _encode(yi, binary):
-        """The labels greedytl reads: ±1 for two classes (classes_[1] is +1),
-        else the class indices."""
+    def _given_labels(classes):
+        """The labels fit gives greedytl for classes (y's, sorted), which
+        greedytl then names each class by in its messages ("holds no
+        example of the class "5"") and its model file, or None, when greedytl
+        is given the class indices (_encode), which name no label:
+        integers of at most 2**53 in magnitude (ints, floats of integral
+        value; not bools) as their values, float64, which holds each
+        exactly; names (str, bools) whose text is an ASCII identifier that
+        is no number ("cat", "True"; not "nan" or "inf"), as that text, an
+        array of str, which greedytl reads from a text file, one a line, as
+        written (it holds no separator, quote, bracket, '#', blank, hidden
+        character or other text greedytl's label files read otherwise)."""
+        kind = classes.dtype.kind
+        if kind in "iuf":
+            if kind == "f" and not np.all(np.isfinite(classes) & (classes == np.floor(classes))):
+                return None
+            if any(abs(int(c)) > _EXACT_INT for c in classes):
+                return None
+            return classes.astype(np.float64)
+        if not (kind in "Ub" or kind == "O" and all(type(c) in (str, np.str_) for c in classes)):
+            return None
+        names = [str(bool(c)) if kind == "b" else str.__str__(c) for c in classes]
+        if not all(n.isascii() and n.isidentifier() and not _number(n) for n in names):
+            return None
+        return np.array(names, dtype=str)
+
+    @staticmethod
+    def _encode(yi, binary, values):
+        """The labels greedytl reads for the class indices yi: the classes'
+        labels (_given_labels; with two classes fit names classes_[1] the
+        positive class, --positive), else ±1 for two classes (classes_[1]
+        is +1) and the class indices for more."""
+        if values is not None:
+            return values[yi]
         if binary:
             return np.where(yi == 1, 1.0, -1.0)
         return yi.astype(np.int64)
@@ -452,9 +507,30 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     @staticmethod
     def _encoded_names(k):
         """The class names a model file gives the labels _encode writes for
-        k classes, in the order of classes_: "-1" and "1" for two, else the
-        class indices."""
+        k classes without their values, in the order of classes_: "-1" and
+        "1" for two, else the class indices."""
         return ["-1", "1"] if k == 2 else [str(i) for i in range(k)]
+
+    @staticmethod
+    def _file_class(c, k, values):
+        """The index into classes_ (k classes, of the labels greedytl was
+        given, _given_labels, or None: the indices, _encode) of the class
+        greedytl names c (a class of the model file, or of a warning), or
+        None when c names none: greedytl names a name label by itself, a
+        number label by its value ("5", "1e+06"), which float reads exactly
+        for integers of at most 2**53."""
+        if values is None:
+            given = TransferClassifier._encoded_names(k)
+            return given.index(c) if c in given else None
+        if values.dtype.kind == "U":
+            hit = np.flatnonzero(values == c) if isinstance(c, str) else []
+            return int(hit[0]) if len(hit) else None
+        try:
+            x = float(c)
+        except (TypeError, ValueError):
+            return None
+        hit = np.flatnonzero(values == x)
+        return int(hit[0]) if len(hit) else None
 
     def _data_args(self, save, prefix, X, resolved, given):
         """The --PREFIXfeatures/--PREFIXsource-scores (or --sources) arguments
@@ -482,35 +558,38 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         return args
 
     @staticmethod
-    def _class_index(file_classes, k):
+    def _class_index(file_classes, k, values):
         """The index into classes_ of each class name of a multi-class model
-        file: the labels greedytl was given (_encode), -1 and 1 for two
-        classes (a native multi-class method fits them as two classes), else
-        the class indices."""
-        given = TransferClassifier._encoded_names(k)
-        return {c: given.index(c) for c in file_classes}
+        file: the labels greedytl was given (_encode: values, or the indices
+        when None; -1 and 1 for two classes, which a native multi-class
+        method fits as two classes), as _file_class reads them."""
+        return {c: TransferClassifier._file_class(c, k, values) for c in file_classes}
 
     def _class_namer(self, k):
         """How a warning names a class of the labels greedytl was given
-        (_encode): its index into classes_ and its label."""
-        given = self._encoded_names(k)
+        (_encode): its index into classes_ and its label.  An estimator
+        pickled before fit gave greedytl the labels' values has no
+        _label_values: it gave the indices."""
+        values = getattr(self, "_label_values", None)
 
         def name(c):
-            if c not in given:
+            i = self._file_class(c, k, values)
+            if i is None:
                 return repr(c)
-            i = given.index(c)
-            v = self.classes_[i]
-            return "classes_[{}] = {}".format(i, _shown(v))
+            return "classes_[{}] = {}".format(i, _shown(self.classes_[i]))
         return name
 
     @staticmethod
-    def _check_classes(scorer, k):
+    def _check_classes(scorer, k, values):
+        """Refuse a model whose classes are not one of each class of the
+        labels greedytl was given (k classes; values: _given_labels)."""
         if scorer.classes is None:
             if k != 2:
                 raise RuntimeError("greedytl wrote a binary model for {} classes".format(k))
             return
-        given = TransferClassifier._encoded_names(k)
-        if sorted(scorer.classes, key=_int_or_str) != given:
+        index = TransferClassifier._class_index(scorer.classes, k, values)
+        if len(scorer.classes) != k or sorted(index.values(), key=lambda i: -1 if i is None else i) != list(range(k)):
+            given = TransferClassifier._encoded_names(k) if values is None else [str(v) for v in values]
             raise RuntimeError("greedytl wrote classes {!r} for the labels {}".format(scorer.classes, ", ".join(given)))
 
     @staticmethod
@@ -625,7 +704,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
     def _file_index(self):
         """The index into classes_ of each class of the model file, in its order."""
-        index = self._class_index(self._scorer.classes, len(self.classes_))
+        index = self._class_index(self._scorer.classes, len(self.classes_), getattr(self, "_label_values", None))
         return np.array([index[c] for c in self._scorer.classes])
 
     def _file_order(self):
@@ -786,6 +865,16 @@ def _shown(label):
     return repr(label)
 
 
+def _number(text):
+    """Whether Python reads text as a number (float takes "nan", "inf",
+    "Infinity", …, which greedytl reads as numbers too)."""
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _bytes(n):
     """n bytes for people: in the largest binary unit it reaches."""
     for unit in ("TiB", "GiB", "MiB", "KiB"):
@@ -794,9 +883,3 @@ def _bytes(n):
             return "{:.1f} {}".format(n / scale, unit)
     return "{} bytes".format(n)
 
-
-def _int_or_str(s):
-    try:
-        return (0, int(s))
-    except ValueError:
-        return (1, s)

@@ -1746,7 +1746,7 @@ def test_fit_warnings(multiclass_cli):
     standard error (the model written) raise no warning at all."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(6, 20))
-    y = np.repeat(["a", "b", "c"], 2)
+    y = np.repeat(["a x", "b x", "c x"], 2)  # a blank: given to greedytl as indices
     with pytest.warns(greedytl.GreedyTLWarning, match="keep no column") as rec:
         clf = TransferClassifier(method="l1-logistic", random_state=0).fit(X, y)
     empty = sorted(k for k, cols in clf.selected_.items() if not cols)
@@ -2470,11 +2470,15 @@ def test_clone_shares_sources(cli, zoo):
 def test_multiclass(multiclass_cli, zoo, tmp_path):
     """Three or more classes: classes_ sorted, decision_function's column k
     is classes_[k] and equals greedytl predict --scores' column of that class
-    (the file names classes by index into classes_), predict equals greedytl
-    predict's class."""
-    cli = multiclass_cli
+    (the file names classes by their labels, or, labels with a blank, by
+    index into classes_), predict equals greedytl predict's class."""
+    for tail in ("", " x"):
+        _check_multiclass(multiclass_cli, zoo, tmp_path, tail)
+
+
+def _check_multiclass(cli, zoo, tmp_path, tail):
     rng = np.random.default_rng(5)
-    names = np.array(["dog", "cat", "emu", "ant", "bee", "fox", "gnu", "hen", "ibis", "jay", "kiwi"])
+    names = np.char.add(["dog", "cat", "emu", "ant", "bee", "fox", "gnu", "hen", "ibis", "jay", "kiwi"], tail)
     k = np.arange(66) % len(names)  # 11 classes: "10" sorts before "2" as text
     X = 2 * rng.normal(size=(len(names), 8))[k] + rng.normal(size=(66, 8))
     y = names[k]
@@ -2484,7 +2488,7 @@ def test_multiclass(multiclass_cli, zoo, tmp_path):
     assert set(clf.selected_) == set(names) and all(
         c["name"] == (clf.source_names_[c["index"]] if c["kind"] == "source" else "x[{}]".format(c["index"]))
         for cols in clf.selected_.values() for c in cols)
-    assert any(c["kind"] == "source" for c in clf.selected_["emu"])
+    assert any(c["kind"] == "source" for c in clf.selected_["emu" + tail])
     D = clf.decision_function(X[44:])
     assert D.shape == (22, len(names))
     # As scikit-learn's classifiers return it: a C-contiguous float64 array
@@ -2504,10 +2508,11 @@ def test_multiclass(multiclass_cli, zoo, tmp_path):
     lines = run(cli, "predict", "--scores", *common).strip().split("\n")
     header = lines[0].split("\t")
     S = np.array([[float(v) for v in l.split("\t")] for l in lines[1:]])
+    column = (lambda k: int(k)) if tail else list(clf.classes_).index
     for j, k in enumerate(header):
-        np.testing.assert_allclose(D[:, int(k)], S[:, j], rtol=1e-12, atol=1e-12)
-    pred = run(cli, "predict", *common).split()
-    assert list(clf.predict(X[44:])) == [clf.classes_[int(k)] for k in pred]
+        np.testing.assert_allclose(D[:, column(k)], S[:, j], rtol=1e-12, atol=1e-12)
+    pred = run(cli, "predict", *common).split("\n")
+    assert list(clf.predict(X[44:])) == [clf.classes_[column(k)] for k in pred if k]
     assert clf.score(X[44:], y[44:]) > 0.5  # chance: 1/11
 
 
@@ -2565,9 +2570,10 @@ def test_fit_inspects_the_model_file_itself(multiclass_cli, zoo, synth, tmp_path
         (tmp_path / "m.json").write_text(json.dumps(clf.model_))
         want = json.loads(run(cli, "inspect", "--json", tmp_path / "m.json"))
         assert clf.inspection_ == want, (method, sources)
-        # How the file names the classes: -1 and 1 for two, else their indices.
-        k = len(clf.classes_)
-        per_class = dict(zip(["-1", "1"] if k == 2 else [str(i) for i in range(k)], clf.classes_))
+        # How the file names the classes: by their values (the labels are
+        # integers, which fit gives greedytl as they are).
+        assert clf.classes_.dtype.kind == "i"
+        per_class = {str(c): c for c in clf.classes_}
 
         def named(cols):
             return [dict(c, name=clf.source_names_[c["index"]] if c["kind"] == "source" else "x[{}]".format(c["index"]))
@@ -2660,32 +2666,171 @@ def test_multiclass_oracle(multiclass_cli):
     assert clf.score(X[45:], y[45:]) > 0.9
 
 
+
+def _three_blobs(labels, seed=3):
+    """60 rows of three well-apart classes, labelled labels[0], [1], [2] in
+    turn, and sources trained to tell each from the rest."""
+    rng = np.random.default_rng(seed)
+    k = np.arange(60) % 3
+    X = 3 * rng.normal(size=(3, 6))[k] + rng.normal(size=(60, 6))
+    y = np.asarray(labels)[k]
+    zoo = greedytl.Sources([LogisticRegression().fit(X[:30], k[:30] == c) for c in range(3)])
+    return X, y, zoo
+
+
+def test_fit_errors_name_classes_by_their_labels(multiclass_cli):
+    """greedytl's refusal of held-out labels that lack a class names the
+    user's class (5, "a5"), not its index among y's classes (class "0",
+    which is no class of these labels but is one of digits'): fit gives
+    greedytl integer labels and names as they are. Before, it said 'no
+    example of the class "0"' (three classes) and 'only the positive class
+    "1"' (two)."""
+    for labels in ([5, 8, 9], ["a5", "b8", "c9"]):
+        X, y, zoo = _three_blobs(labels)
+        five, eight = (str(v) for v in labels[:2])
+        est = TransferClassifier(method="best-source", sources=zoo, random_state=0)
+        tr, ho = np.arange(15), np.arange(15, 45)
+        ho = ho[y[ho] != labels[0]]
+        with pytest.raises(ValueError) as e:
+            est.fit(X[tr], y[tr], X_oracle=X[ho], y_oracle=y[ho])
+        msg = str(e.value)
+        assert 'holds no example of the class "{0}": its oracle, "{0}" against the rest'.format(five) in msg, msg
+        assert '"0"' not in msg, msg
+        two = tr[y[tr] != labels[2]]
+        ho8 = ho[y[ho] == labels[1]]
+        with pytest.raises(ValueError) as e:
+            est.fit(X[two], y[two], X_oracle=X[ho8], y_oracle=y[ho8])
+        assert 'holds only the positive class "{}"'.format(eight) in str(e.value), str(e.value)
+
+
+def test_labels_fit_alike_however_given(multiclass_cli):
+    """Integer labels and names, which fit gives greedytl as they are (with
+    two classes, classes_[1] named positive), fit the model other labels of
+    the same order fit (given to greedytl as class indices, ±1 for two:
+    names with a blank): the same decision_function, bit for bit, the same
+    predictions and selections, for binary, one-vs-rest and native
+    multi-class methods; the model file names the classes as given."""
+    X, y, zoo = _three_blobs([-4, 5, 9])
+    kinds = {"names": {-4: "Ant", 5: "bee", 9: "cat_2"}, "indices": {-4: "a x", 5: "b x", 9: "c x"}}
+    tr = np.arange(24)
+    for classes in ((-4, 5, 9), (5, 9)):
+        rows = tr[np.isin(y[tr], classes)]
+        for method in (None, "l1-logistic", "nearest-mean"):
+            a = TransferClassifier(method=method, sources=zoo, random_state=0).fit(X[rows], y[rows])
+            assert list(a.classes_) == list(classes)
+            if isinstance(a.selected_, dict):
+                assert a.model_["classes"] == [str(c) for c in classes]
+            for kind, words in kinds.items():
+                b = TransferClassifier(method=method, sources=zoo, random_state=0).fit(
+                    X[rows], np.array([words[v] for v in y[rows]]))
+                assert np.array_equal(a.decision_function(X), b.decision_function(X)), (method, kind)
+                assert [words[v] for v in a.predict(X)] == list(b.predict(X))
+                if isinstance(a.selected_, dict):
+                    assert {words[c]: v for c, v in a.selected_.items()} == b.selected_
+                    assert sorted(b.model_["classes"]) == sorted(
+                        [words[c] for c in classes] if kind == "names" else
+                        ["-1", "1"] if len(classes) == 2 else ["0", "1", "2"])
+                else:
+                    assert a.selected_ == b.selected_
+
+
+def test_every_label_type_fits_as_by_indices(multiclass_cli, monkeypatch):
+    """For every kind of label (ints, negative ints, floats, bools, str,
+    bytes, dates, pandas categories), two classes and three, the fit gives
+    the classes_, decision_function (bit for bit) and predictions the fit
+    that gives greedytl the class indices (±1 for two) gives, as before
+    fit gave greedytl labels as they are."""
+    pd = pytest.importorskip("pandas")
+    X, k, zoo = _three_blobs([0, 1, 2])
+    kinds = [np.array([3, 5, 9]), np.array([-7, -2, 4]), np.array([0.0, 1.0, 2.5e3]), np.array(["Ant", "bee", "cow"]),
+             np.array([b"a", b"b", b"c"]), np.array(["2020-01-01", "2020-02-01", "2021-01-01"], dtype="datetime64[D]")]
+    cases = [kind[k[:24]] for kind in kinds] + [
+        np.array([False, True])[k[:24] % 2],
+        pd.Series(pd.Categorical(np.array(["x", "y", "z"])[k[:24]])),
+        pd.Series(pd.Categorical(np.array([10, 20, 30])[k[:24]]))]
+    for y in cases:
+        for rows in (np.arange(24), np.flatnonzero(k[:24] != 2)):
+            yr = y.iloc[rows] if hasattr(y, "iloc") else y[rows]
+            got = TransferClassifier(method="l1-logistic", sources=zoo, random_state=0).fit(X[rows], yr)
+            with monkeypatch.context() as m:
+                m.setattr(TransferClassifier, "_given_labels", staticmethod(lambda classes: None))
+                want = TransferClassifier(method="l1-logistic", sources=zoo, random_state=0).fit(X[rows], yr)
+            assert np.array_equal(got.classes_, want.classes_) and got.classes_.dtype == want.classes_.dtype
+            assert np.array_equal(got.decision_function(X), want.decision_function(X)), got.classes_
+            assert np.array_equal(got.predict(X), want.predict(X))
+
+
+def test_given_labels():
+    """Which labels fit gives greedytl as they are: integers (ints, floats
+    of integral value) of at most 2**53 in magnitude, each exact in a
+    float64, as their values; str and bools whose text is an ASCII
+    identifier and no number, as that text. Not larger integers (2**53 + 1
+    would read as 2**53), nor text greedytl reads otherwise or refuses
+    (digits, blanks, "nan", "inf", non-ASCII), bytes, objects."""
+    assert TransferClassifier._given_labels(np.array([-3, 5])).tolist() == [-3.0, 5.0]
+    assert TransferClassifier._given_labels(np.array([1.0, 2.0], dtype=np.float32)).tolist() == [1.0, 2.0]
+    assert TransferClassifier._given_labels(np.array([0, 2 ** 53], dtype=np.uint64)).tolist() == [0.0, 2.0 ** 53]
+    assert TransferClassifier._given_labels(np.array([False, True])).tolist() == ["False", "True"]
+    assert TransferClassifier._given_labels(np.array(["Cat", "_x", "dog2"])).tolist() == ["Cat", "_x", "dog2"]
+    assert TransferClassifier._given_labels(np.array(["a", np.str_("b")], dtype=object)).tolist() == ["a", "b"]
+    for no in (np.array(["1", "2"]), np.array([0, 2 ** 53 + 1]), np.array([0, 2 ** 64 - 1], dtype=np.uint64),
+               np.array([1, 2], dtype=object), np.array(["a", "b c"]), np.array(["a", "nan"]), np.array(["a", "inf"]),
+               np.array(["a", "Infinity"]), np.array(["a", "é"]), np.array(["a", "b-c"]), np.array(["a", "#b"]),
+               np.array([b"a", b"b"]), np.array(["a", _Np2Str("b")], dtype=object), np.array(["a", ""])):
+        assert TransferClassifier._given_labels(no) is None, no
+
+
+def test_estimator_fitted_on_class_indices_still_predicts(multiclass_cli, monkeypatch):
+    """An estimator fitted, pickled, before fit gave greedytl integer labels
+    and names as they are (its model file names classes_ by their indices,
+    "0", "1", "2", and it has no _label_values) predicts, scores and names a
+    warning's class as one fitted now."""
+    for labels in ([5, 8, 9], ["a5", "b8", "c9"]):
+        X, y, zoo = _three_blobs(labels)
+        new = TransferClassifier(method="l1-logistic", sources=zoo, random_state=0).fit(X[:24], y[:24])
+        with monkeypatch.context() as m:
+            m.setattr(TransferClassifier, "_given_labels", staticmethod(lambda classes: None))
+            old = TransferClassifier(method="l1-logistic", sources=zoo, random_state=0).fit(X[:24], y[:24])
+        del old._label_values  # as an older package pickled it
+        old = pickle.loads(pickle.dumps(old))
+        last = str(new.classes_[2])  # 9; "c9"
+        assert old.model_["classes"] == ["0", "1", "2"] and sorted(new.model_["classes"]) == sorted(map(str, labels))
+        assert np.array_equal(old.decision_function(X), new.decision_function(X))
+        assert np.array_equal(old.predict(X), new.predict(X))
+        assert old._class_namer(3)("2") == new._class_namer(3)(last) == "classes_[2] = {!r}".format(new.classes_[2].item())
+
+
 def test_native_multiclass_method_two_classes(multiclass_cli, tmp_path):
     """A native multi-class method fits two classes too (greedytl fit writes
-    a multi-class model of the labels -1 and 1): decision_function is 1-D,
+    a multi-class model of the two labels, or of -1 and 1 for labels it is
+    not given as they are): decision_function is 1-D,
     the score of classes_[1] minus that of classes_[0] by greedytl predict
     --scores, and predict is greedytl predict's class."""
     cli = multiclass_cli
     rng = np.random.default_rng(6)
     k = np.arange(40) % 2
     X = 3 * rng.normal(size=(2, 5))[k] + rng.normal(size=(40, 5))
-    y = np.array(["no", "yes"])[k]
-    for method in ("nearest-mean", "greedytl-nway"):
-        clf = TransferClassifier(method=method, random_state=0).fit(X[:20], y[:20])
-        assert list(clf.classes_) == ["no", "yes"] and set(clf.selected_) <= {"no", "yes"}
-        D = clf.decision_function(X[20:])
-        assert D.shape == (20,)
-        assert list(clf.predict(X[20:])) == list(clf.classes_[(D > 0).astype(int)])
-        np.save(tmp_path / "X.npy", X[20:])
-        (tmp_path / "m.json").write_text(json.dumps(clf.model_))
-        common = ["--model", tmp_path / "m.json", "--features", tmp_path / "X.npy"]
-        lines = run(cli, "predict", "--scores", *common).strip().split("\n")
-        header = lines[0].split("\t")
-        S = np.array([[float(v) for v in l.split("\t")] for l in lines[1:]])
-        np.testing.assert_allclose(D, S[:, header.index("1")] - S[:, header.index("-1")], rtol=1e-12, atol=1e-12)
-        pred = run(cli, "predict", *common).split()
-        assert list(clf.predict(X[20:])) == [{"-1": "no", "1": "yes"}[p] for p in pred]
-        assert clf.score(X[20:], y[20:]) > 0.9
+    # greedytl names the classes by the labels ("no", "yes"), or, labels
+    # it is not given as they are (a blank), by -1 and 1.
+    for labels, names in ((["no", "yes"], ["no", "yes"]), (["no x", "yes x"], ["-1", "1"])):
+        y = np.array(labels)[k]
+        for method in ("nearest-mean", "greedytl-nway"):
+            clf = TransferClassifier(method=method, random_state=0).fit(X[:20], y[:20])
+            assert list(clf.classes_) == labels and set(clf.selected_) <= set(labels)
+            D = clf.decision_function(X[20:])
+            assert D.shape == (20,)
+            assert list(clf.predict(X[20:])) == list(clf.classes_[(D > 0).astype(int)])
+            np.save(tmp_path / "X.npy", X[20:])
+            (tmp_path / "m.json").write_text(json.dumps(clf.model_))
+            common = ["--model", tmp_path / "m.json", "--features", tmp_path / "X.npy"]
+            lines = run(cli, "predict", "--scores", *common).strip().split("\n")
+            header = lines[0].split("\t")
+            S = np.array([[float(v) for v in l.split("\t")] for l in lines[1:]])
+            np.testing.assert_allclose(D, S[:, header.index(names[1])] - S[:, header.index(names[0])],
+                                       rtol=1e-12, atol=1e-12)
+            pred = run(cli, "predict", *common).split()
+            assert list(clf.predict(X[20:])) == [labels[names.index(p)] for p in pred]
+            assert clf.score(X[20:], y[20:]) > 0.9
 
 
 def test_check_estimator(multiclass_cli):
@@ -3425,10 +3570,10 @@ def test_warnings_name_every_class_they_quote():
         return [str(w.message) for w in ws if getattr(w.message, "code", None) in ("constant-model", "one-class")]
 
     got = said(TransferClassifier(method="l1-logistic", random_state=0),
-               np.random.default_rng(1).normal(size=(6, 3)), ["cat", "dog"] * 3)
+               np.random.default_rng(1).normal(size=(6, 3)), ["a cat", "a dog"] * 3)  # a blank: as indices
     assert len(got) == 1 and '"1" or "-1"' in got[0], got
-    assert "\"1\" is classes_[1] = 'dog', \"-1\" is classes_[0] = 'cat'" in got[0], got
+    assert "\"1\" is classes_[1] = 'a dog', \"-1\" is classes_[0] = 'a cat'" in got[0], got
     got = said(TransferClassifier(method="multinomial-logistic", random_state=0),
-               np.random.default_rng(0).normal(size=(30, 2)), ["cat"] * 28 + ["dog", "emu"])
+               np.random.default_rng(0).normal(size=(30, 2)), ["a cat"] * 28 + ["a dog", "an emu"])
     assert len(got) == 1 and '("1": 1, "2": 1)' in got[0], got
-    assert "\"0\" is classes_[0] = 'cat', \"1\" is classes_[1] = 'dog', \"2\" is classes_[2] = 'emu'" in got[0], got
+    assert "\"0\" is classes_[0] = 'a cat', \"1\" is classes_[1] = 'a dog', \"2\" is classes_[2] = 'an emu'" in got[0], got
