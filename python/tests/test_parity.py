@@ -294,7 +294,8 @@ def test_overflow_reported_without_warning(monkeypatch):
     and -Inf from the sources (NaN), or a distance to +Inf — is the
     ValueError naming its row, with no NumPy RuntimeWarning ("overflow
     encountered in accumulate") before it, whichever order of work the sums
-    take."""
+    take; and so is a nearest-neighbour row beyond 2**26 times the largest
+    norm of the training rows."""
     import warnings
     big = 1e308
     lin = _linear_doc([0.0, 0.0], [1.0, 1.0], [1.0, 1.0], 0.5)
@@ -303,10 +304,14 @@ def test_overflow_reported_without_warning(monkeypatch):
           "classes": ["a", "b"], "num_features": 2, "num_sources": 0, "form": "nearest-neighbour",
           "x": {"mean": [0.0, 0.0], "scale": [1.0, 1.0]}, "h": _NO_SCALER,
           "rows": [[0.0, 0.0], [1.0, 1.0]], "row_classes": [0, 1]}
+    # Training rows as large as the query, so that it is not refused as
+    # beyond 2**26 times their norm (the last case of nn).
+    nn_large = dict(nn, rows=[[0.0, 0.0], [1e301, 1e301]])
     cases = ((lin, [[1, 2], [big, big]], [[0, 0], [0, 0]], 1),
              (lin, [[1, 2], [3, 4], [big, big]], [[0, 0], [0, 0], [-big, -big]], 2),
-             (nn, [[1, 2], [big, 0]], None, None),
-             (nn, [[1, 2], [1.5e308, 1.5e308]], None, 1))
+             (nn_large, [[1, 2], [big, 0]], None, None),
+             (nn, [[1, 2], [1.5e308, 1.5e308]], None, 1),
+             (nn, [[1, 2], [big, 0]], None, 1))
     for tall in (0, 10 ** 9):
         monkeypatch.setattr(greedytl._model, "_TALL", tall)
         for doc, X, H, row in cases:
