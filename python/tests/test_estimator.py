@@ -2734,6 +2734,30 @@ def test_labels_fit_alike_however_given(multiclass_cli):
                     assert a.selected_ == b.selected_
 
 
+def test_names_fit_whatever_their_first_line(multiclass_cli, monkeypatch):
+    """Names given to greedytl as a text file (--labels-header no) are all
+    labels, the first line too: y, and y_oracle, whose first label is the
+    only example of its class above two classes of two examples or more
+    ("owl" above "cat" and "dog"), which greedytl's guess would read as a
+    header, fit three classes, as the fit given the class indices does
+    (the same decision_function, bit for bit). Without --labels-header no
+    the fit failed ('its first line, "owl", was read as a header')."""
+    X, y, zoo = _three_blobs(["owl", "cat", "dog"])
+    others = np.flatnonzero(y != "owl")
+    tr, ho = np.arange(1, 16), np.r_[30, others[20:]]
+    fits = ((None, {}, np.r_[0, others[:20]]),
+            ("best-source", dict(X_oracle=X[ho], y_oracle=y[ho]), tr))
+    assert y[fits[0][2][0]] == y[ho[0]] == "owl" and "owl" not in y[fits[0][2][1:]] and "owl" not in y[ho[1:]]
+    assert "owl" in y[tr] and y[tr][0] != "owl"
+    for method, kw, rows in fits:
+        got = TransferClassifier(method=method, sources=zoo, random_state=0).fit(X[rows], y[rows], **kw)
+        with monkeypatch.context() as m:
+            m.setattr(TransferClassifier, "_given_labels", staticmethod(lambda classes: None))
+            want = TransferClassifier(method=method, sources=zoo, random_state=0).fit(X[rows], y[rows], **kw)
+        assert list(got.classes_) == ["cat", "dog", "owl"] and sorted(got.model_["classes"]) == ["cat", "dog", "owl"]
+        assert np.array_equal(got.decision_function(X), want.decision_function(X)), method
+
+
 def test_every_label_type_fits_as_by_indices(multiclass_cli, monkeypatch):
     """For every kind of label (ints, negative ints, floats, bools, str,
     bytes, dates, pandas categories), two classes and three, the fit gives
