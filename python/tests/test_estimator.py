@@ -2709,29 +2709,39 @@ def test_labels_fit_alike_however_given(multiclass_cli):
     the same order fit (given to greedytl as class indices, ±1 for two:
     names with a blank): the same decision_function, bit for bit, the same
     predictions and selections, for binary, one-vs-rest and native
-    multi-class methods; the model file names the classes as given."""
-    X, y, zoo = _three_blobs([-4, 5, 9])
-    kinds = {"names": {-4: "Ant", 5: "bee", 9: "cat_2"}, "indices": {-4: "a x", 5: "b x", 9: "c x"}}
+    multi-class methods; the model file names the classes as given, an
+    integer as greedytl spells its value ("1e+06", strconv's 'g' form, which
+    _file_class reads with float, not int)."""
     tr = np.arange(24)
-    for classes in ((-4, 5, 9), (5, 9)):
-        rows = tr[np.isin(y[tr], classes)]
-        for method in (None, "l1-logistic", "nearest-mean"):
-            a = TransferClassifier(method=method, sources=zoo, random_state=0).fit(X[rows], y[rows])
-            assert list(a.classes_) == list(classes)
+    spelt = {-4: "-4", 5: "5", 9: "9", -10 ** 6: "-1e+06", 10 ** 6: "1e+06", 3 * 10 ** 6: "3e+06"}
+    for labels in ((-4, 5, 9), (-10 ** 6, 10 ** 6, 3 * 10 ** 6)):
+        X, y, zoo = _three_blobs(labels)
+        kinds = {"names": dict(zip(labels, ("Ant", "bee", "cat_2"))), "indices": dict(zip(labels, ("a x", "b x", "c x")))}
+        for classes in (labels, labels[1:]):
+            _fit_alike_however_given(X, y, zoo, tr[np.isin(y[tr], classes)], classes, kinds, spelt)
+
+
+def _fit_alike_however_given(X, y, zoo, rows, classes, kinds, spelt):
+    """test_labels_fit_alike_however_given's checks of the integer labels y
+    of rows (of classes, greedytl's spelling of each spelt) against the
+    labels kinds give them."""
+    for method in (None, "l1-logistic", "nearest-mean"):
+        a = TransferClassifier(method=method, sources=zoo, random_state=0).fit(X[rows], y[rows])
+        assert list(a.classes_) == list(classes)
+        if isinstance(a.selected_, dict):
+            assert a.model_["classes"] == [spelt[c] for c in classes]
+        for kind, words in kinds.items():
+            b = TransferClassifier(method=method, sources=zoo, random_state=0).fit(
+                X[rows], np.array([words[v] for v in y[rows]]))
+            assert np.array_equal(a.decision_function(X), b.decision_function(X)), (method, kind)
+            assert [words[v] for v in a.predict(X)] == list(b.predict(X))
             if isinstance(a.selected_, dict):
-                assert a.model_["classes"] == [str(c) for c in classes]
-            for kind, words in kinds.items():
-                b = TransferClassifier(method=method, sources=zoo, random_state=0).fit(
-                    X[rows], np.array([words[v] for v in y[rows]]))
-                assert np.array_equal(a.decision_function(X), b.decision_function(X)), (method, kind)
-                assert [words[v] for v in a.predict(X)] == list(b.predict(X))
-                if isinstance(a.selected_, dict):
-                    assert {words[c]: v for c, v in a.selected_.items()} == b.selected_
-                    assert sorted(b.model_["classes"]) == sorted(
-                        [words[c] for c in classes] if kind == "names" else
-                        ["-1", "1"] if len(classes) == 2 else ["0", "1", "2"])
-                else:
-                    assert a.selected_ == b.selected_
+                assert {words[c]: v for c, v in a.selected_.items()} == b.selected_
+                assert sorted(b.model_["classes"]) == sorted(
+                    [words[c] for c in classes] if kind == "names" else
+                    ["-1", "1"] if len(classes) == 2 else ["0", "1", "2"])
+            else:
+                assert a.selected_ == b.selected_
 
 
 def test_names_fit_whatever_their_first_line(multiclass_cli, monkeypatch):
