@@ -2794,6 +2794,54 @@ def test_every_label_type_fits_as_by_indices(multiclass_cli, monkeypatch):
             assert np.array_equal(got.predict(X), want.predict(X))
 
 
+def _editing_greedytl(p, cli, edit):
+    """A greedytl at p that runs cli's and then, after a fit, replaces the
+    model file's document doc by the Python expression edit's value."""
+    p.write_text(textwrap.dedent("""\
+        #!{python}
+        import json, os, subprocess, sys
+        # cli's parent is this process (the estimator names its own: GREEDYTL_PARENT_PID).
+        r = subprocess.run([{cli!r}] + sys.argv[1:], env=dict(os.environ, {env}=str(os.getpid())))
+        if sys.argv[1:2] == ["fit"] and r.returncode == 0:
+            out = sys.argv[sys.argv.index("--out") + 1]
+            with open(out) as f:
+                doc = json.load(f)
+            with open(out, "w") as f:
+                json.dump({edit}, f)
+        sys.exit(r.returncode)
+        """).format(python=sys.executable, cli=cli["path"], env=greedytl._cli.PARENT_ENV, edit=edit))
+    p.chmod(0o755)
+    return str(p)
+
+
+def test_fit_refuses_a_model_of_other_classes(multiclass_cli, tmp_path):
+    """fit refuses (RuntimeError) a model file whose classes are not one of
+    each label greedytl was given (_check_classes): a class of no label
+    ("7" for 5, 8, 9; "emu" for names), a binary model for three classes,
+    and, the file's classes given directly, a class named twice (which
+    parse_model refuses in a file) or too few classes."""
+    X, k, zoo = _three_blobs([0, 1, 2])
+    two = TransferClassifier(method="l1-logistic", sources=zoo, random_state=0).fit(X[k < 2][:16], k[k < 2][:16])
+    assert two.model_.get("classes") is None  # a binary model
+    for labels, other in (([5, 8, 9], "7"), (["cat", "dog", "owl"], "emu")):
+        y = np.array(labels)[k]
+        swap = "dict(doc, classes=doc['classes'][:2] + [{!r}])".format(other)
+        for edit, method, said in ((swap, "nearest-mean", r"greedytl wrote classes \[.*'{}'\] for the labels ".format(other)),
+                                   (repr(two.model_), "greedytl", "greedytl wrote a binary model for 3 classes")):
+            bad = _editing_greedytl(tmp_path / "greedytl-{}".format(len(os.listdir(tmp_path))), multiclass_cli, edit)
+            with pytest.raises(RuntimeError, match=said):
+                TransferClassifier(method=method, sources=zoo, random_state=0, greedytl_bin=bad).fit(X[:24], y[:24])
+        # The editing greedytl is a faithful one without an edit.
+        ok = _editing_greedytl(tmp_path / "greedytl-{}".format(len(os.listdir(tmp_path))), multiclass_cli, "doc")
+        TransferClassifier(method="nearest-mean", sources=zoo, random_state=0, greedytl_bin=ok).fit(X[:24], y[:24])
+    from types import SimpleNamespace
+    five = np.array([5.0, 8.0, 9.0])
+    for classes, n in ((["5", "8", "8"], 2), (["5", "8"], 3), (["5", "8", "7"], 3)):
+        with pytest.raises(RuntimeError, match="greedytl wrote classes"):
+            TransferClassifier._check_classes(SimpleNamespace(classes=classes), n, five[:n])
+    TransferClassifier._check_classes(SimpleNamespace(classes=["9", "5", "8"]), 3, five)
+
+
 def test_given_labels():
     """Which labels fit gives greedytl as they are: integers (ints, floats
     of integral value) of at most 2**53 in magnitude, each exact in a
