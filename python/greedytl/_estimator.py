@@ -582,14 +582,21 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     @staticmethod
     def _check_classes(scorer, k, values):
         """Refuse a model whose classes are not one of each class of the
-        labels greedytl was given (k classes; values: _given_labels)."""
+        labels greedytl was given (k classes; values: _given_labels). The
+        message names the labels as greedytl does: an integer by Go's
+        spelling of its value ("5", "1e+06"), as _file_class reads it."""
         if scorer.classes is None:
             if k != 2:
                 raise RuntimeError("greedytl wrote a binary model for {} classes".format(k))
             return
         index = TransferClassifier._class_index(scorer.classes, k, values)
         if len(scorer.classes) != k or sorted(index.values(), key=lambda i: -1 if i is None else i) != list(range(k)):
-            given = TransferClassifier._encoded_names(k) if values is None else [str(v) for v in values]
+            if values is None:
+                given = TransferClassifier._encoded_names(k)
+            elif values.dtype.kind == "U":
+                given = list(values)
+            else:
+                given = [_model._go_float(float(v)) for v in values]
             raise RuntimeError("greedytl wrote classes {!r} for the labels {}".format(scorer.classes, ", ".join(given)))
 
     @staticmethod

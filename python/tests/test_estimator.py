@@ -2819,14 +2819,16 @@ def test_fit_refuses_a_model_of_other_classes(multiclass_cli, tmp_path):
     each label greedytl was given (_check_classes): a class of no label
     ("7" for 5, 8, 9; "emu" for names), a binary model for three classes,
     and, the file's classes given directly, a class named twice (which
-    parse_model refuses in a file) or too few classes."""
+    parse_model refuses in a file) or too few classes. The message names
+    the labels as greedytl does ("5", "1e+06"; it said "5.0", "1000000.0")."""
     X, k, zoo = _three_blobs([0, 1, 2])
     two = TransferClassifier(method="l1-logistic", sources=zoo, random_state=0).fit(X[k < 2][:16], k[k < 2][:16])
     assert two.model_.get("classes") is None  # a binary model
     for labels, other in (([5, 8, 9], "7"), (["cat", "dog", "owl"], "emu")):
         y = np.array(labels)[k]
         swap = "dict(doc, classes=doc['classes'][:2] + [{!r}])".format(other)
-        for edit, method, said in ((swap, "nearest-mean", r"greedytl wrote classes \[.*'{}'\] for the labels ".format(other)),
+        for edit, method, said in ((swap, "nearest-mean", r"greedytl wrote classes \[.*'{}'\] for the labels {}$".format(
+                                        other, ", ".join(map(str, labels)))),
                                    (repr(two.model_), "greedytl", "greedytl wrote a binary model for 3 classes")):
             bad = _editing_greedytl(tmp_path / "greedytl-{}".format(len(os.listdir(tmp_path))), multiclass_cli, edit)
             with pytest.raises(RuntimeError, match=said):
@@ -2840,6 +2842,10 @@ def test_fit_refuses_a_model_of_other_classes(multiclass_cli, tmp_path):
         with pytest.raises(RuntimeError, match="greedytl wrote classes"):
             TransferClassifier._check_classes(SimpleNamespace(classes=classes), n, five[:n])
     TransferClassifier._check_classes(SimpleNamespace(classes=["9", "5", "8"]), 3, five)
+    for values, said in ((None, "0, 1, 2"), (np.array([-1e6, 2.5e7, 2.0 ** 53]), "-1e+06, 2.5e+07, 9.007199254740992e+15"),
+                         (np.array([0.0, 100000.0, 123456.0]), "0, 100000, 123456")):
+        with pytest.raises(RuntimeError, match=r"for the labels {}$".format(re.escape(said))):
+            TransferClassifier._check_classes(SimpleNamespace(classes=["x", "y", "z"]), 3, values)
 
 
 def test_given_labels():
