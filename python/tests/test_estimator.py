@@ -2848,6 +2848,22 @@ def test_fit_refuses_a_model_of_other_classes(multiclass_cli, tmp_path):
             TransferClassifier._check_classes(SimpleNamespace(classes=["x", "y", "z"]), 3, values)
 
 
+def test_file_class():
+    """_file_class maps greedytl's name of a class to its index into
+    classes_: a number label by value (Go's spelling, "1e+06", or another
+    of the same value), a name by itself, the indices as _encode writes
+    them; a name of no class is None (not 0, the first class)."""
+    fc = TransferClassifier._file_class
+    ints = np.array([-1e6, 5.0, 1e6])
+    assert [fc(c, 3, ints) for c in ("-1e+06", "5", "1e+06", "1000000", "5.0")] == [0, 1, 2, 2, 1]
+    names = np.array(["cat", "dog"])
+    assert [fc(c, 2, names) for c in ("cat", "dog")] == [0, 1]
+    assert [fc(c, 2, None) for c in ("-1", "1")] == [0, 1] and [fc(c, 3, None) for c in ("0", "2")] == [0, 2]
+    for c, k, values in (("7", 3, ints), ("1e+07", 3, ints), ("x", 3, ints), ("", 3, ints), ("emu", 2, names),
+                         ("5", 2, names), ("0", 2, None), ("3", 3, None), ("-1", 3, None)):
+        assert fc(c, k, values) is None, (c, k, values)
+
+
 def test_given_labels():
     """Which labels fit gives greedytl as they are: integers (ints, floats
     of integral value) of at most 2**53 in magnitude, each exact in a
