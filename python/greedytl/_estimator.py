@@ -480,6 +480,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         character or other text greedytl's label files read otherwise)."""
         kind = classes.dtype.kind
         if kind in "iuf":
+            # A defence: fit's classes are never other floats (scikit-learn
+            # refuses them first, check_classification_targets' "Unknown
+            # label type: 'continuous'", and NaN and infinity), but only a
+            # whole finite float is a value greedytl reads as given.
             if kind == "f" and not np.all(np.isfinite(classes) & (classes == np.floor(classes))):
                 return None
             if any(abs(int(c)) > _EXACT_INT for c in classes):

@@ -2776,6 +2776,8 @@ def test_every_label_type_fits_as_by_indices(multiclass_cli, monkeypatch):
     fit gave greedytl labels as they are."""
     pd = pytest.importorskip("pandas")
     X, k, zoo = _three_blobs([0, 1, 2])
+    # The floats are whole: scikit-learn refuses others as labels ("Unknown
+    # label type: 'continuous'") before the estimator sees them.
     kinds = [np.array([3, 5, 9]), np.array([-7, -2, 4]), np.array([0.0, 1.0, 2.5e3]), np.array(["Ant", "bee", "cow"]),
              np.array([b"a", b"b", b"c"]), np.array(["2020-01-01", "2020-02-01", "2021-01-01"], dtype="datetime64[D]")]
     cases = [kind[k[:24]] for kind in kinds] + [
@@ -2870,7 +2872,8 @@ def test_given_labels():
     float64, as their values; str and bools whose text is an ASCII
     identifier and no number, as that text. Not larger integers (2**53 + 1
     would read as 2**53), nor text greedytl reads otherwise or refuses
-    (digits, blanks, "nan", "inf", non-ASCII), bytes, objects."""
+    (digits, blanks, "nan", "inf", non-ASCII), bytes, objects, nor floats
+    that are not whole (which fit never has: scikit-learn refuses them)."""
     assert TransferClassifier._given_labels(np.array([-3, 5])).tolist() == [-3.0, 5.0]
     assert TransferClassifier._given_labels(np.array([1.0, 2.0], dtype=np.float32)).tolist() == [1.0, 2.0]
     assert TransferClassifier._given_labels(np.array([0, 2 ** 53], dtype=np.uint64)).tolist() == [0.0, 2.0 ** 53]
@@ -2880,7 +2883,8 @@ def test_given_labels():
     for no in (np.array(["1", "2"]), np.array([0, 2 ** 53 + 1]), np.array([0, 2 ** 64 - 1], dtype=np.uint64),
                np.array([1, 2], dtype=object), np.array(["a", "b c"]), np.array(["a", "nan"]), np.array(["a", "inf"]),
                np.array(["a", "Infinity"]), np.array(["a", "é"]), np.array(["a", "b-c"]), np.array(["a", "#b"]),
-               np.array([b"a", b"b"]), np.array(["a", _Np2Str("b")], dtype=object), np.array(["a", ""])):
+               np.array([b"a", b"b"]), np.array(["a", _Np2Str("b")], dtype=object), np.array(["a", ""]),
+               np.array([0.0, 2.5]), np.array([-0.5, 1.0]), np.array([0.0, np.inf]), np.array([np.nan, 1.0])):
         assert TransferClassifier._given_labels(no) is None, no
 
 
