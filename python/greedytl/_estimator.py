@@ -480,6 +480,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         character or other text greedytl's label files read otherwise)."""
         kind = classes.dtype.kind
         if kind in "iuf":
+            # A defence: fit's classes are never other floats (scikit-learn
+            # refuses them first, check_classification_targets' "Unknown
+            # label type: 'continuous'", and NaN and infinity), but only a
+            # whole finite float is a value greedytl reads as given.
             if kind == "f" and not np.all(np.isfinite(classes) & (classes == np.floor(classes))):
                 return None
             if any(abs(int(c)) > _EXACT_INT for c in classes):
@@ -582,14 +586,21 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     @staticmethod
     def _check_classes(scorer, k, values):
         """Refuse a model whose classes are not one of each class of the
-        labels greedytl was given (k classes; values: _given_labels)."""
+        labels greedytl was given (k classes; values: _given_labels). The
+        message names the labels as greedytl does: an integer by Go's
+        spelling of its value ("5", "1e+06"), as _file_class reads it."""
         if scorer.classes is None:
             if k != 2:
                 raise RuntimeError("greedytl wrote a binary model for {} classes".format(k))
             return
         index = TransferClassifier._class_index(scorer.classes, k, values)
         if len(scorer.classes) != k or sorted(index.values(), key=lambda i: -1 if i is None else i) != list(range(k)):
-            given = TransferClassifier._encoded_names(k) if values is None else [str(v) for v in values]
+            if values is None:
+                given = TransferClassifier._encoded_names(k)
+            elif values.dtype.kind == "U":
+                given = list(values)
+            else:
+                given = [_model._go_float(float(v)) for v in values]
             raise RuntimeError("greedytl wrote classes {!r} for the labels {}".format(scorer.classes, ", ".join(given)))
 
     @staticmethod

@@ -2709,29 +2709,63 @@ def test_labels_fit_alike_however_given(multiclass_cli):
     the same order fit (given to greedytl as class indices, ±1 for two:
     names with a blank): the same decision_function, bit for bit, the same
     predictions and selections, for binary, one-vs-rest and native
-    multi-class methods; the model file names the classes as given."""
-    X, y, zoo = _three_blobs([-4, 5, 9])
-    kinds = {"names": {-4: "Ant", 5: "bee", 9: "cat_2"}, "indices": {-4: "a x", 5: "b x", 9: "c x"}}
+    multi-class methods; the model file names the classes as given, an
+    integer as greedytl spells its value ("1e+06", strconv's 'g' form, which
+    _file_class reads with float, not int)."""
     tr = np.arange(24)
-    for classes in ((-4, 5, 9), (5, 9)):
-        rows = tr[np.isin(y[tr], classes)]
-        for method in (None, "l1-logistic", "nearest-mean"):
-            a = TransferClassifier(method=method, sources=zoo, random_state=0).fit(X[rows], y[rows])
-            assert list(a.classes_) == list(classes)
+    spelt = {-4: "-4", 5: "5", 9: "9", -10 ** 6: "-1e+06", 10 ** 6: "1e+06", 3 * 10 ** 6: "3e+06"}
+    for labels in ((-4, 5, 9), (-10 ** 6, 10 ** 6, 3 * 10 ** 6)):
+        X, y, zoo = _three_blobs(labels)
+        kinds = {"names": dict(zip(labels, ("Ant", "bee", "cat_2"))), "indices": dict(zip(labels, ("a x", "b x", "c x")))}
+        for classes in (labels, labels[1:]):
+            _fit_alike_however_given(X, y, zoo, tr[np.isin(y[tr], classes)], classes, kinds, spelt)
+
+
+def _fit_alike_however_given(X, y, zoo, rows, classes, kinds, spelt):
+    """test_labels_fit_alike_however_given's checks of the integer labels y
+    of rows (of classes, greedytl's spelling of each spelt) against the
+    labels kinds give them."""
+    for method in (None, "l1-logistic", "nearest-mean"):
+        a = TransferClassifier(method=method, sources=zoo, random_state=0).fit(X[rows], y[rows])
+        assert list(a.classes_) == list(classes)
+        if isinstance(a.selected_, dict):
+            assert a.model_["classes"] == [spelt[c] for c in classes]
+        for kind, words in kinds.items():
+            b = TransferClassifier(method=method, sources=zoo, random_state=0).fit(
+                X[rows], np.array([words[v] for v in y[rows]]))
+            assert np.array_equal(a.decision_function(X), b.decision_function(X)), (method, kind)
+            assert [words[v] for v in a.predict(X)] == list(b.predict(X))
             if isinstance(a.selected_, dict):
-                assert a.model_["classes"] == [str(c) for c in classes]
-            for kind, words in kinds.items():
-                b = TransferClassifier(method=method, sources=zoo, random_state=0).fit(
-                    X[rows], np.array([words[v] for v in y[rows]]))
-                assert np.array_equal(a.decision_function(X), b.decision_function(X)), (method, kind)
-                assert [words[v] for v in a.predict(X)] == list(b.predict(X))
-                if isinstance(a.selected_, dict):
-                    assert {words[c]: v for c, v in a.selected_.items()} == b.selected_
-                    assert sorted(b.model_["classes"]) == sorted(
-                        [words[c] for c in classes] if kind == "names" else
-                        ["-1", "1"] if len(classes) == 2 else ["0", "1", "2"])
-                else:
-                    assert a.selected_ == b.selected_
+                assert {words[c]: v for c, v in a.selected_.items()} == b.selected_
+                assert sorted(b.model_["classes"]) == sorted(
+                    [words[c] for c in classes] if kind == "names" else
+                    ["-1", "1"] if len(classes) == 2 else ["0", "1", "2"])
+            else:
+                assert a.selected_ == b.selected_
+
+
+def test_names_fit_whatever_their_first_line(multiclass_cli, monkeypatch):
+    """Names given to greedytl as a text file (--labels-header no) are all
+    labels, the first line too: y, and y_oracle, whose first label is the
+    only example of its class above two classes of two examples or more
+    ("owl" above "cat" and "dog"), which greedytl's guess would read as a
+    header, fit three classes, as the fit given the class indices does
+    (the same decision_function, bit for bit). Without --labels-header no
+    the fit failed ('its first line, "owl", was read as a header')."""
+    X, y, zoo = _three_blobs(["owl", "cat", "dog"])
+    others = np.flatnonzero(y != "owl")
+    tr, ho = np.arange(1, 16), np.r_[30, others[20:]]
+    fits = ((None, {}, np.r_[0, others[:20]]),
+            ("best-source", dict(X_oracle=X[ho], y_oracle=y[ho]), tr))
+    assert y[fits[0][2][0]] == y[ho[0]] == "owl" and "owl" not in y[fits[0][2][1:]] and "owl" not in y[ho[1:]]
+    assert "owl" in y[tr] and y[tr][0] != "owl"
+    for method, kw, rows in fits:
+        got = TransferClassifier(method=method, sources=zoo, random_state=0).fit(X[rows], y[rows], **kw)
+        with monkeypatch.context() as m:
+            m.setattr(TransferClassifier, "_given_labels", staticmethod(lambda classes: None))
+            want = TransferClassifier(method=method, sources=zoo, random_state=0).fit(X[rows], y[rows], **kw)
+        assert list(got.classes_) == ["cat", "dog", "owl"] and sorted(got.model_["classes"]) == ["cat", "dog", "owl"]
+        assert np.array_equal(got.decision_function(X), want.decision_function(X)), method
 
 
 def test_every_label_type_fits_as_by_indices(multiclass_cli, monkeypatch):
@@ -2742,6 +2776,8 @@ def test_every_label_type_fits_as_by_indices(multiclass_cli, monkeypatch):
     fit gave greedytl labels as they are."""
     pd = pytest.importorskip("pandas")
     X, k, zoo = _three_blobs([0, 1, 2])
+    # The floats are whole: scikit-learn refuses others as labels ("Unknown
+    # label type: 'continuous'") before the estimator sees them.
     kinds = [np.array([3, 5, 9]), np.array([-7, -2, 4]), np.array([0.0, 1.0, 2.5e3]), np.array(["Ant", "bee", "cow"]),
              np.array([b"a", b"b", b"c"]), np.array(["2020-01-01", "2020-02-01", "2021-01-01"], dtype="datetime64[D]")]
     cases = [kind[k[:24]] for kind in kinds] + [
@@ -2760,13 +2796,84 @@ def test_every_label_type_fits_as_by_indices(multiclass_cli, monkeypatch):
             assert np.array_equal(got.predict(X), want.predict(X))
 
 
+def _editing_greedytl(p, cli, edit):
+    """A greedytl at p that runs cli's and then, after a fit, replaces the
+    model file's document doc by the Python expression edit's value."""
+    p.write_text(textwrap.dedent("""\
+        #!{python}
+        import json, os, subprocess, sys
+        # cli's parent is this process (the estimator names its own: GREEDYTL_PARENT_PID).
+        r = subprocess.run([{cli!r}] + sys.argv[1:], env=dict(os.environ, {env}=str(os.getpid())))
+        if sys.argv[1:2] == ["fit"] and r.returncode == 0:
+            out = sys.argv[sys.argv.index("--out") + 1]
+            with open(out) as f:
+                doc = json.load(f)
+            with open(out, "w") as f:
+                json.dump({edit}, f)
+        sys.exit(r.returncode)
+        """).format(python=sys.executable, cli=cli["path"], env=greedytl._cli.PARENT_ENV, edit=edit))
+    p.chmod(0o755)
+    return str(p)
+
+
+def test_fit_refuses_a_model_of_other_classes(multiclass_cli, tmp_path):
+    """fit refuses (RuntimeError) a model file whose classes are not one of
+    each label greedytl was given (_check_classes): a class of no label
+    ("7" for 5, 8, 9; "emu" for names), a binary model for three classes,
+    and, the file's classes given directly, a class named twice (which
+    parse_model refuses in a file) or too few classes. The message names
+    the labels as greedytl does ("5", "1e+06"; it said "5.0", "1000000.0")."""
+    X, k, zoo = _three_blobs([0, 1, 2])
+    two = TransferClassifier(method="l1-logistic", sources=zoo, random_state=0).fit(X[k < 2][:16], k[k < 2][:16])
+    assert two.model_.get("classes") is None  # a binary model
+    for labels, other in (([5, 8, 9], "7"), (["cat", "dog", "owl"], "emu")):
+        y = np.array(labels)[k]
+        swap = "dict(doc, classes=doc['classes'][:2] + [{!r}])".format(other)
+        for edit, method, said in ((swap, "nearest-mean", r"greedytl wrote classes \[.*'{}'\] for the labels {}$".format(
+                                        other, ", ".join(map(str, labels)))),
+                                   (repr(two.model_), "greedytl", "greedytl wrote a binary model for 3 classes")):
+            bad = _editing_greedytl(tmp_path / "greedytl-{}".format(len(os.listdir(tmp_path))), multiclass_cli, edit)
+            with pytest.raises(RuntimeError, match=said):
+                TransferClassifier(method=method, sources=zoo, random_state=0, greedytl_bin=bad).fit(X[:24], y[:24])
+        # The editing greedytl is a faithful one without an edit.
+        ok = _editing_greedytl(tmp_path / "greedytl-{}".format(len(os.listdir(tmp_path))), multiclass_cli, "doc")
+        TransferClassifier(method="nearest-mean", sources=zoo, random_state=0, greedytl_bin=ok).fit(X[:24], y[:24])
+    from types import SimpleNamespace
+    five = np.array([5.0, 8.0, 9.0])
+    for classes, n in ((["5", "8", "8"], 2), (["5", "8"], 3), (["5", "8", "7"], 3)):
+        with pytest.raises(RuntimeError, match="greedytl wrote classes"):
+            TransferClassifier._check_classes(SimpleNamespace(classes=classes), n, five[:n])
+    TransferClassifier._check_classes(SimpleNamespace(classes=["9", "5", "8"]), 3, five)
+    for values, said in ((None, "0, 1, 2"), (np.array([-1e6, 2.5e7, 2.0 ** 53]), "-1e+06, 2.5e+07, 9.007199254740992e+15"),
+                         (np.array([0.0, 100000.0, 123456.0]), "0, 100000, 123456")):
+        with pytest.raises(RuntimeError, match=r"for the labels {}$".format(re.escape(said))):
+            TransferClassifier._check_classes(SimpleNamespace(classes=["x", "y", "z"]), 3, values)
+
+
+def test_file_class():
+    """_file_class maps greedytl's name of a class to its index into
+    classes_: a number label by value (Go's spelling, "1e+06", or another
+    of the same value), a name by itself, the indices as _encode writes
+    them; a name of no class is None (not 0, the first class)."""
+    fc = TransferClassifier._file_class
+    ints = np.array([-1e6, 5.0, 1e6])
+    assert [fc(c, 3, ints) for c in ("-1e+06", "5", "1e+06", "1000000", "5.0")] == [0, 1, 2, 2, 1]
+    names = np.array(["cat", "dog"])
+    assert [fc(c, 2, names) for c in ("cat", "dog")] == [0, 1]
+    assert [fc(c, 2, None) for c in ("-1", "1")] == [0, 1] and [fc(c, 3, None) for c in ("0", "2")] == [0, 2]
+    for c, k, values in (("7", 3, ints), ("1e+07", 3, ints), ("x", 3, ints), ("", 3, ints), ("emu", 2, names),
+                         ("5", 2, names), ("0", 2, None), ("3", 3, None), ("-1", 3, None)):
+        assert fc(c, k, values) is None, (c, k, values)
+
+
 def test_given_labels():
     """Which labels fit gives greedytl as they are: integers (ints, floats
     of integral value) of at most 2**53 in magnitude, each exact in a
     float64, as their values; str and bools whose text is an ASCII
     identifier and no number, as that text. Not larger integers (2**53 + 1
     would read as 2**53), nor text greedytl reads otherwise or refuses
-    (digits, blanks, "nan", "inf", non-ASCII), bytes, objects."""
+    (digits, blanks, "nan", "inf", non-ASCII), bytes, objects, nor floats
+    that are not whole (which fit never has: scikit-learn refuses them)."""
     assert TransferClassifier._given_labels(np.array([-3, 5])).tolist() == [-3.0, 5.0]
     assert TransferClassifier._given_labels(np.array([1.0, 2.0], dtype=np.float32)).tolist() == [1.0, 2.0]
     assert TransferClassifier._given_labels(np.array([0, 2 ** 53], dtype=np.uint64)).tolist() == [0.0, 2.0 ** 53]
@@ -2776,7 +2883,8 @@ def test_given_labels():
     for no in (np.array(["1", "2"]), np.array([0, 2 ** 53 + 1]), np.array([0, 2 ** 64 - 1], dtype=np.uint64),
                np.array([1, 2], dtype=object), np.array(["a", "b c"]), np.array(["a", "nan"]), np.array(["a", "inf"]),
                np.array(["a", "Infinity"]), np.array(["a", "é"]), np.array(["a", "b-c"]), np.array(["a", "#b"]),
-               np.array([b"a", b"b"]), np.array(["a", _Np2Str("b")], dtype=object), np.array(["a", ""])):
+               np.array([b"a", b"b"]), np.array(["a", _Np2Str("b")], dtype=object), np.array(["a", ""]),
+               np.array([0.0, 2.5]), np.array([-0.5, 1.0]), np.array([0.0, np.inf]), np.array([np.nan, 1.0])):
         assert TransferClassifier._given_labels(no) is None, no
 
 
