@@ -145,7 +145,7 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 		diagf(s.err, "%s", note)
 	}
 	for _, c := range res.TestSetCautions() {
-		s.warn(warning{Code: experiment.WarnSmallTestSets, Message: c})
+		s.warn(warning{Code: experiment.WarnSmallTestSets, Message: c.Message, Classes: c.Classes})
 	}
 	rows := res.Rows()
 	for _, r := range rows {
