@@ -108,7 +108,7 @@ and expected.`,
 	dirFlags(fl, "out")
 	fl.BoolVar(&o.json, "json", false, "print the summary as a JSON array")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "with --out, no message that the report is written or that an earlier report's file is removed (warnings are still printed); the summary (the table without --out, --json's array with or without it) is printed all the same")
-	fl.StringSliceVar(&o.format, "format", slices.Clone(reportFormats), "documents to write with --out: "+strings.Join(reportFormats, ", ")+" (figures are always written)")
+	wordsVar(fl, &o.format, slices.Clone(reportFormats), "format", "documents to write with --out: "+strings.Join(reportFormats, ", ")+" (figures are always written)")
 	return c
 }
 
@@ -119,7 +119,7 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 	}
 	var opts report.Options
 	for _, f := range o.format {
-		switch strings.ToLower(strings.TrimSpace(f)) {
+		switch strings.ToLower(f) { // listItems trimmed it
 		case "md", "markdown":
 			opts.Markdown = true
 		case "html":

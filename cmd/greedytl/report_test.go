@@ -145,6 +145,7 @@ func TestReportOut(t *testing.T) {
 		{"md and html", nil, []string{"report.md", "report.html", "fig1-accuracy-toy.png", "fig1-accuracy-toy.svg",
 			"fig3-greedytl59-toy.png", "fig-weights-toy-greedytl.svg"}, nil, false, false},
 		{"md only, and JSON", []string{"--format", "md", "--json"}, []string{"report.md", "fig1-accuracy-toy.png"}, []string{"report.html"}, true, false},
+		{"html then md, spaced", []string{"--format", " html ", "--format", "MD"}, []string{"report.md", "report.html"}, nil, false, false},
 		{"quiet", []string{"-q"}, []string{"report.md", "report.html"}, nil, false, true},
 		{"quiet, JSON", []string{"-q", "--json"}, []string{"report.md", "report.html"}, nil, true, true},
 	}
@@ -194,6 +195,8 @@ func TestReportBadInput(t *testing.T) {
 		{"malformed results", []string{"report", bad}, exitInput, "results.jsonl:1:"},
 		{"unknown format", []string{"report", run, "--out", t.TempDir(), "--format", "pdf"}, exitInput, `--format "pdf"`},
 		{"format without out", []string{"report", run, "--format", "md"}, exitInput, "--format needs --out"},
+		// It wrote report.md only (pflag's CSV reader read the first line).
+		{"formats on two lines", []string{"report", run, "--out", t.TempDir(), "--format", "md\nhtml"}, exitInput, "items on more than one line"},
 		{"unknown flag", []string{"report", run, "--bogus"}, exitInput, "unknown flag"},
 		// Refused before any work (it failed to write, exit 1).
 		{"out under a file", []string{"report", run, "--out", filepath.Join(file, "sub")}, exitInput, file + " is a file, not a directory"},
