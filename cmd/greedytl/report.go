@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/report"
@@ -133,6 +134,14 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 	}
 	if c.Flags().Changed("format") && o.out == "" {
 		return badInputf("--format needs --out: it chooses the documents written there")
+	}
+	// Before the runs are read, after the flags' errors (exit 2), which a
+	// write's would hide: the message of synth's (it was "report: mkdir
+	// DIR: read-only file system").
+	if o.out != "" {
+		if err := atomicfile.CheckDir(o.out); err != nil {
+			return err
+		}
 	}
 	res, err := report.Load(runs...)
 	if err != nil {
