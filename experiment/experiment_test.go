@@ -588,7 +588,9 @@ func TestRunInputErrors(t *testing.T) {
 		// "experiment: unknown methods".
 		{"unknown method", func(c *Config) { c.Methods = []string{"nope"} }, `experiment: unknown method "nope" (known: greedytl, `},
 		{"unknown methods", func(c *Config) { c.Methods = []string{"nope", "greedytl", "nada"} }, `experiment: unknown methods "nope", "nada" (known: greedytl, `},
-		{"unknown N-way method", func(c *Config) { c.Protocol, c.Ways, c.Noise, c.Methods = ProtocolNWay, []int{2}, []int{0}, []string{"nope"} }, `experiment: unknown method "nope" (known: `},
+		{"unknown N-way method", func(c *Config) {
+			c.Protocol, c.Ways, c.Noise, c.Methods = ProtocolNWay, []int{2}, []int{0}, []string{"nope"}
+		}, `experiment: unknown method "nope" (known: `},
 		{"one method under two names", func(c *Config) { c.Methods = []string{"greedytl-sp", "greedytl-sp:gamma=0.5"} }, "are the same method (greedytl-sp)"},
 		{"unknown target", func(c *Config) { c.Targets = []string{"zz"} }, "zz"},
 		{"negative target", func(c *Config) { c.Targets = []string{"n1"} }, "negative class"},
