@@ -292,8 +292,9 @@ func (c *Config) check() ([]string, error) {
 }
 
 // unknownMethods returns an input error naming every spec of specs whose
-// method is not registered, when there are two or more (canonicalSpec's
-// error names one, the first).
+// method is not registered, when there is one or more: "experiment:
+// unknown method(s) …" whatever their number (canonicalSpec's error,
+// which names the first alone, said "method: unknown method …" for one).
 func unknownMethods(specs []string, p string) error {
 	var unknown []string
 	for _, m := range specs {
@@ -303,14 +304,18 @@ func unknownMethods(specs []string, p string) error {
 			}
 		}
 	}
-	if len(unknown) < 2 {
+	if len(unknown) == 0 {
 		return nil
 	}
 	known := method.Names()
 	if p == ProtocolNWay {
 		known = method.MultiNames()
 	}
-	return inputErrorf("experiment: unknown methods %s (known: %s)", strings.Join(unknown, ", "), strings.Join(known, ", "))
+	noun := "method"
+	if len(unknown) > 1 {
+		noun = "methods"
+	}
+	return inputErrorf("experiment: unknown %s %s (known: %s)", noun, strings.Join(unknown, ", "), strings.Join(known, ", "))
 }
 
 // canonicalSpec returns the canonical form of the method spec m for

@@ -584,7 +584,13 @@ func TestRunInputErrors(t *testing.T) {
 		{"no splits", func(c *Config) { c.Splits = 0 }, "splits"},
 		{"too many splits", func(c *Config) { c.Splits = maxGridCells }, "a grid of 3.2e+09 cells (8 targets × 2 sizes × 2 noise levels × 100000000 splits × 1 method)"},
 		{"negative noise", func(c *Config) { c.Noise = []int{-1} }, "noise"},
-		{"unknown method", func(c *Config) { c.Methods = []string{"nope"} }, "nope"},
+		// One unknown method was "method: unknown method", two
+		// "experiment: unknown methods".
+		{"unknown method", func(c *Config) { c.Methods = []string{"nope"} }, `experiment: unknown method "nope" (known: greedytl, `},
+		{"unknown methods", func(c *Config) { c.Methods = []string{"nope", "greedytl", "nada"} }, `experiment: unknown methods "nope", "nada" (known: greedytl, `},
+		{"unknown N-way method", func(c *Config) {
+			c.Protocol, c.Ways, c.Noise, c.Methods = ProtocolNWay, []int{2}, []int{0}, []string{"nope"}
+		}, `experiment: unknown method "nope" (known: `},
 		{"one method under two names", func(c *Config) { c.Methods = []string{"greedytl-sp", "greedytl-sp:gamma=0.5"} }, "are the same method (greedytl-sp)"},
 		{"unknown target", func(c *Config) { c.Targets = []string{"zz"} }, "zz"},
 		{"negative target", func(c *Config) { c.Targets = []string{"n1"} }, "negative class"},

@@ -108,7 +108,10 @@ type WideRange struct {
 	// LeftOut committees of the Subsamples' fitted were left out of the
 	// mean; the model averages the other Subsamples − LeftOut and the whole
 	// sample's.
-	LeftOut    int `json:"left_out"`
+	LeftOut int `json:"left_out"`
+	// Subsamples is the number of subsamples' committees fitted, those
+	// left out included, the whole sample's not counted
+	// (method.WideColumn.Subsamples).
 	Subsamples int `json:"subsamples"`
 	// Columns are the columns because of which (method.WideColumn),
 	// features before sources, each by index.
@@ -121,14 +124,21 @@ type WideRange struct {
 // how many of them weight it.
 type WideRangeColumn struct {
 	greedytl.Column
-	Ratio      float64 `json:"ratio"`
-	Committees int     `json:"committees"`
+	// Ratio is the column's largest shift ratio |μ − μ'|/s' over the
+	// committees left out because of it (method.WideColumn.Ratio).
+	Ratio float64 `json:"ratio"`
+	// Committees is how many of the committees left out weight the
+	// column (method.WideColumn.Left).
+	Committees int `json:"committees"`
 }
 
 // wideRangeOf returns the report of a fitted model's committees left out
 // (Record.WideRange): model's own when it is a method.WideRangeReporter,
 // or, for a model of several classes fitted one class against the rest,
-// each class's binary model's; nil when none was left out.
+// each class's binary model's; nil when none was left out. It derives
+// LeftOut from the model's "fits" hyperparameter (the committees averaged,
+// the whole sample's included: Subsamples + 1 − fits), so a
+// WideRangeReporter must set it: without it LeftOut is 0.
 func wideRangeOf(model any) []WideRange {
 	entry := func(m any, class string) []WideRange {
 		r, ok := m.(method.WideRangeReporter)

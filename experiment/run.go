@@ -19,6 +19,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/dirlock"
 	"github.com/greedytl/greedytl/internal/parallel"
@@ -204,6 +205,13 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		// hours) and nothing to write, nor a run.json to check (a run
 		// that has not written one yet is no run of this shard's).
 		return &Summary{}, nil
+	}
+	// Before the sources are trained and the cells run, after the
+	// configuration's and the data's errors (input errors), which a
+	// write's would hide: the message of synth's and train-sources' (it
+	// was lockRun's MkdirAll's, "mkdir RUN: read-only file system").
+	if err := atomicfile.CheckDir(cfg.Out); err != nil {
+		return nil, err
 	}
 	lock, err := lockRun(cfg.Out)
 	if errors.Is(err, dirlock.ErrLocked) && cfg.Shard.N > 1 {

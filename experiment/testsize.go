@@ -40,8 +40,12 @@ const WarnSmallTestSets = "small-test-sets"
 // dataset) whose test sets hold fewer than MinTestExamples positives or
 // negatives — the fewest test negatives of a cell, and the targets with
 // too few test positives, each with its fewest — or "" when there are
-// none. Episodes (Ways > 0) are not counted.
-func SmallTestSets(recs []Record) string {
+// none, and those targets (the warning's classes). Episodes (Ways > 0)
+// are not counted. maxTestNegatives is the runs' bound on a cell's test
+// negatives (Manifest.MaxTestNegatives), which the advice names; 0 when
+// the test sets are unbounded (ProtocolSkewed tests on every example the
+// training set leaves) or the bound is not known.
+func SmallTestSets(recs []Record, maxTestNegatives int) (string, []string) {
 	negatives := -1
 	positives := map[string]int{}
 	for _, r := range recs {
@@ -56,9 +60,9 @@ func SmallTestSets(recs []Record) string {
 		}
 	}
 	if negatives < 0 {
-		return ""
+		return "", nil
 	}
-	return smallTestNote(negatives, positives)
+	return smallTestNote(negatives, positives, maxTestNegatives)
 }
 
 // plannedSmallTests returns the caution of SmallTestSets, and the targets
@@ -69,31 +73,30 @@ func SmallTestSets(recs []Record) string {
 func plannedSmallTests(man *Manifest, counts []int, negatives int) (string, []string) {
 	sz := man.sizes()
 	positives := map[string]int{}
-	var small []string
 	most := slices.Max(man.Positives)
 	for _, name := range man.Targets {
-		n := splitRows(counts[classIndex(man.Classes, name)], most, sz.testPos) - most
-		positives[name] = n
-		if n < MinTestExamples {
-			small = append(small, name)
-		}
+		positives[name] = splitRows(counts[classIndex(man.Classes, name)], most, sz.testPos) - most
 	}
-	return smallTestNote(splitRows(negatives, sz.trainNeg, sz.testNeg)-sz.trainNeg, positives), small
+	return smallTestNote(splitRows(negatives, sz.trainNeg, sz.testNeg)-sz.trainNeg, positives, sz.testNeg)
 }
 
 // smallTestNote words the caution of SmallTestSets: the cells' fewest test
 // negatives, and by target the fewest test positives; "" when none is below
-// MinTestExamples.
-func smallTestNote(negatives int, positives map[string]int) string {
+// MinTestExamples. It returns the targets below it too, in order. Its
+// advice names maxTestNegatives, the test sets' bound, when it is above 0;
+// unbounded test sets (ProtocolSkewed) hold every example the training
+// set leaves, which only more examples enlarge.
+func smallTestNote(negatives int, positives map[string]int, maxTestNegatives int) (string, []string) {
 	var parts []string
 	few := negatives
 	if negatives < MinTestExamples {
 		parts = append(parts, fmt.Sprintf("cells test on %s (the target negatives the pool leaves beside the %d for training)", plural.Count(negatives, "negative", "negatives"), TrainNegatives))
 	}
-	var classes []string
+	var classes, small []string
 	for _, t := range slices.Sorted(maps.Keys(positives)) {
 		if p := positives[t]; p < MinTestExamples {
 			classes = append(classes, fmt.Sprintf("%s (%d)", t, p))
+			small = append(small, t)
 			few = min(few, p)
 		}
 	}
@@ -101,9 +104,13 @@ func smallTestNote(negatives int, positives map[string]int) string {
 		parts = append(parts, "the targets whose cells test on fewer positives at the largest training size: "+strings.Join(classes, ", "))
 	}
 	if len(parts) == 0 {
-		return ""
+		return "", nil
 	}
 	few = max(few, 1)
-	return fmt.Sprintf("test sets too small for a meaningful accuracy: %s; with k < %d test examples of a class, one of them classified the other way moves a cell's balanced accuracy by 1/(2k), more than 5 points (%.3g at k = %d), as much as methods differ; a larger negative pool, or targets with more examples, give the tests their %d",
-		strings.Join(parts, "; "), MinTestExamples, 50/float64(few), few, MaxTestNegatives)
+	advice := fmt.Sprintf("a larger negative pool, or targets with more examples, give the tests their %d", maxTestNegatives)
+	if maxTestNegatives <= 0 {
+		advice = "the tests hold every example the training set leaves: a larger negative pool, or targets with more examples, enlarge them"
+	}
+	return fmt.Sprintf("test sets too small for a meaningful accuracy: %s; with k < %d test examples of a class, one of them classified the other way moves a cell's balanced accuracy by 1/(2k), more than 5 points (%.3g at k = %d), as much as methods differ; %s",
+		strings.Join(parts, "; "), MinTestExamples, 50/float64(few), few, advice), small
 }

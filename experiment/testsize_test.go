@@ -64,7 +64,7 @@ func TestSmallTestSetsWarned(t *testing.T) {
 		}
 		plain = append(plain, *r)
 	}
-	if got := SmallTestSets(plain); got != w.message {
+	if got, classes := SmallTestSets(plain, MaxTestNegatives); got != w.message || !slices.Equal(classes, w.classes) {
 		t.Errorf("SmallTestSets of the records:\n%s\nwant the run's warning\n%s", got, w.message)
 	}
 
@@ -83,8 +83,8 @@ func TestSmallTestSetsWarned(t *testing.T) {
 	for _, r := range readRecords(t, sum.File) {
 		plain = append(plain, *r)
 	}
-	if len(warned) != 0 || SmallTestSets(plain) != "" {
-		t.Errorf("the usual grid: warnings %+v, SmallTestSets %q; want none", warned, SmallTestSets(plain))
+	if got, _ := SmallTestSets(plain, MaxTestNegatives); len(warned) != 0 || got != "" {
+		t.Errorf("the usual grid: warnings %+v, SmallTestSets %q; want none", warned, got)
 	}
 }
 
@@ -110,7 +110,7 @@ func TestSmallTestSetsBoundary(t *testing.T) {
 		{"12 then 8 negatives", []Record{rec("a", 20, 12), rec("a", 20, 8)}, []string{"cells test on 8 negatives"}},
 		{"8 then 12 negatives", []Record{rec("a", 20, 8), rec("a", 20, 12)}, []string{"cells test on 8 negatives"}},
 	} {
-		got := SmallTestSets(tc.recs)
+		got, _ := SmallTestSets(tc.recs, MaxTestNegatives)
 		if (got == "") != (len(tc.want) == 0) {
 			t.Errorf("%s: SmallTestSets %q; want a caution: %v", tc.name, got, len(tc.want) > 0)
 		}
@@ -145,6 +145,38 @@ func TestSmallTestSetsBoundary(t *testing.T) {
 			if !strings.Contains(got, w) {
 				t.Errorf("%s: plannedSmallTests %q; want it to say %q", tc.name, got, w)
 			}
+		}
+	}
+}
+
+// TestSmallTestSetsAdvice: the caution's advice follows the run's set
+// sizes. A standard run's (test sets of up to MaxTestNegatives) names its
+// bound, "give the tests their 50"; a skewed run's, which tests on every
+// example the training set leaves (no bound, protocolSizes' 0), names
+// none and says more examples enlarge the tests — in the caution a run
+// plans (plannedSmallTests) and in the records' (SmallTestSets with a
+// bound of 0). The skewed run's advice was the standard one's.
+func TestSmallTestSetsAdvice(t *testing.T) {
+	const bounded = "give the tests their 50"
+	const unbounded = "the tests hold every example the training set leaves: a larger negative pool, or targets with more examples, enlarge them"
+	for _, p := range []string{ProtocolStandard, ProtocolSkewed} {
+		sz, _ := protocolSizes(p)
+		man := &Manifest{Protocol: p, Classes: []string{"a", "b", "n"}, Targets: []string{"a", "b"}, Positives: []int{1},
+			TrainNegatives: sz.trainNeg, MaxTestPositives: sz.testPos, MaxTestNegatives: sz.testNeg}
+		got, small := plannedSmallTests(man, []int{6, 6, 30}, 30)
+		recs := []Record{{Dataset: "d", Method: "m", Target: "a", Positives: 1, TestPositives: 5, TestNegatives: 20}}
+		fromRecs, _ := SmallTestSets(recs, sz.testNeg)
+		want, not := bounded, unbounded
+		if p == ProtocolSkewed {
+			want, not = unbounded, bounded
+		}
+		for name, note := range map[string]string{"plannedSmallTests": got, "SmallTestSets": fromRecs} {
+			if !strings.HasSuffix(note, want) || strings.Contains(note, not) {
+				t.Errorf("%s: %s %q; want it to end %q", p, name, note, want)
+			}
+		}
+		if !slices.Equal(small, []string{"a", "b"}) {
+			t.Errorf("%s: small targets %q, want [a b]", p, small)
 		}
 	}
 }

@@ -327,7 +327,8 @@ func (s *cvSetup) oneClass(train *Problem) (float64, bool) {
 //
 // It returns an error for the inputs Train rejects, for folds outside
 // [2, number of examples], when ctx is done before all folds are trained
-// (ctx's error), and when a solver fails or a held-out row's decision
+// (fitctx.Err's: ctx's error wrapped as "linear: …: fit interrupted: …",
+// which errors.Is matches to it), and when a solver fails or a held-out row's decision
 // value overflows (NaN or ±Inf): the lowest failing fold's error,
 // whichever fails first in time (parallel.ForLowest), so that the error,
 // like the values, does not depend on scheduling. It panics when ctx is

@@ -405,7 +405,7 @@ func checkWeights(w []float64, prob *Problem) error {
 	d := newDesign(prob)
 	for i := range d.rows {
 		if v := d.dot(i, w); math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("the decision value of training row %d is %v: the weights (largest |w| %.3g) times its features overflow float64; rescale the features", i, v, wMax)
+			return fmt.Errorf("the decision value of training example %d (counting from 1) is %v: the weights (largest |w| %.3g) times its features overflow float64; rescale the features", i+1, v, wMax)
 		}
 	}
 	return nil

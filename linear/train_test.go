@@ -585,7 +585,8 @@ func TestTrainStopsInConversion(t *testing.T) {
 // TestTrainOverflowingScores: a model whose finite weights times the
 // training features overflow float64 (L2R_LR_DUAL on features near 1e300
 // left weights near 1e293, and every score of Model.Scores NaN) is an
-// error of Train and of the cross-validations, naming the row and the
+// error of Train and of the cross-validations, naming the example
+// (counting from 1, as the cross-validation's held-out one) and the
 // overflow, not a model whose scores are NaN.
 func TestTrainOverflowingScores(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 9))
@@ -608,8 +609,10 @@ func TestTrainOverflowingScores(t *testing.T) {
 	if err == nil {
 		t.Fatalf("Train: no error; largest |w| %g, scores %v", floats.Norm(model.W, math.Inf(1)), model.Scores(mat.NewDense(rows, cols, v))[:3])
 	}
-	if !strings.Contains(err.Error(), "overflow") || !strings.Contains(err.Error(), "training row") {
-		t.Errorf("Train: %v, want an error naming the training row and the overflow", err)
+	// Numbered from 1, as the cross-validation's held-out example (it
+	// was "training row 0").
+	if want := "the decision value of training example 1 (counting from 1) is "; !strings.Contains(err.Error(), "overflow") || !strings.Contains(err.Error(), want) {
+		t.Errorf("Train: %v, want an error naming the overflow and saying %q", err, want)
 	}
 	if _, err := CrossValidate(context.Background(), prob, p, 5, 1); err == nil || !strings.Contains(err.Error(), "overflow") {
 		t.Errorf("CrossValidate: %v, want an error naming the overflow", err)

@@ -436,7 +436,7 @@ type nearestNeighbourModel struct {
 // 2^26 standard deviations is far beyond any real data: the same bound as
 // greedytl-auto's shift ratio (maxShiftRatio), which also keeps half of
 // the digits, but of a different quantity.
-var maxNearestRatio = math.Ldexp(1, 26)
+const maxNearestRatio = 1 << 26
 
 // Scores returns, per row and class, minus the distance to the nearest
 // training row of the class. A row farther than maxNearestRatio times the

@@ -140,23 +140,54 @@ func (res *Results) Partial() []experiment.Coverage {
 	return out
 }
 
+// TestSetCaution is a dataset's caution of test sets too small for a
+// meaningful accuracy (experiment.SmallTestSets).
+type TestSetCaution struct {
+	// Message is the caution, prefixed by the dataset's name.
+	Message string
+	// Classes are the targets whose cells test on too few positives.
+	Classes []string
+}
+
 // TestSetCautions returns, for each dataset of binary cells some of whose
 // test sets hold fewer than experiment.MinTestExamples positives or
 // negatives, in the order of the datasets' names, the caution the report
 // gives in the dataset's section (experiment.SmallTestSets), prefixed by
 // the dataset's name; nil when there is none.
-func (res *Results) TestSetCautions() []string {
+func (res *Results) TestSetCautions() []TestSetCaution {
 	datasets := map[string]bool{}
 	for _, r := range res.Records {
 		datasets[r.Dataset] = true
 	}
-	var out []string
+	var out []TestSetCaution
 	for _, ds := range slices.Sorted(maps.Keys(datasets)) {
-		if note := experiment.SmallTestSets(res.recordsOf(ds)); note != "" {
-			out = append(out, datasetTitle(ds)+": "+note)
+		if note, small := experiment.SmallTestSets(res.recordsOf(ds), res.maxTestNegatives(ds)); note != "" {
+			out = append(out, TestSetCaution{datasetTitle(ds) + ": " + note, small})
 		}
 	}
 	return out
+}
+
+// maxTestNegatives returns the bound of the test negatives of dataset's
+// runs (experiment.Manifest.MaxTestNegatives) for the advice of
+// experiment.SmallTestSets: 0 when some run's test sets are unbounded
+// (experiment.ProtocolSkewed) or no run.json was read.
+func (res *Results) maxTestNegatives(dataset string) int {
+	mans := res.grids(dataset)
+	if len(mans) == 0 {
+		return 0
+	}
+	most := 0
+	for _, m := range mans {
+		if m.Protocol == experiment.ProtocolNWay {
+			continue
+		}
+		if m.MaxTestNegatives <= 0 {
+			return 0
+		}
+		most = max(most, m.MaxTestNegatives)
+	}
+	return most
 }
 
 // PartialNote returns the sentence a report starts with when some method

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -11,8 +12,13 @@ import (
 // fewer than experiment.MinTestExamples negatives, or some of whose
 // targets' cells on fewer positives, has the caution of
 // experiment.SmallTestSets in its section's overview and in
-// TestSetCautions (named by the dataset); one whose test sets hold 10 of
-// each has neither, nor has an N-way dataset.
+// TestSetCautions (named by the dataset, with the small targets as its
+// classes, as the run's warning has them); one whose test sets hold 10 of
+// each has neither, nor has an N-way dataset. The advice names the runs'
+// bound on test negatives when their run.json gives one (a standard run's
+// 50) and none when it is unbounded (a skewed run's 0) or unknown (no
+// run.json). The classes were absent and the skewed advice a standard
+// run's.
 func TestReportCautionsSmallTestSets(t *testing.T) {
 	recs := stoppedRecords() // 5 test positives and 5 test negatives
 	for i := range recs {
@@ -25,8 +31,23 @@ func TestReportCautionsSmallTestSets(t *testing.T) {
 	res := &Results{Records: recs}
 	cautions := res.TestSetCautions()
 	want := "test sets too small for a meaningful accuracy: cells test on 5 negatives (the target negatives the pool leaves beside the 10 for training); the targets whose cells test on fewer positives at the largest training size: c0 (5), c1 (5), c2 (5), c3 (5);"
-	if len(cautions) != 1 || !strings.HasPrefix(cautions[0], "toy: "+want) {
-		t.Errorf("TestSetCautions %q; want one, toy: %s…", cautions, want)
+	if len(cautions) != 1 || !strings.HasPrefix(cautions[0].Message, "toy: "+want) || !slices.Equal(cautions[0].Classes, []string{"c0", "c1", "c2", "c3"}) {
+		t.Fatalf("TestSetCautions %q; want one, toy: %s…, of classes c0 … c3", cautions, want)
+	}
+	const bounded, unbounded = "give the tests their 50", "the tests hold every example the training set leaves"
+	if !strings.Contains(cautions[0].Message, unbounded) {
+		t.Errorf("without run.json: caution %q; want it to say %q", cautions[0].Message, unbounded)
+	}
+	for _, tc := range []struct {
+		bound     int
+		want, not string
+	}{{experiment.MaxTestNegatives, bounded, unbounded}, {0, unbounded, bounded}} {
+		man := &experiment.Manifest{MaxTestNegatives: tc.bound}
+		res := &Results{Records: recs, runs: &experiment.Results{Manifests: map[string][]*experiment.Manifest{"toy": {man}}}}
+		c := res.TestSetCautions()
+		if len(c) != 1 || !strings.Contains(c[0].Message, tc.want) || strings.Contains(c[0].Message, tc.not) {
+			t.Errorf("a run.json of %d test negatives at most: cautions %q; want it to say %q", tc.bound, c, tc.want)
+		}
 	}
 	if n := strings.Count(md, "Caution: "+want); n != 1 {
 		t.Errorf("report.md has %d cautions %q…, want 1:\n%s", n, want, md)

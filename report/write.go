@@ -613,7 +613,7 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 	ci := res.Classes[dataset]
 	negatives := commonNegatives(recs)
 	name := datasetTitle(dataset)
-	doc.add(heading{2, "Dataset " + name}, paragraph{datasetOverview(recs, ci, d)})
+	doc.add(heading{2, "Dataset " + name}, paragraph{datasetOverview(recs, ci, d, res.maxTestNegatives(dataset))})
 	var figs []*figure
 	noises := d.noises()
 	if len(noises) == 0 {
@@ -677,8 +677,9 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 // datasetOverview describes the grid of one dataset: the sizes and noise
 // levels of its records and of its runs' grids (gridRows.grid), and the
 // caution of test sets too small for a meaningful accuracy
-// (experiment.SmallTestSets).
-func datasetOverview(recs []experiment.Record, ci ClassInfo, d *datasetRows) string {
+// (experiment.SmallTestSets, whose advice names maxTestNegatives, the
+// runs' bound on test negatives, when it is above 0).
+func datasetOverview(recs []experiment.Record, ci ClassInfo, d *datasetRows, maxTestNegatives int) string {
 	targets, splits := map[int]bool{}, map[int]bool{}
 	for _, r := range recs {
 		targets[r.TargetIdx], splits[r.Split] = true, true
@@ -704,7 +705,7 @@ func datasetOverview(recs []experiment.Record, ci ClassInfo, d *datasetRows) str
 		}
 		s += " Classes fall in " + plural.Count(len(g), "semantic group", "semantic groups") + "."
 	}
-	if note := experiment.SmallTestSets(recs); note != "" {
+	if note, _ := experiment.SmallTestSets(recs, maxTestNegatives); note != "" {
 		s += " Caution: " + note + "."
 	}
 	return s

@@ -155,7 +155,10 @@ func completeList(items func(c *cobra.Command) []cobra.Completion) cobra.Complet
 		if strings.ContainsAny(toComplete[k:], ":=") {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		given := strings.Split(toComplete[:k], ",")
+		// Items are trimmed, as the flags read them (trimItems): "a, b"
+		// completes "b", the blank before it kept in what is typed.
+		given := trimItems(strings.Split(toComplete[:k], ","))
+		k += len(toComplete[k:]) - len(strings.TrimLeft(toComplete[k:], " \t"))
 		left := slices.DeleteFunc(items(c), func(it cobra.Completion) bool {
 			value, _, _ := strings.Cut(it, "\t")
 			return slices.Contains(given, value)

@@ -62,6 +62,11 @@ func TestCompleteValues(t *testing.T) {
 		{[]string{"demo", "--methods", "no-"}, []string{"no-transfer"}, true},
 		{[]string{"report", "--format", ""}, []string{"md", "html"}, true},
 		{[]string{"report", "--format", "md,"}, []string{"md,html"}, true},
+		// Items trimmed as the flags read them: "md, h" completed nothing,
+		// and "md ," left md among the values.
+		{[]string{"report", "--format", "md, h"}, []string{"md, html"}, true},
+		{[]string{"report", "--format", "md , "}, []string{"md , html"}, true},
+		{[]string{"experiment", "--methods", "greedytl, no-"}, []string{"greedytl, no-transfer"}, true},
 		{[]string{"train", "-s", ""}, []string{"0", "1", "2", "3", "5", "6", "7", "100", "elastic-net", "elasticnet"}, false},
 		{[]string{"train-sources", "--solver", "1"}, []string{"1", "100"}, false},
 		// liblinear's weights before the flag (rewritten for a completion

@@ -14,6 +14,7 @@ import (
 	"github.com/greedytl/greedytl/clinc150"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/report"
 )
@@ -105,6 +106,15 @@ func runDemo(c *cobra.Command, s *streams, o *demoOptions) error {
 	if o.full && c.Flags().Changed("targets-per-domain") {
 		return badInputf("--targets-per-domain applies without --full, which takes every intent as a target: give one of them")
 	}
+	if !o.full && o.perDom < 1 {
+		return badInputf("--targets-per-domain must be at least 1")
+	}
+	// Before CLINC150 is loaded and the run started, after the flags'
+	// errors (exit 2), which a write's would hide: the message of synth's
+	// (it was "mkdir DIR: read-only file system").
+	if err := atomicfile.CheckDir(o.out); err != nil {
+		return err
+	}
 	start := time.Now()
 	log := func(format string, a ...any) {
 		if !o.quiet {
@@ -127,9 +137,6 @@ func runDemo(c *cobra.Command, s *streams, o *demoOptions) error {
 		cfg.Splits = fullSplits
 	}
 	if !o.full {
-		if o.perDom < 1 {
-			return badInputf("--targets-per-domain must be at least 1")
-		}
 		cfg.Targets = demoTargets(data, o.perDom)
 	}
 	if len(o.methods) > 0 {

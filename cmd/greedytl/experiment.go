@@ -71,7 +71,8 @@ negatives, too few for a meaningful accuracy; N-way episodes test on
 With --protocol skewed — the paper's setting for skewed data sets such as
 SUN09 — the test set is every other example of the target and every other
 target negative, and --positives defaults to 1 (a class with 2 examples can
-be a target).
+be a target); small-test-sets cautions such runs too (small classes leave
+small test sets), advising more examples rather than the standard 50.
 
 With --protocol nway — N-way few-shot — a cell is an episode: it draws
 --ways classes among those with a source (or the --targets named), leaves

@@ -48,8 +48,11 @@ type classList []string
 // help then shows as no default).
 func (l *classList) String() string { return strings.Join(*l, ",") }
 
+// Type returns the flag's type as the help names it, that of pflag's
+// string lists.
 func (l *classList) Type() string { return "strings" }
 
+// Set appends the names of arg, a list (listItems).
 func (l *classList) Set(arg string) error {
 	names, err := listItems(arg)
 	if err != nil {
@@ -57,6 +60,43 @@ func (l *classList) Set(arg string) error {
 	}
 	*l = append(*l, names...)
 	return nil
+}
+
+// wordList is a list flag of words with a default (report's --format):
+// listItems' items. The first use of the flag replaces the default and
+// each later one appends, as pflag's string lists do.
+type wordList struct {
+	words *[]string
+	set   bool // the flag was given: Set appends
+}
+
+// String returns the words as the help shows pflag's string lists, the
+// default "[md,html]".
+func (l *wordList) String() string { return "[" + strings.Join(*l.words, ",") + "]" }
+
+// Type returns the flag's type as the help names it, that of pflag's
+// string lists.
+func (l *wordList) Type() string { return "strings" }
+
+// Set reads the words of arg, a list (listItems): they replace the
+// default at the flag's first use and are appended at later ones.
+func (l *wordList) Set(arg string) error {
+	words, err := listItems(arg)
+	if err != nil {
+		return err
+	}
+	if !l.set {
+		*l.words, l.set = nil, true
+	}
+	*l.words = append(*l.words, words...)
+	return nil
+}
+
+// wordsVar adds the word-list flag name, a wordList, to fl, with the
+// default def.
+func wordsVar(fl *pflag.FlagSet, words *[]string, def []string, name, usage string) {
+	*words = def
+	fl.Var(&wordList{words: words}, name, usage)
 }
 
 // classesVar adds the class-name list flag name, a classList, to fl.

@@ -44,7 +44,8 @@ whose run.json is another run's, or FILE.jsonl beside such a run.json: that
 run would read the merged records as its own) or one whose results file holds records
 the merge would lose: cells it does not have (a run directory holding more
 of the run than the shards merged), records of another run, lines that are
-not records. An earlier merge of fewer shards is replaced.
+not records. An earlier merge of fewer shards is replaced; a shard's directory
+(its run.json a shard's), or FILE.jsonl in one, is refused: the shard could no longer run or resume.
 
 Exit status: 0 when every cell is present; 1 when cells are missing (the
 merged file is still written) or writing failed (then no summary is

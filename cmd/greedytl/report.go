@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/report"
@@ -108,7 +109,7 @@ and expected.`,
 	dirFlags(fl, "out")
 	fl.BoolVar(&o.json, "json", false, "print the summary as a JSON array")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "with --out, no message that the report is written or that an earlier report's file is removed (warnings are still printed); the summary (the table without --out, --json's array with or without it) is printed all the same")
-	fl.StringSliceVar(&o.format, "format", slices.Clone(reportFormats), "documents to write with --out: "+strings.Join(reportFormats, ", ")+" (figures are always written)")
+	wordsVar(fl, &o.format, slices.Clone(reportFormats), "format", "documents to write with --out: "+strings.Join(reportFormats, ", ")+" (figures are always written)")
 	return c
 }
 
@@ -119,7 +120,7 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 	}
 	var opts report.Options
 	for _, f := range o.format {
-		switch strings.ToLower(strings.TrimSpace(f)) {
+		switch strings.ToLower(f) { // listItems trimmed it
 		case "md", "markdown":
 			opts.Markdown = true
 		case "html":
@@ -134,6 +135,14 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 	if c.Flags().Changed("format") && o.out == "" {
 		return badInputf("--format needs --out: it chooses the documents written there")
 	}
+	// Before the runs are read, after the flags' errors (exit 2), which a
+	// write's would hide: the message of synth's (it was "report: mkdir
+	// DIR: read-only file system").
+	if o.out != "" {
+		if err := atomicfile.CheckDir(o.out); err != nil {
+			return err
+		}
+	}
 	res, err := report.Load(runs...)
 	if err != nil {
 		return badInput(err)
@@ -145,7 +154,7 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 		diagf(s.err, "%s", note)
 	}
 	for _, c := range res.TestSetCautions() {
-		s.warn(warning{Code: experiment.WarnSmallTestSets, Message: c})
+		s.warn(warning{Code: experiment.WarnSmallTestSets, Message: c.Message, Classes: c.Classes})
 	}
 	rows := res.Rows()
 	for _, r := range rows {

@@ -145,6 +145,7 @@ func TestReportOut(t *testing.T) {
 		{"md and html", nil, []string{"report.md", "report.html", "fig1-accuracy-toy.png", "fig1-accuracy-toy.svg",
 			"fig3-greedytl59-toy.png", "fig-weights-toy-greedytl.svg"}, nil, false, false},
 		{"md only, and JSON", []string{"--format", "md", "--json"}, []string{"report.md", "fig1-accuracy-toy.png"}, []string{"report.html"}, true, false},
+		{"html then md, spaced", []string{"--format", " html ", "--format", "MD"}, []string{"report.md", "report.html"}, nil, false, false},
 		{"quiet", []string{"-q"}, []string{"report.md", "report.html"}, nil, false, true},
 		{"quiet, JSON", []string{"-q", "--json"}, []string{"report.md", "report.html"}, nil, true, true},
 	}
@@ -194,6 +195,8 @@ func TestReportBadInput(t *testing.T) {
 		{"malformed results", []string{"report", bad}, exitInput, "results.jsonl:1:"},
 		{"unknown format", []string{"report", run, "--out", t.TempDir(), "--format", "pdf"}, exitInput, `--format "pdf"`},
 		{"format without out", []string{"report", run, "--format", "md"}, exitInput, "--format needs --out"},
+		// It wrote report.md only (pflag's CSV reader read the first line).
+		{"formats on two lines", []string{"report", run, "--out", t.TempDir(), "--format", "md\nhtml"}, exitInput, "items on more than one line"},
 		{"unknown flag", []string{"report", run, "--bogus"}, exitInput, "unknown flag"},
 		// Refused before any work (it failed to write, exit 1).
 		{"out under a file", []string{"report", run, "--out", filepath.Join(file, "sub")}, exitInput, file + " is a file, not a directory"},
@@ -210,14 +213,15 @@ func TestReportBadInput(t *testing.T) {
 }
 
 // TestReportIntoUnwritableDirectory: a report that cannot be written exits
-// 1 naming it, and with --json prints no summary (it printed the summary
-// before failing to write the report).
+// 1 naming it, as synth does (atomicfile.CheckDir's message; it was
+// "report: mkdir …"), and with --json prints no summary (it printed the
+// summary before failing to write the report).
 func TestReportIntoUnwritableDirectory(t *testing.T) {
 	run := reportRun(t)
 	out := filepath.Join(tmpfstest.Unwritable(t), "sub")
 	for _, args := range [][]string{{"report", run, "--out", out}, {"report", run, "--json", "--out", out}} {
 		code, stdout, stderr := cli(t, "", args...)
-		if code != exitFailure || stdout != "" || !strings.Contains(stderr, "report") || !strings.Contains(stderr, out) {
+		if code != exitFailure || stdout != "" || !strings.HasPrefix(stderr, "greedytl: "+out+": cannot create it in ") {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d, nothing and a message naming %s", args, code, stdout, stderr, exitFailure, out)
 		}
 	}

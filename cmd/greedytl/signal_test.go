@@ -478,9 +478,12 @@ func TestHelpGivesEveryStopStatus(t *testing.T) {
 
 // TestTrainCrossValidationInterruptMessage sends SIGINT to train -v 5 and
 // train -C while they cross-validate (random labels at a large C and a
-// tight -e, seconds of work): the message says what was interrupted, as
-// plain training's does ("linear: training: fit interrupted"), where it
-// read "stopped by SIGINT: context canceled" (the folds' bare ctx.Err()).
+// tight -e, a second or more of work), once they have read the data
+// (readAll): the message says what was interrupted, as plain training's
+// does ("linear: training: fit interrupted"), where it read "stopped by
+// SIGINT: context canceled" (the folds' bare ctx.Err()). A signal sent
+// after a fixed 300 ms could come before the data were read (the signal
+// not yet heeded) on a loaded machine.
 func TestTrainCrossValidationInterruptMessage(t *testing.T) {
 	bin := buildGreedytl(t)
 	dir := t.TempDir()
@@ -506,11 +509,44 @@ func TestTrainCrossValidationInterruptMessage(t *testing.T) {
 		{"train", "-v", "5", "-c", "1e4", "-e", "1e-9", "--data", data},
 		{"train", "-C", "-e", "1e-9", "--data", data, "--out", filepath.Join(dir, "m")},
 	} {
-		start := time.Now()
-		ready := func() bool { return time.Since(start) > 300*time.Millisecond }
-		code, stderr, _ := signalWhen(t, exec.Command(bin, args...), ready, 0, syscall.SIGINT)
+		cmd := exec.Command(bin, args...)
+		code, stderr, _ := signalWhen(t, cmd, readAll(cmd, data), 0, syscall.SIGINT)
 		if want := "greedytl: stopped by SIGINT: linear: cross-validation: fit interrupted: context canceled"; code != 130 || !strings.Contains(stderr, want) {
 			t.Errorf("%v: exit %d, want 130 and %q:\n%s", args, code, want, stderr)
 		}
+	}
+}
+
+// readAll returns signalWhen's ready for cmd, started: true once the
+// process has read at least as many bytes as the file at path holds
+// (rchar of /proc/PID/io) and then nothing more for 100 ms, so that it has
+// read its data (train reads the file twice, sniffing its format first)
+// and heeds its stop signals (heedSignals) and is at its work. Where
+// /proc/PID/io cannot be read (not Linux), it is true 300 ms after its
+// first call.
+func readAll(cmd *exec.Cmd, path string) func() bool {
+	var size int64
+	if fi, err := os.Stat(path); err == nil {
+		size = fi.Size()
+	}
+	var first, since time.Time
+	last := int64(-1)
+	return func() bool {
+		now := time.Now()
+		if first.IsZero() {
+			first = now
+		}
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/io")
+		if err != nil {
+			return now.Sub(first) > 300*time.Millisecond
+		}
+		for _, line := range strings.Split(string(stat), "\n") {
+			if v, ok := strings.CutPrefix(line, "rchar: "); ok {
+				if n, err := strconv.ParseInt(v, 10, 64); err == nil && n != last {
+					last, since = n, now
+				}
+			}
+		}
+		return last >= size && now.Sub(since) > 100*time.Millisecond
 	}
 }

@@ -107,3 +107,39 @@ func TestPredictLiblinearHeaderHint(t *testing.T) {
 	wantInputError(t, y+` has 3 labels but the inputs have 4 rows (if the first line of `+X+`, "400,410", is a header of column names, not an example: greedytl reads a header of numbers as data; drop the line (tail -n +2 `+X+` > new.csv)`,
 		"predict", "--model", model, "--features", X, "--labels", y)
 }
+
+// TestOutputDirectoryCheckedFirst: experiment, demo and report refuse an
+// output directory they could not create, or not create files in, with
+// the message of synth and train-sources (atomicfile.CheckDir: "DIR:
+// cannot create it in PARENT: read-only file system", or "DIR: read-only
+// file system" for DIR itself) and exit 1, before their work: demo before
+// CLINC150 is loaded (no "loading" line), report before the runs are read
+// (a missing run is not named), experiment before its run starts (no
+// sources trained). They said "mkdir DIR: read-only file system" (report:
+// "report: mkdir …"), after their work.
+func TestOutputDirectoryCheckedFirst(t *testing.T) {
+	ro := tmpfstest.Unwritable(t)
+	data := experimentFolder(t)
+	missing := filepath.Join(t.TempDir(), "absent")
+	sub := filepath.Join(ro, "out")
+	in := sub + ": cannot create it in " + ro + ": "
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"experiment", "--data", data, "--out", sub, "--negative-classes", "n0,n1", "--methods", "no-transfer", "--splits", "1", "--noise", "0"}, in},
+		{[]string{"experiment", "--data", data, "--out", ro, "--negative-classes", "n0,n1", "--methods", "no-transfer", "--splits", "1", "--noise", "0"}, ro + ": "},
+		{[]string{"demo", "--out", sub}, in},
+		{[]string{"report", missing, "--out", sub}, in},
+		{[]string{"report", missing, "--out", ro}, ro + ": "},
+	} {
+		code, stdout, stderr := cli(t, "", tc.args...)
+		if code != exitFailure || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "greedytl: "+tc.want) ||
+			!strings.Contains(stderr, "read-only file system") && !strings.Contains(stderr, "permission denied") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit %d, nothing and one line starting %q", tc.args, code, stdout, stderr, exitFailure, "greedytl: "+tc.want)
+		}
+	}
+	if ents, err := os.ReadDir(ro); err != nil || len(ents) != 0 {
+		t.Errorf("the refused commands left %v in %s (%v)", ents, ro, err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -393,3 +394,21 @@ func refuseFaccessat2(errno unix.Errno) error {
 	}
 	return nil
 }
+
+// missingCaps returns the names of the capabilities of caps (by number,
+// named by names) that this process's effective set lacks, when the set
+// can be read; none otherwise.
+func missingCaps(caps map[int]string) []string {
+	var out []string
+	for c, name := range caps {
+		if has, known := effectiveCap(c); known && !has {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// rootWriteCaps are the capabilities root needs to give a file to another
+// user (CAP_CHOWN) and to write that user's file (CAP_DAC_OVERRIDE).
+var rootWriteCaps = map[int]string{unix.CAP_CHOWN: "CAP_CHOWN", unix.CAP_DAC_OVERRIDE: "CAP_DAC_OVERRIDE"}
