@@ -218,9 +218,10 @@ func checkMultiTrain(data Data, y ClassLabels) (m, d, n int, err error) {
 	return m, d, n, nil
 }
 
-// argmaxRows returns the column of the largest value of every row of s,
-// the lowest column winning a tie.
-func argmaxRows(s *mat.Dense) []int {
+// ArgmaxRows returns the column of the largest value of every row of s,
+// the lowest column winning a tie: MultiModel.Predict of the rows whose
+// Scores are s, for a caller that needs both.
+func ArgmaxRows(s *mat.Dense) []int {
 	r, _ := s.Dims()
 	out := make([]int, r)
 	for i := range out {

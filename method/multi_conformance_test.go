@@ -81,7 +81,7 @@ func TestMultiConformance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(pred, argmaxRows(s1)) {
+			if !slices.Equal(pred, ArgmaxRows(s1)) {
 				t.Error("Predict is not the argmax of Scores")
 			}
 			// Row order.
@@ -359,8 +359,8 @@ func TestMultiIgnoresRowOrder(t *testing.T) {
 						}
 					}
 				}
-				if !slices.Equal(argmaxRows(s1), argmaxRows(s2)) {
-					t.Errorf("predictions %v with the rows permuted, %v without", argmaxRows(s2), argmaxRows(s1))
+				if !slices.Equal(ArgmaxRows(s1), ArgmaxRows(s2)) {
+					t.Errorf("predictions %v with the rows permuted, %v without", ArgmaxRows(s2), ArgmaxRows(s1))
 				}
 				if !bytes.Equal(f1, f2) {
 					t.Error("the model files differ with the rows permuted")

@@ -332,7 +332,7 @@ func predictByScores(m MultiModel, d Data) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	return argmaxRows(s), nil
+	return ArgmaxRows(s), nil
 }
 
 // linearMultiFile is the "linear" form.

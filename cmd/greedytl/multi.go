@@ -191,14 +191,13 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 	if err != nil {
 		return err
 	}
+	// Predict is the argmax of Scores: one Scores, not a second in
+	// Predict (twice the time and a second rows × classes matrix).
 	scores, err := model.Scores(*d)
 	if err != nil {
 		return o.predictError(err)
 	}
-	pred, err := model.Predict(*d)
-	if err != nil {
-		return o.predictError(err)
-	}
+	pred := method.ArgmaxRows(scores)
 	classes := model.Classes()
 	var eval *multiEvaluation
 	if o.data.labels != "" {
