@@ -105,6 +105,14 @@ func (m *Model) Write(w io.Writer, h modelfile.Header) error {
 	if err != nil {
 		return err
 	}
+	// Empty names are no names: the file leaves them out ("omitempty"),
+	// as it did before the header was checked here.
+	if len(f.Header.FeatureNames) == 0 {
+		f.Header.FeatureNames = nil
+	}
+	if len(f.Header.SourceNames) == 0 {
+		f.Header.SourceNames = nil
+	}
 	if err := checkHeader(&f.Header, m); err != nil {
 		return fmt.Errorf("header a reader refuses: %w", err)
 	}

@@ -309,6 +309,14 @@ func TestWriteRefusesAHeaderTheReaderRefuses(t *testing.T) {
 	if _, err := ReadModel(&buf); err != nil {
 		t.Errorf("every column named: %v", err)
 	}
+	// Empty, non-nil names are no names, as the file leaves them out: a
+	// caller's []string{} for a model without names is written and read.
+	buf.Reset()
+	if err := mod.Write(&buf, header(func(h *modelfile.Header) { h.FeatureNames, h.SourceNames = []string{}, []string{} })); err != nil {
+		t.Errorf("empty names: %v", err)
+	} else if _, err := ReadModel(&buf); err != nil {
+		t.Errorf("empty names read back: %v", err)
+	}
 	// Any name is written: whether the readers take it for these options
 	// is package method's to check.
 	for _, name := range []string{"greedytl:lambda=1", "greedytl-sp", "forward-reg"} {

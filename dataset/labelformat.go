@@ -106,7 +106,9 @@ func labelNeedsQuotes(v string) bool {
 // FormatLabel quotes (between double quotes, each '"' doubled) when it
 // holds sep, a comma or a '"' (a quoted field's start), starts with '#'
 // (in the first cell, a comment line) or has white space at either end
-// (trimmed, unquoted). A line break would end the header, quoted or not:
+// (trimmed, unquoted; pandas and Python keep a quoted name's blanks, while
+// DecodeCSV trims every name, quoted or not: no class name has blanks at
+// either end, since label files are trimmed). A line break would end the header, quoted or not:
 // no class name holds one (CheckLabel), nor a tab. A name holding a hidden
 // character (labelrunes.go; a model's from before the rule) is written as
 // ShowName shows it, escaped, and reads back otherwise.
