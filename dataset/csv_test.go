@@ -652,6 +652,12 @@ func TestTabHeaderWithCommas(t *testing.T) {
 		{"a,b\tc\n1.5\t3.0\n2.0\t4.0\n", []string{"a,b", "c"}, 2, 2},
 		{"x\ta, b\ty,z,w\n1\t2\t3\n", []string{"x", "a, b", "y,z,w"}, 1, 3},
 		{"a,b\tc\n1,2\n", []string{"a", "b\tc"}, 1, 2}, // commas agree
+		// A later column named by a number: the bytes pandas 1.5.3 writes for
+		// pd.DataFrame({'a,b': [1.5, 2.0], 0: [3.0, 4.0]}).to_csv(path,
+		// sep='\t', index=False). It was refused ("expected 2 values … got
+		// 1"): the tab split's names were asked to hold no number.
+		{"a,b\t0\n1.5\t3.0\n2.0\t4.0\n", []string{"a,b", "0"}, 2, 2},
+		{"a,b\t0\n1\t2\n", []string{"a,b", "0"}, 1, 2},
 	} {
 		var names []string
 		m, err := DecodeMatrixNames(strings.NewReader(tc.in), "s.tsv", &names)
@@ -668,15 +674,18 @@ func TestTabHeaderWithCommas(t *testing.T) {
 		t.Error("sep=, above a tab-separated file read")
 	}
 	// Refused: a mixed file (a second row under the other separator), a
-	// first row of more tab fields than the header's, and the header
+	// first row of more tab fields than the header's, a tab split whose
+	// first name is a number (its names may be numbers after the first:
+	// "a,b\t0" above "1\t2", refused until pandas' header of a column
+	// named 0 was seen to be one, is read above), and the header
 	// pandas' to_csv(path, sep='\t') writes above its index (the bytes
 	// pandas 1.5.3 writes for pd.DataFrame({'a,b': [1.5, 2.0], 'c': [3.0,
 	// 4.0]}).to_csv(path, sep='\t')), whose index column the tab split
 	// would read as feature 1.
 	for in, want := range map[string]string{
 		"a,b\tc\n1,2\n3\t4\n":                  "s.tsv:3: expected 2 values, got 1 (",
-		"a,b\t0\n1\t2\n":                       "s.tsv:2: expected 2 values as in the header on line 1, got 1",
 		"a,b\tc\n1\t2\t3\n":                    "s.tsv:2: expected 2 values as in the header on line 1, got 1",
+		"0\ta,b\n1\t2\n":                       "s.tsv:2: expected 2 values as in the header on line 1, got 1",
 		"\ta,b\tc\n0\t1.5\t3.0\n1\t2.0\t4.0\n": "s.tsv:1: a header with an empty first name",
 	} {
 		_, err := DecodeMatrix(strings.NewReader(in), "s.tsv")
@@ -704,7 +713,7 @@ func TestMixedSeparatorHint(t *testing.T) {
 		// tab-separated row; nor for a separator sepNames does not name,
 		// nor for a line without the separator named.
 		"a,b\tc\td\n1\t2\n":    "x.csv:2: expected 2 values as in the header on line 1, got 1",
-		"a,b\t0\n1\t2\n":       "x.csv:2: expected 2 values as in the header on line 1, got 1",
+		"0\ta,b\n1\t2\n":       "x.csv:2: expected 2 values as in the header on line 1, got 1", // "a,b\t0" is read (TestTabHeaderWithCommas)
 		"a\tb\tc\n1,5\t2,5\n":  "x.csv:2: expected 3 values as in the header on line 1, got 2",
 		"sep=;\na;b\n1,2\n":    "x.csv:3: expected 2 values as in the header on line 2, got 1",
 		"sep=\t\na\n1\t2\t3\n": "x.csv:3: expected 1 values as in the header on line 2, got 3",

@@ -330,18 +330,22 @@ func tabQuotedCommas(line []byte) bool {
 // took for comma-separated (it has a comma outside quotes), is
 // tab-separated after all, as row, the line below it, tells: both hold a
 // tab, and split at tabs they are as many fields, two or more, the
-// header's names (isHeader). pandas' to_csv(path, sep='\t') writes a
-// column name holding a comma unquoted ("a,b\tc"), as Python's csv
-// module quotes only a field holding the separator. Split at commas the
-// two lines are not as many fields (the caller asks only then), so the
-// rows do not agree with a comma-separated header.
+// header's names: isHeader's, or names whose first is neither empty nor a
+// number, after which names may be numbers (pandas writes a column named
+// 0 as "0": "a,b\t0"). An empty first name is isHeader's alone, so that
+// the caller refuses pandas' index header (isIndexHeader). pandas'
+// to_csv(path, sep='\t') writes a column name holding a comma unquoted
+// ("a,b\tc"), as Python's csv module quotes only a field holding the
+// separator. Split at commas the two lines are not as many fields (the
+// caller asks only then), so the rows do not agree with a comma-separated
+// header.
 func tabHeader(header, row []byte) bool {
 	if bytes.IndexByte(header, '\t') < 0 || bytes.IndexByte(row, '\t') < 0 {
 		return false
 	}
 	var scratch []byte
 	h, err := splitFields(nil, header, '\t', &scratch)
-	if err != nil || len(h) < 2 || !isHeader(h) {
+	if err != nil || len(h) < 2 || !isHeader(h) && (len(h[0]) == 0 || isNumber(h[0])) {
 		return false
 	}
 	var scratch2 []byte

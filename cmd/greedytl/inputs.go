@@ -290,7 +290,7 @@ func emptyList(c *cobra.Command, name string, items []string, noun, give, omitte
 
 // checkOutDir refuses, for the commands whose output is a directory, an
 // --out of - or naming a file that is not a directory. A command that
-// works long before it first writes there (synth, train-sources, demo, report; experiment.Run) calls
+// works long before it first writes there (synth, train-sources, demo, report, merge; experiment.Run) calls
 // atomicfile.CheckDir too, so that an --out it could not write into is
 // refused before the work.
 func checkOutDir(out string) error {

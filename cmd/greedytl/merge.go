@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/plural"
 )
 
@@ -65,18 +66,29 @@ among the inputs or in another run's directory.`,
 }
 
 func runMerge(s *streams, o *mergeOptions, runs []string) error {
-	if !strings.HasSuffix(o.out, ".jsonl") {
-		if err := checkOutTarget(o.out, "merge writes a run directory or a FILE.jsonl", "a directory name or a file name ending in .jsonl"); err != nil {
+	file := strings.HasSuffix(o.out, ".jsonl")
+	if file {
+		if err := checkOut(o.out); err != nil {
 			return err
 		}
-	} else if err := checkOut(o.out); err != nil {
+	} else if err := checkOutTarget(o.out, "merge writes a run directory or a FILE.jsonl", "a directory name or a file name ending in .jsonl"); err != nil {
 		return err
-	} else if err := experiment.CheckMergeOutput(o.out, runs); err != nil {
-		return badInput(err) // before the writability, which would hide it
-	} else if err := checkWritable(o.out); err != nil {
-		// A FILE.jsonl in a directory that does not exist (or is a
-		// file) failed only once the runs were read, with exit 1.
-		return err
+	}
+	if o.out != "" {
+		if err := experiment.CheckMergeOutput(o.out, runs); err != nil {
+			return badInput(err) // before the writability, which would hide it
+		}
+		// Before the runs are read: a FILE.jsonl in a directory that does
+		// not exist (or is a file), or a run directory that could not be
+		// written (as report checks), failed only once they were read,
+		// with exit 1.
+		check := atomicfile.CheckDir
+		if file {
+			check = checkWritable
+		}
+		if err := check(o.out); err != nil {
+			return err
+		}
 	}
 	// Merge returns the summary of a merge that was written, or of
 	// conflicting inputs (which it lists, nothing written); not of a merge

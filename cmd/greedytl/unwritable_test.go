@@ -87,6 +87,7 @@ func TestUsageErrorsBeforeUnwritableOutput(t *testing.T) {
 		{[]string{"fit", "--features", "-", "--labels", "-", "--out", filepath.Join(ro, "x")}, "cannot both read standard input"},
 		{[]string{"merge", run, "--out", filepath.Join(run, "results.jsonl")}, "merge into another directory"},
 		{[]string{"merge", run, "--out", filepath.Join(run, "x.jsonl")}, "merge into another directory"},
+		{[]string{"merge", run, "--out", filepath.Join(run, "merged")}, "merge into another directory"},
 	} {
 		code, stdout, stderr := cli(t, "", tc.args...)
 		if code != exitInput || stdout != "" || !strings.Contains(stderr, tc.want) {
@@ -108,14 +109,16 @@ func TestPredictLiblinearHeaderHint(t *testing.T) {
 		"predict", "--model", model, "--features", X, "--labels", y)
 }
 
-// TestOutputDirectoryCheckedFirst: experiment, demo and report refuse an
+// TestOutputDirectoryCheckedFirst: experiment, demo, report and merge refuse an
 // output directory they could not create, or not create files in, with
 // the message of synth and train-sources (atomicfile.CheckDir: "DIR:
 // cannot create it in PARENT: read-only file system", or "DIR: read-only
 // file system" for DIR itself) and exit 1, before their work: demo before
 // CLINC150 is loaded (no "loading" line), report before the runs are read
-// (a missing run is not named), experiment before its run starts (no
-// sources trained). They said "mkdir DIR: read-only file system" (report:
+// (a missing run is not named), merge before the runs are read (likewise;
+// a directory --out failed only when written, a FILE.jsonl is
+// checkWritable's), experiment before its run starts (no sources
+// trained). They said "mkdir DIR: read-only file system" (report:
 // "report: mkdir …"), after their work.
 func TestOutputDirectoryCheckedFirst(t *testing.T) {
 	ro := tmpfstest.Unwritable(t)
@@ -132,6 +135,8 @@ func TestOutputDirectoryCheckedFirst(t *testing.T) {
 		{[]string{"demo", "--out", sub}, in},
 		{[]string{"report", missing, "--out", sub}, in},
 		{[]string{"report", missing, "--out", ro}, ro + ": "},
+		{[]string{"merge", missing, "--out", sub}, in},
+		{[]string{"merge", missing, "--out", ro}, ro + ": "},
 	} {
 		code, stdout, stderr := cli(t, "", tc.args...)
 		if code != exitFailure || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "greedytl: "+tc.want) ||

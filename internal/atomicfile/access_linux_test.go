@@ -61,6 +61,7 @@ func TestWriteAsksForTheEffectiveUser(t *testing.T) {
 // have written. The writer is euidWriter's.
 func TestWriteHeedsACLsWithoutFaccessat2(t *testing.T) {
 	shared := euidTest(t, "atomicfile-acl")
+	skipWithoutCaps(t, chownCaps, "it may not give the directory to another group")
 	// A directory of root's and of a group the writer is not in, which
 	// the ACL alone opens to user 65534.
 	aclDir := filepath.Join(shared, "acl")
@@ -183,6 +184,7 @@ func TestStickyDirectoryAsksForCapFowner(t *testing.T) {
 // work). The writer is euidWriter's, root without CAP_FOWNER.
 func TestRootWithoutCapFownerKeepsTheOwner(t *testing.T) {
 	dir := euidTest(t, "atomicfile-nofowner")
+	skipWithoutCaps(t, rootWriteCaps, "it may not give a file to another user or write that user's file")
 	path := filepath.Join(dir, "model.json")
 	makeFile(t, path, 0o640)
 	if err := os.Chown(path, 65533, 65533); err != nil {
@@ -242,6 +244,7 @@ func TestCheckAsksOfAFIFO(t *testing.T) {
 // The writer is euidWriter's.
 func TestCheckAsksOfTheDirectory(t *testing.T) {
 	shared := euidTest(t, "atomicfile-dir")
+	skipWithoutCaps(t, chownCaps, "it may not give a directory to another group")
 	for _, c := range []struct {
 		mode    fs.FileMode
 		refused bool
@@ -412,3 +415,7 @@ func missingCaps(caps map[int]string) []string {
 // rootWriteCaps are the capabilities root needs to give a file to another
 // user (CAP_CHOWN) and to write that user's file (CAP_DAC_OVERRIDE).
 var rootWriteCaps = map[int]string{unix.CAP_CHOWN: "CAP_CHOWN", unix.CAP_DAC_OVERRIDE: "CAP_DAC_OVERRIDE"}
+
+// chownCaps is the capability root needs to give a file to another user
+// or group (CAP_CHOWN).
+var chownCaps = map[int]string{unix.CAP_CHOWN: "CAP_CHOWN"}

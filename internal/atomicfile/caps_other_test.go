@@ -8,3 +8,6 @@ func missingCaps(map[int]string) []string { return nil }
 
 // rootWriteCaps has no capabilities outside Linux (see missingCaps).
 var rootWriteCaps map[int]string
+
+// chownCaps has no capabilities outside Linux (see missingCaps).
+var chownCaps map[int]string

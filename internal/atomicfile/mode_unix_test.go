@@ -15,6 +15,16 @@ import (
 	"github.com/greedytl/greedytl/internal/otherusertest"
 )
 
+// skipWithoutCaps skips t, naming them and why (what root may not do
+// without them), when this process lacks any of caps (see missingCaps):
+// a container's root may lack them.
+func skipWithoutCaps(t *testing.T, caps map[int]string, why string) {
+	t.Helper()
+	if missing := missingCaps(caps); len(missing) > 0 {
+		t.Skipf("root without %s: %s", strings.Join(missing, " and "), why)
+	}
+}
+
 // writeNew writes "new" at path.
 func writeNew(path string) error {
 	return Write(path, func(w io.Writer) error { _, err := io.WriteString(w, "new"); return err })
@@ -108,6 +118,9 @@ func TestWriteKeepsGroup(t *testing.T) {
 	}
 	if gid < 0 {
 		t.Skip("no group other than this process's to give a file")
+	}
+	if os.Geteuid() == 0 {
+		skipWithoutCaps(t, chownCaps, "it may not give a file to another group")
 	}
 	for _, c := range []struct {
 		name      string
@@ -303,9 +316,7 @@ func TestWriteAsRootKeepsTheOwner(t *testing.T) {
 	// ("operation not permitted", without CAP_CHOWN), or the write
 	// ("permission denied", without CAP_DAC_OVERRIDE); CAP_FOWNER is
 	// TestRootWithoutCapFownerKeepsTheOwner's.
-	if missing := missingCaps(rootWriteCaps); len(missing) > 0 {
-		t.Skipf("root without %s: it may not give a file to another user or write that user's file", strings.Join(missing, " and "))
-	}
+	skipWithoutCaps(t, rootWriteCaps, "it may not give a file to another user or write that user's file")
 	dir := otherusertest.SharedDir(t, "atomicfile-owner")
 	path := filepath.Join(dir, "model.json")
 	makeFile(t, path, 0o644)
@@ -338,6 +349,7 @@ func TestWriteRefusesInAStickyDirectory(t *testing.T) {
 	if os.Geteuid() != 0 {
 		t.Skip("another user's file needs root to make")
 	}
+	skipWithoutCaps(t, chownCaps, "it may not give a file to another user")
 	dir := otherusertest.SharedDir(t, "atomicfile-sticky")
 	if err := os.Chmod(dir, 0o777|fs.ModeSticky); err != nil {
 		t.Fatal(err)
