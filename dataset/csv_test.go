@@ -719,6 +719,8 @@ func TestMixedSeparatorHint(t *testing.T) {
 		"sep=\t\na\n1\t2\t3\n": "x.csv:3: expected 1 values as in the header on line 2, got 3",
 		"sep= \na\n1 2 3\n":    "x.csv:3: expected 1 values as in the header on line 2, got 3",
 		"a,b\n1\t 2\n":         "x.csv:2: expected 2 values as in the header on line 1, got 1 (this line's values are separated by tabs, the header's names by commas" + one,
+		// A blank in a header's name is no separator: the hint is given.
+		"petal length,petal width\n5.1 3.5\n": "x.csv:2: expected 2 values as in the header on line 1, got 1 (this line's values are separated by blanks, the header's names by commas" + one,
 	} {
 		_, err := DecodeMatrix(strings.NewReader(in), "x.csv")
 		if fmt.Sprint(err) != want {

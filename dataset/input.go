@@ -402,7 +402,10 @@ func mixedSepHint(line, header []byte, sep byte, cols int) string {
 	if this == "" || above == "" {
 		return ""
 	}
-	if bytes.IndexByte(header, thisSep) >= 0 || (sep != 0 && bytes.IndexByte(line, sep) >= 0) {
+	// A header holding this line's tab or comma uses both separators: no
+	// hint. A blank in a header is a blank in a name ("petal length"), not
+	// a separator, and does not count.
+	if (thisSep != ' ' && bytes.IndexByte(header, thisSep) >= 0) || (sep != 0 && bytes.IndexByte(line, sep) >= 0) {
 		return ""
 	}
 	what := "the lines above"
