@@ -413,12 +413,11 @@ func RemoveTemporary() []string {
 // share the shell's offset). A directory is an error.
 func resolve(path string) (target string, old fs.FileInfo, std *os.File, direct bool, err error) {
 	p := path      // the link's target, after the first
-	for range 40 { // as many links as Linux follows
-		abs, err := filepath.Abs(p)
+	for range 40 { // as many links as Linux follows (ELOOP after 40)
+		abs, dir, name, err := resolveDir(path, p)
 		if err != nil {
-			return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
+			return "", nil, nil, false, err
 		}
-		dir, name := filepath.Split(abs)
 		switch {
 		case abs == "/dev/stdout":
 			return "", nil, os.Stdout, true, nil
@@ -449,7 +448,9 @@ func resolve(path string) (target string, old fs.FileInfo, std *os.File, direct 
 				return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 			}
 			if !filepath.IsAbs(t) {
-				t = filepath.Join(dir, t)
+				// Relative to the link's resolved directory, not
+				// cleaned: a ".." in t is the kernel's, after links.
+				t = dir + t
 			}
 			p = t
 		case fi.IsDir():
@@ -461,6 +462,42 @@ func resolve(path string) (target string, old fs.FileInfo, std *os.File, direct 
 		}
 	}
 	return "", nil, nil, false, fmt.Errorf("%s: too many levels of symbolic links", path)
+}
+
+// resolveDir returns p (met following path's links) as an absolute path
+// whose directory part has its symbolic links followed as the kernel
+// follows them, component by component (filepath.EvalSymlinks), with a
+// ".." the parent of what the links lead to, not cleaned away before:
+// abs, its directory dir (ending in a separator) and its last element
+// name, itself not followed. When the directory part cannot be resolved
+// (a missing directory, a file on the way), abs is p made absolute by
+// text, for Write's later errors to name.
+func resolveDir(path, p string) (abs, dir, name string, err error) {
+	if !filepath.IsAbs(p) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", "", "", fmt.Errorf("%s: %w", path, fileerr.Reason(err))
+		}
+		p = wd + string(filepath.Separator) + p
+	}
+	for len(p) > 1 && os.IsPathSeparator(p[len(p)-1]) {
+		p = p[:len(p)-1]
+	}
+	d, name := filepath.Split(p)
+	rd, err := filepath.EvalSymlinks(d)
+	switch {
+	case err == nil:
+		abs = filepath.Join(rd, name)
+		dir, name = filepath.Split(abs)
+		return abs, dir, name, nil
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		abs = filepath.Clean(p)
+		dir, name = filepath.Split(abs)
+		return abs, dir, name, nil
+	case strings.Contains(err.Error(), "too many links") || errors.Is(err, syscall.ELOOP):
+		return "", "", "", fmt.Errorf("%s: too many levels of symbolic links", path)
+	}
+	return "", "", "", fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 }
 
 // writeTo writes fill's output to the open file f (named path), which it
