@@ -508,7 +508,7 @@ func writeTo(path string, f *os.File, fill func(w io.Writer) error) error {
 		return err
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
 	return nil
 }
@@ -527,7 +527,7 @@ func writeDirect(path string, fill func(w io.Writer) error) error {
 		return err
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
 	return nil
 }
