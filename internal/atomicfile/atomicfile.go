@@ -228,6 +228,7 @@ func (e noDirError) named() string {
 	return e.target
 }
 
+// Error names path and the missing directory, or the file on the way.
 func (e noDirError) Error() string {
 	if e.file != "" {
 		return fmt.Sprintf("%s: %s is a file, not a directory", e.path, e.file)
@@ -235,6 +236,7 @@ func (e noDirError) Error() string {
 	return fmt.Sprintf("%s: no such directory %s", e.path, filepath.Dir(e.named()))
 }
 
+// Unwrap returns fs.ErrNotExist: a missing directory is one.
 func (noDirError) Unwrap() error { return fs.ErrNotExist }
 
 // replaceable returns an error when this process may not write old, the
