@@ -16,11 +16,12 @@ import (
 // target, whose information fi is: faccessat(2)'s answer for the
 // effective user and groups (effectiveAccess), which weighs the mode bits,
 // ACLs and a read-only file system as an open for writing would
-// ("permission denied", "read-only file system"). access(2) asked for the
-// real user's: a process whose effective user differs (set-user-ID, or
-// root that changed it) was answered for the wrong one.
+// ("permission denied", "read-only file system"), or where that is unknown
+// the mode bits' (writeAccess). access(2) asked for the real user's: a
+// process whose effective user differs (set-user-ID, or root that changed
+// it) was answered for the wrong one.
 func mayWrite(target string, fi fs.FileInfo) error {
-	if err := effectiveAccess(target, unix.W_OK); err != nil {
+	if err := writeAccess(target, fi); err != nil {
 		return err
 	}
 	return stickyOther(target, fi)
