@@ -413,6 +413,7 @@ func RemoveTemporary() []string {
 // os.Stderr when the descriptor is this process's standard output or
 // error, which must be written through (a new open of the file would not
 // share the shell's offset). A directory is an error.
+// So is a link the kernel would not follow (mayFollow).
 func resolve(path string) (target string, old fs.FileInfo, std *os.File, direct bool, err error) {
 	p := path      // the link's target, after the first
 	for range 40 { // as many links as Linux follows (ELOOP after 40)
@@ -445,6 +446,9 @@ func resolve(path string) (target string, old fs.FileInfo, std *os.File, direct 
 		case err != nil:
 			return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 		case fi.Mode()&fs.ModeSymlink != 0:
+			if err := mayFollow(path, abs, fi); err != nil {
+				return "", nil, nil, false, err
+			}
 			t, err := os.Readlink(abs)
 			if err != nil {
 				return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
