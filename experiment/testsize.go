@@ -44,7 +44,8 @@ const WarnSmallTestSets = "small-test-sets"
 // are not counted. maxTestNegatives is the runs' bound on a cell's test
 // negatives (Manifest.MaxTestNegatives), which the advice names; 0 when
 // the test sets are unbounded (ProtocolSkewed tests on every example the
-// training set leaves) or the bound is not known.
+// training set leaves); negative when the protocol is not known (records
+// read without their run.json), for advice that claims no bound.
 func SmallTestSets(recs []Record, maxTestNegatives int) (string, []string) {
 	negatives := -1
 	positives := map[string]int{}
@@ -84,8 +85,9 @@ func plannedSmallTests(man *Manifest, counts []int, negatives int) (string, []st
 // negatives, and by target the fewest test positives; "" when none is below
 // MinTestExamples. It returns the targets below it too, in order. Its
 // advice names maxTestNegatives, the test sets' bound, when it is above 0;
-// unbounded test sets (ProtocolSkewed) hold every example the training
-// set leaves, which only more examples enlarge.
+// unbounded test sets (0: ProtocolSkewed) hold every example the training
+// set leaves, which only more examples enlarge; an unknown protocol
+// (negative) gets advice that claims neither.
 func smallTestNote(negatives int, positives map[string]int, maxTestNegatives int) (string, []string) {
 	var parts []string
 	few := negatives
@@ -108,7 +110,10 @@ func smallTestNote(negatives int, positives map[string]int, maxTestNegatives int
 	}
 	few = max(few, 1)
 	advice := fmt.Sprintf("a larger negative pool, or targets with more examples, give the tests their %d", maxTestNegatives)
-	if maxTestNegatives <= 0 {
+	switch {
+	case maxTestNegatives < 0:
+		advice = "a larger negative pool, or targets with more examples, enlarge them"
+	case maxTestNegatives == 0:
 		advice = "the tests hold every example the training set leaves: a larger negative pool, or targets with more examples, enlarge them"
 	}
 	return fmt.Sprintf("test sets too small for a meaningful accuracy: %s; with k < %d test examples of a class, one of them classified the other way moves a cell's balanced accuracy by 1/(2k), more than 5 points (%.3g at k = %d), as much as methods differ; %s",

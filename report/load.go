@@ -171,11 +171,12 @@ func (res *Results) TestSetCautions() []TestSetCaution {
 // maxTestNegatives returns the bound of the test negatives of dataset's
 // runs (experiment.Manifest.MaxTestNegatives) for the advice of
 // experiment.SmallTestSets: 0 when some run's test sets are unbounded
-// (experiment.ProtocolSkewed) or no run.json was read.
+// (experiment.ProtocolSkewed), -1 when no run.json was read (the protocol
+// is unknown: the advice claims no bound, nor that there is none).
 func (res *Results) maxTestNegatives(dataset string) int {
 	mans := res.grids(dataset)
 	if len(mans) == 0 {
-		return 0
+		return -1
 	}
 	most := 0
 	for _, m := range mans {

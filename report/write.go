@@ -678,7 +678,8 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 // levels of its records and of its runs' grids (gridRows.grid), and the
 // caution of test sets too small for a meaningful accuracy
 // (experiment.SmallTestSets, whose advice names maxTestNegatives, the
-// runs' bound on test negatives, when it is above 0).
+// runs' bound on test negatives, when it is above 0; 0 unbounded, -1
+// unknown).
 func datasetOverview(recs []experiment.Record, ci ClassInfo, d *datasetRows, maxTestNegatives int) string {
 	targets, splits := map[int]bool{}, map[int]bool{}
 	for _, r := range recs {

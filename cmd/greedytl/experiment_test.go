@@ -983,3 +983,30 @@ func TestTargetsTrimmed(t *testing.T) {
 		t.Errorf("records of targets %q, want %q", targets, want)
 	}
 }
+
+// TestListQuotes: a list flag's quoted item may follow blank space
+// (`c0, "c1"`), and a quote the CSV reader refuses gives the column and
+// how to quote, in the project's words, behind pflag's naming of the flag,
+// for --targets, --methods and --format alike.
+func TestListQuotes(t *testing.T) {
+	var l classList
+	if err := l.Set(`c0, "c1", " c2"`); err != nil || !slices.Equal(l, []string{"c0", "c1", "c2"}) {
+		t.Errorf(`c0, "c1": %q, %v; want [c0 c1 c2]`, l, err)
+	}
+	for _, tc := range []struct{ args []string }{
+		{[]string{"experiment", "--targets", `c0, c"1"`}},
+		{[]string{"experiment", "--methods", `no-transfer, greedytl"`}},
+		{[]string{"report", "--format", `md, h"tml`, "x"}},
+	} {
+		code, _, stderr := cli(t, "", tc.args...)
+		flag := tc.args[1]
+		want := fmt.Sprintf("greedytl: invalid argument %q for %q flag: column ", tc.args[2], flag)
+		if code != exitInput || !strings.HasPrefix(stderr, want) || !strings.Contains(stderr, "a quote inside an item that does not start with one") || strings.Contains(stderr, "parse error") {
+			t.Errorf("%v: exit %d, %s; want exit %d and %q...", tc.args, code, stderr, exitInput, want)
+		}
+	}
+	code, _, stderr := cli(t, "", "experiment", "--targets", `"c0`)
+	if code != exitInput || !strings.Contains(stderr, "a quoted item not closed") {
+		t.Errorf(`--targets "c0: exit %d, %s; want a quoted item not closed`, code, stderr)
+	}
+}

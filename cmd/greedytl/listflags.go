@@ -13,21 +13,42 @@ import (
 
 // listItems returns the items of a string list flag's value arg: separated
 // by commas, quoted as in CSV if need be (as pflag's string lists take
-// them), each trimmed of blank space (trimItems); none for "". A value of
-// more than one line is refused: the CSV reader would read its first.
+// them, a quoted item after blank space too: `a, "b"`), each trimmed of
+// blank space (trimItems); none for "". A value of more than one line is
+// refused: the CSV reader would read its first. Its errors name no flag:
+// pflag puts the flag and the value in front ("invalid argument ARG for
+// FLAG flag: ..."), as for every flag's Set.
 func listItems(arg string) ([]string, error) {
 	if arg == "" {
 		return nil, nil
 	}
 	r := csv.NewReader(strings.NewReader(arg))
+	r.TrimLeadingSpace = true
 	items, err := r.Read()
 	if err != nil {
-		return nil, err
+		return nil, listError(err)
 	}
 	if _, err := r.Read(); err != io.EOF {
 		return nil, errors.New("items on more than one line: separate them by commas")
 	}
 	return trimItems(items), nil
+}
+
+// listError returns the CSV reader's error err in the words of a list
+// flag's items: the column and how to quote, not the reader's "parse error
+// on line 1" (a flag's value has one line) and "non-quoted-field".
+func listError(err error) error {
+	var pe *csv.ParseError
+	if !errors.As(err, &pe) {
+		return err
+	}
+	switch {
+	case errors.Is(pe.Err, csv.ErrBareQuote):
+		return fmt.Errorf(`column %d: a quote inside an item that does not start with one: quote the whole item, doubling the quotes in it ("a ""b""")`, pe.Column)
+	case errors.Is(pe.Err, csv.ErrQuote):
+		return fmt.Errorf(`column %d: a quoted item not closed, or text after its closing quote: end the item with its quote (doubling the quotes in it) before the next comma`, pe.Column)
+	}
+	return fmt.Errorf("column %d: %v", pe.Column, pe.Err)
 }
 
 // trimItems trims each of a list flag's items of blank space, in place,
@@ -116,12 +137,16 @@ type specList []string
 // help then shows as no default).
 func (l *specList) String() string { return strings.Join(*l, ",") }
 
+// Type returns the flag's type as the help names it, that of pflag's
+// string lists.
 func (l *specList) Type() string { return "strings" }
 
+// Set appends the specs of arg, a list (listItems) whose parts holding
+// "=" but no ":" are settings of the spec before them.
 func (l *specList) Set(arg string) error {
 	parts, err := listItems(arg)
 	if err != nil {
-		return fmt.Errorf("methods %q: %w", arg, err)
+		return err
 	}
 	var specs []string
 	for _, p := range parts {

@@ -518,10 +518,13 @@ func TestTrainCrossValidationInterruptMessage(t *testing.T) {
 }
 
 // readAll returns signalWhen's ready for cmd, started: true once the
-// process has read at least as many bytes as the file at path holds
+// process has read at least twice as many bytes as the file at path holds
 // (rchar of /proc/PID/io) and then nothing more for 100 ms, so that it has
-// read its data (train reads the file twice, sniffing its format first)
-// and heeds its stop signals (heedSignals) and is at its work. Where
+// read its data and heeds its stop signals (heedSignals) and is at its
+// work. Twice: train reads the whole file twice (countSVMLight counts its
+// rows, then the decode reads it again), so one size is met halfway
+// through the second read, where a pause of the loaded machine could pass
+// for the quiet window. Where
 // /proc/PID/io cannot be read (not Linux), it is true 300 ms after its
 // first call.
 func readAll(cmd *exec.Cmd, path string) func() bool {
@@ -547,6 +550,6 @@ func readAll(cmd *exec.Cmd, path string) func() bool {
 				}
 			}
 		}
-		return last >= size && now.Sub(since) > 100*time.Millisecond
+		return last >= 2*size && now.Sub(since) > 100*time.Millisecond
 	}
 }

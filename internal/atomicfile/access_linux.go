@@ -1,7 +1,10 @@
 package atomicfile
 
 import (
+	"io/fs"
 	"os"
+	"slices"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -18,19 +21,58 @@ import (
 // returned, for the write itself to find out. x/sys's Faccessat answered
 // from the mode bits then, refusing what an ACL lets this user write.
 func effectiveAccess(path string, mode uint32) error {
-	err := unix.Faccessat2(unix.AT_FDCWD, path, mode, unix.AT_EACCESS)
+	_, err := accessKnown(path, mode)
+	return err
+}
+
+// accessKnown is effectiveAccess, with known false where the answer is
+// unknown (err nil then).
+func accessKnown(path string, mode uint32) (known bool, err error) {
+	err = unix.Faccessat2(unix.AT_FDCWD, path, mode, unix.AT_EACCESS)
 	if err != unix.ENOSYS && err != unix.EPERM {
-		return err
+		return true, err
 	}
 	if os.Geteuid() != os.Getuid() || os.Getegid() != os.Getgid() {
-		return nil
+		return false, nil
 	}
 	if os.Geteuid() != 0 {
 		if has, known := effectiveCap(unix.CAP_DAC_OVERRIDE); has || !known {
-			return nil
+			return false, nil
 		}
 	}
-	return unix.Faccessat(unix.AT_FDCWD, path, mode, 0)
+	return true, unix.Faccessat(unix.AT_FDCWD, path, mode, 0)
+}
+
+// writeAccess returns an error when this process may not write the file
+// target, whose information fi is: effectiveAccess's answer or, where
+// that is unknown, the mode bits' for the effective user and groups
+// (CAP_DAC_OVERRIDE allowing all), which refuse what only an ACL would
+// allow. Unlike a creation or an open, the rename that replaces target
+// never asks whether it may be written: nil here would replace a 0444 file
+// or another user's.
+func writeAccess(target string, fi fs.FileInfo) error {
+	known, err := accessKnown(target, unix.W_OK)
+	if known || err != nil {
+		return err
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil
+	}
+	if has, _ := effectiveCap(unix.CAP_DAC_OVERRIDE); has {
+		return nil
+	}
+	bit := fs.FileMode(0o002)
+	switch groups, _ := os.Getgroups(); {
+	case int(st.Uid) == os.Geteuid():
+		bit = 0o200
+	case int(st.Gid) == os.Getegid() || slices.Contains(groups, int(st.Gid)):
+		bit = 0o020
+	}
+	if fi.Mode().Perm()&bit == 0 {
+		return unix.EACCES
+	}
+	return nil
 }
 
 // effectiveCap reports whether the capability c is in this thread's

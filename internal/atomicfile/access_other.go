@@ -2,7 +2,11 @@
 
 package atomicfile
 
-import "golang.org/x/sys/unix"
+import (
+	"io/fs"
+
+	"golang.org/x/sys/unix"
+)
 
 // effectiveAccess returns faccessat(2)'s answer for whether this process's
 // effective user and groups may access path as mode asks (unix.W_OK …),
@@ -10,4 +14,10 @@ import "golang.org/x/sys/unix"
 // the creation would.
 func effectiveAccess(path string, mode uint32) error {
 	return unix.Faccessat(unix.AT_FDCWD, path, mode, unix.AT_EACCESS)
+}
+
+// writeAccess returns an error when this process may not write the file
+// target: effectiveAccess's answer, always known here.
+func writeAccess(target string, _ fs.FileInfo) error {
+	return effectiveAccess(target, unix.W_OK)
 }

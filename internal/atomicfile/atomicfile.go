@@ -228,6 +228,7 @@ func (e noDirError) named() string {
 	return e.target
 }
 
+// Error names path and the missing directory, or the file on the way.
 func (e noDirError) Error() string {
 	if e.file != "" {
 		return fmt.Sprintf("%s: %s is a file, not a directory", e.path, e.file)
@@ -235,6 +236,7 @@ func (e noDirError) Error() string {
 	return fmt.Sprintf("%s: no such directory %s", e.path, filepath.Dir(e.named()))
 }
 
+// Unwrap returns fs.ErrNotExist: a missing directory is one.
 func (noDirError) Unwrap() error { return fs.ErrNotExist }
 
 // replaceable returns an error when this process may not write old, the
@@ -411,14 +413,14 @@ func RemoveTemporary() []string {
 // os.Stderr when the descriptor is this process's standard output or
 // error, which must be written through (a new open of the file would not
 // share the shell's offset). A directory is an error.
+// So is a link the kernel would not follow (mayFollow).
 func resolve(path string) (target string, old fs.FileInfo, std *os.File, direct bool, err error) {
 	p := path      // the link's target, after the first
-	for range 40 { // as many links as Linux follows
-		abs, err := filepath.Abs(p)
+	for range 40 { // as many links as Linux follows (ELOOP after 40)
+		abs, dir, name, err := resolveDir(path, p)
 		if err != nil {
-			return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
+			return "", nil, nil, false, err
 		}
-		dir, name := filepath.Split(abs)
 		switch {
 		case abs == "/dev/stdout":
 			return "", nil, os.Stdout, true, nil
@@ -444,12 +446,17 @@ func resolve(path string) (target string, old fs.FileInfo, std *os.File, direct 
 		case err != nil:
 			return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 		case fi.Mode()&fs.ModeSymlink != 0:
+			if err := mayFollow(path, abs, fi); err != nil {
+				return "", nil, nil, false, err
+			}
 			t, err := os.Readlink(abs)
 			if err != nil {
 				return "", nil, nil, false, fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 			}
 			if !filepath.IsAbs(t) {
-				t = filepath.Join(dir, t)
+				// Relative to the link's resolved directory, not
+				// cleaned: a ".." in t is the kernel's, after links.
+				t = dir + t
 			}
 			p = t
 		case fi.IsDir():
@@ -463,6 +470,42 @@ func resolve(path string) (target string, old fs.FileInfo, std *os.File, direct 
 	return "", nil, nil, false, fmt.Errorf("%s: too many levels of symbolic links", path)
 }
 
+// resolveDir returns p (met following path's links) as an absolute path
+// whose directory part has its symbolic links followed as the kernel
+// follows them, component by component (filepath.EvalSymlinks), with a
+// ".." the parent of what the links lead to, not cleaned away before:
+// abs, its directory dir (ending in a separator) and its last element
+// name, itself not followed. When the directory part cannot be resolved
+// (a missing directory, a file on the way), abs is p made absolute by
+// text, for Write's later errors to name.
+func resolveDir(path, p string) (abs, dir, name string, err error) {
+	if !filepath.IsAbs(p) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return "", "", "", fmt.Errorf("%s: %w", path, fileerr.Reason(err))
+		}
+		p = wd + string(filepath.Separator) + p
+	}
+	for len(p) > 1 && os.IsPathSeparator(p[len(p)-1]) {
+		p = p[:len(p)-1]
+	}
+	d, name := filepath.Split(p)
+	rd, err := filepath.EvalSymlinks(d)
+	switch {
+	case err == nil:
+		abs = filepath.Join(rd, name)
+		dir, name = filepath.Split(abs)
+		return abs, dir, name, nil
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
+		abs = filepath.Clean(p)
+		dir, name = filepath.Split(abs)
+		return abs, dir, name, nil
+	case strings.Contains(err.Error(), "too many links") || errors.Is(err, syscall.ELOOP):
+		return "", "", "", fmt.Errorf("%s: too many levels of symbolic links", path)
+	}
+	return "", "", "", fmt.Errorf("%s: %w", path, fileerr.Reason(err))
+}
+
 // writeTo writes fill's output to the open file f (named path), which it
 // leaves open.
 func writeTo(path string, f *os.File, fill func(w io.Writer) error) error {
@@ -471,7 +514,7 @@ func writeTo(path string, f *os.File, fill func(w io.Writer) error) error {
 		return err
 	}
 	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
 	return nil
 }
@@ -490,7 +533,7 @@ func writeDirect(path string, fill func(w io.Writer) error) error {
 		return err
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
 	}
 	return nil
 }

@@ -448,3 +448,55 @@ func TestCheckSaysWhatWriteWould(t *testing.T) {
 		t.Errorf("%s holds %v", ro, ents)
 	}
 }
+
+// TestWriteFollowsLinksAsTheKernel checks that Write stores where the
+// kernel's open (a shell's "> PATH") would: a directory link's ".." is the
+// parent of the link's target, and a link's relative target is read from
+// the link's resolved directory; chains are followed and a loop refused.
+func TestWriteFollowsLinksAsTheKernel(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(dir, "real", "sub"), 0o755))
+	must(os.Symlink("real/sub", filepath.Join(dir, "dl")))
+	must(os.Symlink("../tgt.json", filepath.Join(dir, "real", "sub", "link.json")))
+	must(os.Symlink("dl/link.json", filepath.Join(dir, "c1")))
+	must(os.Symlink("c1", filepath.Join(dir, "c2")))
+	must(os.Symlink("loop2", filepath.Join(dir, "loop1")))
+	must(os.Symlink("loop1", filepath.Join(dir, "loop2")))
+	t.Chdir(dir)
+	for path, want := range map[string]string{
+		"dl/link.json":             "real/tgt.json",
+		"dl/../o2.json":            "real/o2.json",
+		dir + "/dl/../o3.json":     "real/o3.json",
+		"c2":                       "real/tgt.json",
+		"dl/../sub/../../top.json": "top.json",
+	} {
+		content := "written to " + path
+		if err := Write(path, func(w io.Writer) error { _, err := io.WriteString(w, content); return err }); err != nil {
+			t.Errorf("Write(%s): %v", path, err)
+			continue
+		}
+		if got, err := os.ReadFile(want); err != nil || string(got) != content {
+			t.Errorf("Write(%s): %s holds %q (%v); want %q", path, want, got, err, content)
+		}
+	}
+	for _, bad := range []string{"tgt.json", "o2.json", "o3.json"} {
+		if _, err := os.Lstat(bad); err == nil {
+			t.Errorf("%s written: a link resolved by text", bad)
+		}
+	}
+	for _, path := range []string{"loop1", "loop1/x"} {
+		err := Write(path, func(io.Writer) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), "too many levels of symbolic links") {
+			t.Errorf("Write(%s): %v; want too many levels of symbolic links", path, err)
+		}
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -16,11 +18,12 @@ import (
 // target, whose information fi is: faccessat(2)'s answer for the
 // effective user and groups (effectiveAccess), which weighs the mode bits,
 // ACLs and a read-only file system as an open for writing would
-// ("permission denied", "read-only file system"). access(2) asked for the
-// real user's: a process whose effective user differs (set-user-ID, or
-// root that changed it) was answered for the wrong one.
+// ("permission denied", "read-only file system"), or where that is unknown
+// the mode bits' (writeAccess). access(2) asked for the real user's: a
+// process whose effective user differs (set-user-ID, or root that changed
+// it) was answered for the wrong one.
 func mayWrite(target string, fi fs.FileInfo) error {
-	if err := effectiveAccess(target, unix.W_OK); err != nil {
+	if err := writeAccess(target, fi); err != nil {
 		return err
 	}
 	return stickyOther(target, fi)
@@ -104,4 +107,43 @@ func keepMode(f *os.File, old fs.FileInfo) error {
 		_ = fchown(f, int(was.Uid), -1) // only root may: the file stays this user's
 	}
 	return nil
+}
+
+// protectedSymlinks returns the value of the sysctl fs.protected_symlinks
+// (0 where it cannot be read: not Linux). A package variable for tests.
+var protectedSymlinks = func() int {
+	b, err := os.ReadFile("/proc/sys/fs/protected_symlinks")
+	if err != nil {
+		return 0
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(string(b)))
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// mayFollow returns an error when the kernel would not follow the symbolic
+// link link, whose information fi is, for this process (may_follow_link,
+// with fs.protected_symlinks not 0): a link in a sticky directory that
+// everyone may write, owned by neither the effective user nor the
+// directory's owner. A shell's "> link" gets "permission denied" there;
+// resolve, which follows links itself, must refuse as well.
+func mayFollow(path, link string, fi fs.FileInfo) error {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || int(st.Uid) == os.Geteuid() || protectedSymlinks() == 0 {
+		return nil
+	}
+	di, err := os.Stat(filepath.Dir(link))
+	if err != nil {
+		return nil // the kernel's lookup will say
+	}
+	const stickyOpen = fs.ModeSticky | 0o002
+	if di.Mode()&stickyOpen != stickyOpen {
+		return nil
+	}
+	if dst, ok := di.Sys().(*syscall.Stat_t); !ok || dst.Uid == st.Uid {
+		return nil
+	}
+	return fmt.Errorf("%s: a link of another user in a sticky directory: not followed (fs.protected_symlinks)", path)
 }

@@ -399,3 +399,64 @@ func TestWriteRefusesInAStickyDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestProtectedSymlinks: with fs.protected_symlinks set (the package's
+// reader of it replaced), a link in a sticky directory that everyone may
+// write, owned by neither this user nor the directory's owner, is not
+// followed, as the kernel refuses a shell's "> link" (EACCES); a link of
+// the directory's owner is, and with the sysctl 0 every link is.
+func TestProtectedSymlinks(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("giving a link to user 65534 needs root")
+	}
+	dir := t.TempDir()
+	sticky := filepath.Join(dir, "sticky")
+	if err := os.Mkdir(sticky, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(sticky, 0o777|fs.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(dir, "target.json")
+	link := filepath.Join(sticky, "link.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Lchown(link, 65534, 65534); err != nil {
+		t.Skip("no chown:", err)
+	}
+	saved := protectedSymlinks
+	t.Cleanup(func() { protectedSymlinks = saved })
+	write := func() error {
+		return Write(link, func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err })
+	}
+
+	protectedSymlinks = func() int { return 1 }
+	want := link + ": a link of another user in a sticky directory: not followed (fs.protected_symlinks)"
+	for name, err := range map[string]error{"Check": Check(link), "Write": write()} {
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: %v; want %q", name, err, want)
+		}
+	}
+	if _, err := os.Lstat(target); err == nil {
+		t.Errorf("%s written through another user's link", target)
+	}
+	// The directory's owner's link is followed.
+	if err := os.Chown(sticky, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if err := write(); err != nil {
+		t.Errorf("a link of the directory's owner: %v", err)
+	}
+	os.Remove(target)
+	if err := os.Chown(sticky, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	protectedSymlinks = func() int { return 0 }
+	if err := write(); err != nil {
+		t.Errorf("fs.protected_symlinks 0: %v", err)
+	}
+	if _, err := os.Stat(target); err != nil {
+		t.Errorf("fs.protected_symlinks 0: %s not written: %v", target, err)
+	}
+}

@@ -68,3 +68,23 @@ func TestWriteKeepsSpecialFiles(t *testing.T) {
 		t.Errorf("writing to a directory: %v", err)
 	}
 }
+
+// TestWriteErrorInPlaceNamesPathOnce checks that a failed write to a
+// device written in place names the path once, as every other Write error
+// does ("/dev/full: no space left on device", not "/dev/full: write
+// /dev/full: ..."), written directly and through a link.
+func TestWriteErrorInPlaceNamesPathOnce(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full:", err)
+	}
+	link := filepath.Join(t.TempDir(), "full")
+	if err := os.Symlink("/dev/full", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/dev/full", link} {
+		err := Write(path, func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err })
+		if want := path + ": " + unix.ENOSPC.Error(); err == nil || err.Error() != want {
+			t.Errorf("Write(%s): %v; want %q", path, err, want)
+		}
+	}
+}
