@@ -169,7 +169,7 @@ func CheckDir(dir string) error {
 // (resolve) and returns an error naming path when this process may not
 // open a device or a FIFO to write in place (mayWriteInPlace; an open
 // descriptor is not asked about) or, for a file to be stored by a rename,
-// may not replace the file there (replaceable) or create the temporary
+// may not replace the file there (mayWrite) or create the temporary
 // file beside it (mayCreateIn; a directory that does not exist:
 // noDirError).
 func prepare(path string) (target string, old fs.FileInfo, std *os.File, direct bool, err error) {
@@ -182,8 +182,13 @@ func prepare(path string) (target string, old fs.FileInfo, std *os.File, direct 
 	if err != nil || std != nil || direct {
 		return target, old, std, direct, err
 	}
-	if err := replaceable(target, old); err != nil {
-		return "", nil, nil, false, fmt.Errorf("%s: %w", path, err)
+	// A rename needs only the directory's permission; refusing a file
+	// this process may not write (mayWrite) keeps a read-only file, or
+	// another user's, as cp and the shell's "> file" would.
+	if old != nil {
+		if err := mayWrite(target, old); err != nil {
+			return "", nil, nil, false, fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	if err := mayCreateIn(filepath.Dir(target)); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -238,18 +243,6 @@ func (e noDirError) Error() string {
 
 // Unwrap returns fs.ErrNotExist: a missing directory is one.
 func (noDirError) Unwrap() error { return fs.ErrNotExist }
-
-// replaceable returns an error when this process may not write old, the
-// file at target (resolve's: a regular file, or nil when there is none
-// yet) that Write is to replace (mayWrite). A rename needs only the
-// directory's permission; refusing here keeps a read-only file, or
-// another user's, as cp and the shell's "> file" would.
-func replaceable(target string, old fs.FileInfo) error {
-	if old == nil {
-		return nil
-	}
-	return mayWrite(target, old)
-}
 
 // fsync syncs f to its storage: (*os.File).Sync, replaced by tests to fail
 // or to record the order of the syncs.
