@@ -446,7 +446,6 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	}
 	extra := method.Extra{Seed: o.seed}
 	needs := m.Needs()
-	warnSeedUnused(c, s, m.Name(), needs)
 	if extra.Unlabelled, err = o.loadUnlabelled(s, needs.Unlabelled, X, H, names); err != nil {
 		return err
 	}
@@ -461,6 +460,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		}
 		return badInput(fmt.Errorf("fitting %s on %s: %w", m.Name(), o.data.describe(), err))
 	}
+	warnSeedUnused(c, s, m.Name(), needs) // after the fit: a failed fit says only why
 	warnConstantModel(s, model, pos, neg)
 	warnNotConverged(s, model)
 	warnWideColumns(s, model, names)

@@ -92,7 +92,6 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 	}
 	extra := method.Extra{Seed: o.seed}
 	needs := mm.Needs() // a one-vs-rest fit's are its binary method's
-	warnSeedUnused(c, s, mm.Name(), needs)
 	if extra.Unlabelled, err = o.loadUnlabelled(s, needs.Unlabelled, X, H, names); err != nil {
 		return err
 	}
@@ -107,6 +106,7 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		}
 		return badInput(fmt.Errorf("fitting %s on %s with the %d classes of %s: %w", mm.Name(), o.data.describe(), len(cls.Names), displayName(o.data.labels), err))
 	}
+	warnSeedUnused(c, s, mm.Name(), needs) // after the fit: a failed fit says only why
 	if !warnConstantClasses(s, model, X, H) {
 		if err := warnOneClass(s, model, d, cls); err != nil {
 			return err

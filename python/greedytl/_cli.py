@@ -272,39 +272,27 @@ def run_cli(args, path=None, cwd=None):
 
 
 @contextlib.contextmanager
-def naming_inputs(shown, notes=None, unsaid=()):
+def naming_inputs(shown, notes=None):
     """A ``with`` block whose CLIError or CLIInputError (a failure of
     :func:`run_cli`) has each path of ``shown`` (path → name) in its message
     replaced by the name: greedytl names its input files, which may be
     files the caller made for it (a fit's .npy files) and that the user
     knows by other names.  ``notes`` (text → note) adds, after a message
     that holds the text (a flag of greedytl's, such as ``--oracle-``), the
-    note in parentheses: what the caller calls that input.  A line of the
-    message that begins with one of ``unsaid`` (a warning the caller's own
-    arguments cause, no part of the failure) is left out.  ``stderr``
+    note in parentheses: what the caller calls that input.  ``stderr``
     stays the command's."""
     try:
         yield
     except (CLIError, CLIInputError) as e:
         if e.args and isinstance(e.args[0], str):
-            msg = _unsay(e.args[0], unsaid)
+            msg = e.args[0]
             for path in sorted(shown, key=len, reverse=True):
                 msg = msg.replace(path, shown[path])
-            notes = [note for text, note in (notes or {}).items() if text in msg]
-            if notes:
-                msg += " ({})".format("; ".join(notes))
+            added = [note for text, note in (notes or {}).items() if text in msg]
+            if added:
+                msg += " ({})".format("; ".join(added))
             e.args = (msg,) + e.args[1:]
         raise
-
-
-def _unsay(msg, unsaid):
-    """msg (run_cli's "greedytl CMD: " and greedytl's lines) without the
-    lines that begin with one of unsaid (see naming_inputs)."""
-    if not unsaid:
-        return msg
-    head, sep, said = msg.partition(": ")
-    kept = [line for line in said.split("\n") if not line.startswith(tuple(unsaid))]
-    return head + sep + "\n".join(kept) if kept else head
 
 
 def fit_report(out):

@@ -71,12 +71,6 @@ _NOTES = {
         "or, for predictions of the prior, use sklearn.dummy.DummyClassifier(strategy='prior')"),
 }
 
-# greedytl fit's warning (code seed-unused) that the method draws nothing at
-# random: the estimator gives random_state as --seed to every fit, so a
-# failing fit's error leaves it out (a successful one's report drops it).
-_SEED_UNUSED = "warning: --seed has no effect: "
-
-
 class TransferClassifier(ClassifierMixin, BaseEstimator):
     """Hypothesis transfer learning with greedytl, as a scikit-learn classifier.
 
@@ -334,7 +328,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             model_path = os.path.join(tmp, _MODEL_FILE)
             args += ["--out", model_path, "--json"]
             shown = {os.path.join(tmp, name): what for name, what in _SHOWN.items()}
-            with _cli.naming_inputs(shown, _NOTES, unsaid=[_SEED_UNUSED]):
+            with _cli.naming_inputs(shown, _NOTES):
                 report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp))
                 with open(model_path, "rb") as f:
                     text = f.read()
