@@ -1379,6 +1379,10 @@ class MultiScorer(Scorer):
             if missing:
                 raise ModelFileError("class {!r} has no training row".format(self.classes[missing[0]]))
             self.row_classes = rc
+            # The largest norm of a training row, which bounds the rows
+            # scored (_MAX_NEAREST_RATIO): the model's, found once.
+            with np.errstate(over="ignore", invalid="ignore", under="ignore"):
+                self.radius = _dist(self.rows, np.zeros((1, p)))[:, 0].max(initial=0.0)
         elif self.form == "centroid-cosine":
             self.centroids = _matrix(doc["centroids"], "centroids", (K, p))
         elif self.form == "one-vs-rest":
@@ -1489,9 +1493,8 @@ class MultiScorer(Scorer):
             # a training row scores -Inf for every class (refused below), as
             # method's nearestNeighbourModel.Scores does: its distances are
             # too close to its norm to rank the training rows.
-            r = _dist(self.rows, np.zeros((1, Z.shape[1])))[:, 0].max(initial=0.0)
-            if r > 0:
-                far = _dist(Z, np.zeros((1, Z.shape[1])))[:, 0] > _MAX_NEAREST_RATIO * r
+            if self.radius > 0:
+                far = _dist(Z, np.zeros((1, Z.shape[1])))[:, 0] > _MAX_NEAREST_RATIO * self.radius
                 S[far, :] = -np.inf
             return S
         if self.form == "centroid-cosine":
