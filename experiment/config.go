@@ -311,11 +311,7 @@ func unknownMethods(specs []string, p string) error {
 	if p == ProtocolNWay {
 		known = method.MultiNames()
 	}
-	noun := "method"
-	if len(unknown) > 1 {
-		noun = "methods"
-	}
-	return inputErrorf("experiment: unknown %s %s (known: %s)", noun, strings.Join(unknown, ", "), strings.Join(known, ", "))
+	return inputErrorf("experiment: unknown %s %s (known: %s)", plural.Word(len(unknown), "method", "methods"), strings.Join(unknown, ", "), strings.Join(known, ", "))
 }
 
 // canonicalSpec returns the canonical form of the method spec m for

@@ -12,6 +12,7 @@ import (
 
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/standardize"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -438,10 +439,7 @@ func (e *ensembleModel) Scores(d Data) (*mat.Dense, error) {
 func scaleInPlace(s *mat.Dense, f float64) {
 	r, _ := s.Dims()
 	for i := 0; i < r; i++ {
-		row := s.RawRowView(i)
-		for j, v := range row {
-			row[j] = v * f
-		}
+		floats.Scale(f, s.RawRowView(i))
 	}
 }
 
