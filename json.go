@@ -105,42 +105,29 @@ func (m *Model) Write(w io.Writer, h modelfile.Header) error {
 	if err != nil {
 		return err
 	}
-	// Empty names are no names: the file leaves them out ("omitempty"),
-	// as it did before the header was checked here.
-	if len(f.Header.FeatureNames) == 0 {
-		f.Header.FeatureNames = nil
+	// Empty names are no names: the file leaves them out (SetNames).
+	f.Header.SetNames(f.Header.FeatureNames, f.Header.SourceNames)
+	err = checkHeader(&f.Header, m)
+	if err == nil && f.Header.Version != modelfile.Version {
+		err = fmt.Errorf("version %d: Write writes version %d files", f.Header.Version, modelfile.Version)
 	}
-	if len(f.Header.SourceNames) == 0 {
-		f.Header.SourceNames = nil
-	}
-	if err := checkHeader(&f.Header, m); err != nil {
+	if err != nil {
 		return fmt.Errorf("header a reader refuses: %w", err)
 	}
 	return modelfile.Write(w, f)
 }
 
 // checkHeader returns an error for a header h of m's file that the
-// readers refuse whatever its method name (see Write).
+// readers refuse whatever its method name: modelfile.Header.Check's
+// refusals (format, version, no method, "sources", "labels", empty column
+// names) and column names that are not one per column of X or H
+// (modelfile.CheckNames). Write checks the header it writes with it, and
+// DecodeFile the header it reads, so that both refuse the same headers.
 func checkHeader(h *modelfile.Header, m *Model) error {
 	if err := h.Check(false); err != nil {
 		return err
 	}
-	if h.Version != modelfile.Version {
-		return fmt.Errorf("version %d: Write writes version %d files", h.Version, modelfile.Version)
-	}
-	if err := checkMethodNamed(h.Method); err != nil {
-		return err
-	}
 	return modelfile.CheckNames(h.FeatureNames, h.SourceNames, m.NumFeatures, m.NumSources)
-}
-
-// checkMethodNamed returns an error when a file's method, the name of
-// the method that wrote it, is empty.
-func checkMethodNamed(method string) error {
-	if method == "" {
-		return errors.New("the file names no method")
-	}
-	return nil
 }
 
 // MarshalJSON encodes m in the format of WriteJSON, without indentation,
@@ -228,8 +215,9 @@ func ReadModel(r io.Reader) (m *Model, err error) {
 // version and header they checked): package method reads its GreedyTL
 // variants' files this way. It returns an error for unknown members,
 // invalid options, column indices out of range or repeated, non-finite
-// numbers, non-positive scales, a file that names no method, and
-// hyperparameters, when the file records them, other than those of its
+// numbers, non-positive scales, a header Write refuses whatever the
+// method name (a file that names no method, column names that are not one
+// per column of X or H: checkHeader), and hyperparameters, when the file records them, other than those of its
 // options; in a version 2 file, also for a missing member
 // (jsonfile.DecodeComplete: "columns[0].weight is missing"), which would
 // otherwise read as zero. Its errors name no package: ReadModel and
@@ -259,7 +247,7 @@ func DecodeFile(f modelfile.File) (*Model, error) {
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
-	if err := checkMethodNamed(mf.Method); err != nil {
+	if err := checkHeader(&mf.Header, m); err != nil {
 		return nil, err
 	}
 	if mf.Hyperparameters != nil {

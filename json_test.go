@@ -194,6 +194,11 @@ func TestReadModelRejects(t *testing.T) {
 		{"no version", edit(func(d map[string]any) { delete(d, "version") }), "version is missing; want a number"},
 		{"method mismatch", edit(func(d map[string]any) { d["method"] = "greedytl:gamma=0.7,max_k=6,sample=59" }), "does not match"},
 		{"no method", edit(func(d map[string]any) { d["method"] = "" }), "names no method"},
+		// The names Write refuses (modelfile.CheckNames): ReadModel refuses
+		// them too, as method.Read does.
+		{"a feature name short", edit(func(d map[string]any) { d["feature_names"] = []any{"a"} }), `"feature_names" has 1 names but the model has 6 features`},
+		{"a source name more", edit(func(d map[string]any) { d["source_names"] = []any{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"} }), `"source_names" has 10 names but the model has 9 sources`},
+		{"empty feature names", edit(func(d map[string]any) { d["feature_names"] = []any{} }), `"feature_names" names no column`},
 		{"hyperparameters", edit(func(d map[string]any) { d["hyperparameters"].(map[string]any)["lambda"] = 2 }), "disagree with the options"},
 		{"old key", edit(func(d map[string]any) { d["options"].(map[string]any)["feature_factor"] = 1 }), `unknown field "feature_factor"`},
 		{"unknown field", edit(func(d map[string]any) { d["bias"] = 1 }), `unknown field "bias"`},

@@ -106,12 +106,13 @@ type WideRange struct {
 	// fitted one class against the rest; "" for a binary cell's.
 	Class string `json:"class,omitempty"`
 	// LeftOut committees of the Subsamples' fitted were left out of the
-	// mean; the model averages the other Subsamples − LeftOut and the whole
-	// sample's.
+	// mean (method.WideRange.LeftOut: the number of entries of the model
+	// file's "left_out", which lists them); the model averages the other
+	// Subsamples − LeftOut and the whole sample's.
 	LeftOut int `json:"left_out"`
 	// Subsamples is the number of subsamples' committees fitted, those
 	// left out included, the whole sample's not counted
-	// (method.WideColumn.Subsamples).
+	// (method.WideRange.Subsamples).
 	Subsamples int `json:"subsamples"`
 	// Columns are the columns because of which (method.WideColumn),
 	// features before sources, each by index.
@@ -132,44 +133,24 @@ type WideRangeColumn struct {
 	Committees int `json:"committees"`
 }
 
-// wideRangeOf returns the report of a fitted model's committees left out
-// (Record.WideRange): model's own when it is a method.WideRangeReporter,
-// or, for a model of several classes fitted one class against the rest,
-// each class's binary model's; nil when none was left out. It derives
-// LeftOut from the model's "fits" hyperparameter (the committees averaged,
-// the whole sample's included: Subsamples + 1 − fits), so a
-// WideRangeReporter must set it: without it LeftOut is 0.
+// wideRangeOf returns the record's form of a fitted model's reports of
+// committees left out of its mean (Record.WideRange; method.WideRange):
+// one for a binary model, one per class for a model fitted one class
+// against the rest; nil when none was left out.
 func wideRangeOf(model any) []WideRange {
-	entry := func(m any, class string) []WideRange {
-		r, ok := m.(method.WideRangeReporter)
-		if !ok {
-			return nil
-		}
-		wide := r.WideColumns()
-		if len(wide) == 0 {
-			return nil
-		}
-		e := WideRange{Class: class, Subsamples: wide[0].Subsamples}
-		if h, ok := m.(interface{ Hyperparameters() map[string]float64 }); ok {
-			e.LeftOut = e.Subsamples + 1 - int(h.Hyperparameters()["fits"])
-		}
-		for _, w := range wide {
-			e.Columns = append(e.Columns, WideRangeColumn{Column: w.Column, Ratio: w.Ratio, Committees: w.Left})
-		}
-		return []WideRange{e}
+	r, ok := model.(method.WideRangeReporter)
+	if !ok {
+		return nil
 	}
-	if m, ok := model.(interface {
-		method.MultiModel
-		Models() []method.Model
-	}); ok {
-		var out []WideRange
-		classes := m.Classes()
-		for k, b := range m.Models() {
-			out = append(out, entry(b, classes[k])...)
+	var out []WideRange
+	for _, w := range r.WideRanges() {
+		e := WideRange{Class: w.Class, LeftOut: w.LeftOut, Subsamples: w.Subsamples}
+		for _, c := range w.Columns {
+			e.Columns = append(e.Columns, WideRangeColumn{Column: c.Column, Ratio: c.Ratio, Committees: c.Left})
 		}
-		return out
+		out = append(out, e)
 	}
-	return entry(model, "")
+	return out
 }
 
 // episodeRecord is the JSON form of an N-way episode's record

@@ -35,11 +35,11 @@ func init() {
 type wideModel struct{ constModel }
 
 func (wideModel) Hyperparameters() map[string]float64 { return map[string]float64{"fits": 5} }
-func (wideModel) WideColumns() []method.WideColumn {
-	return []method.WideColumn{
-		{Column: greedytl.Column{Kind: greedytl.Feature, Index: 1}, Ratio: 1e30, Left: 1, Subsamples: 5},
-		{Column: greedytl.Column{Kind: greedytl.Source, Index: 0}, Ratio: 1 << 27, Left: 1, Subsamples: 5},
-	}
+func (wideModel) WideRanges() []method.WideRange {
+	return []method.WideRange{{LeftOut: 1, Subsamples: 5, Columns: []method.WideColumn{
+		{Column: greedytl.Column{Kind: greedytl.Feature, Index: 1}, Ratio: 1e30, Left: 1},
+		{Column: greedytl.Column{Kind: greedytl.Source, Index: 0}, Ratio: 1 << 27, Left: 1},
+	}}}
 }
 
 // wideMember is the wide_range member of wideMethod's records, class

@@ -281,17 +281,52 @@ func (s *cvSetup) split(k int) (train *Problem, test []int) {
 	return s.prob.withRows(rows, y), test
 }
 
+// HeldOutError is the error of a cross-validation (CrossValidate,
+// CrossValidateStops, SelectC, SelectCBy) whose decision value of a
+// held-out example is not finite: the finite weights of the other folds
+// times the example's features overflow float64 (a row of 1e300 beside
+// rows of 1e-9: +Inf − +Inf, NaN), which Accuracy and
+// metric.BalancedAccuracy would count as a −1. A caller that knows what
+// the problem's rows are names the example by setting Row in a copy
+// (package source: a dataset's row).
+type HeldOutError struct {
+	// Example is the example's row of the Problem, from 0.
+	Example int
+	// Row names the example in the message in place of "example N
+	// (counting from 1)", when set.
+	Row string
+	// Value is its decision value, NaN or ±Inf.
+	Value float64
+	// MaxWeight is the largest |w| of the fold's weights.
+	MaxWeight float64
+	// C is the cost of the fold's fit when the cross-validation tried a
+	// grid of them (SelectC, SelectCBy); 0 otherwise.
+	C float64
+}
+
+// Error says which example's decision value overflowed, and what to do.
+func (e *HeldOutError) Error() string {
+	what := fmt.Sprintf("example %d (counting from 1)", e.Example+1)
+	if e.Row != "" {
+		what = e.Row
+	}
+	msg := fmt.Sprintf("linear: cross-validation: the decision value of held-out %s is %v: the weights of the other folds (largest |w| %.3g) times its features overflow float64; rescale the features", what, e.Value, e.MaxWeight)
+	if e.C != 0 {
+		msg += fmt.Sprintf(" (C = %v)", e.C)
+	}
+	return msg
+}
+
 // heldOut writes into dec the decision values of a fold's held-out rows
-// test under the fold's weights w, oriented by s.sign, or returns an error
-// naming the first that is not finite: checkWeights checks the training
-// rows' values only, and finite weights times a held-out row's features
-// may overflow (a row of 1e300 beside rows of 1e-9: +Inf − +Inf, NaN),
-// which Accuracy and metric.BalancedAccuracy would count as a −1.
-func (s *cvSetup) heldOut(d *design, test []int, w, dec []float64) error {
+// test under the fold's weights w, fitted at c (0: the one C of the
+// cross-validation), oriented by s.sign, or returns a *HeldOutError for
+// the first that is not finite: checkWeights checks the training rows'
+// values only.
+func (s *cvSetup) heldOut(d *design, test []int, w, dec []float64, c float64) error {
 	for _, i := range test {
 		v := d.dot(i, w)
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("linear: cross-validation: the decision value of held-out example %d (counting from 1) is %v: the weights of the other folds (largest |w| %.3g) times its features overflow float64; rescale the features", i+1, v, floats.Norm(w, math.Inf(1)))
+			return &HeldOutError{Example: i, Value: v, MaxWeight: floats.Norm(w, math.Inf(1)), C: c}
 		}
 		dec[i] = s.sign * v
 	}
@@ -386,7 +421,7 @@ func crossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 		if err != nil {
 			return err
 		}
-		if err := s.heldOut(d, test, ws.w, dec); err != nil {
+		if err := s.heldOut(d, test, ws.w, dec, 0); err != nil {
 			return err
 		}
 		stops[k].Converged, stops[k].Stuck, stops[k].Precision = ws.why.flags()
@@ -486,8 +521,8 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 			if ws, err = trainFoldFunc(ctx, k, train, q, ws); err != nil {
 				return err
 			}
-			if err := s.heldOut(d, test, ws.w, dec[g]); err != nil {
-				return fmt.Errorf("%w (C = %v)", err, q.C)
+			if err := s.heldOut(d, test, ws.w, dec[g], q.C); err != nil {
+				return err
 			}
 		}
 		return nil

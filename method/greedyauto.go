@@ -420,7 +420,7 @@ func (c *autoCommittees) average(d int) (Model, error) {
 	}
 	committee := rec.committee(tally)
 	wide.record(committee, len(fits)-1)
-	return &AutoModel{Linear: sum, Committee: committee, wide: wide.report(len(fits) - 1)}, nil
+	return &AutoModel{Linear: sum, Committee: committee, wide: wide.report()}, nil
 }
 
 // ridgeLambdaRows bounds the rows on which greedytl-auto chooses the ridge

@@ -24,7 +24,7 @@ type AutoModel struct {
 	// from a file written before greedytl recorded it.
 	Committee *AutoCommittee
 	// wide is the fit's report of the columns because of which it left
-	// committees out of its mean (WideColumns; not in the file).
+	// committees out of its mean (WideRanges; not in the file).
 	wide []WideColumn
 }
 

@@ -41,20 +41,41 @@ import (
 // 1e10: s/s' ≈ 2·10^8, but r ≈ 4·10^6, an error below 1e-9·|w|).
 var maxShiftRatio = math.Ldexp(1, 26)
 
-// WarnWideRange is the code of the warning that a fit's WideColumns report
+// WarnWideRange is the code of the warning that a fit's WideRanges report
 // gives (greedytl fit, in --json "warnings"): a word that programs match,
 // which stays when a message is reworded.
 const WarnWideRange = "wide-range"
 
-// WideColumn is what greedytl-auto reports of a column whose values span so
-// huge a range that it left subsamples' committees out of its mean: the
-// committees of the subsamples that weight the column and on which its
-// mean is more than maxShiftRatio of the subsample's standard deviations
-// away from the whole sample's, whose
-// linear functions cannot be written in the whole sample's standardisation
-// without losing more than half of float64's digits (see maxShiftRatio).
-// The model is the mean of the other committees (the whole sample's always
-// among them): its hyperparameter "fits" counts them.
+// WideRange is a fit's report that greedytl-auto left subsamples'
+// committees out of its mean because of columns whose values span so huge
+// a range (WideColumn): the one report of it, which greedytl fit's
+// wide-range warning and the protocol's records (experiment.WideRange)
+// both give. The model is the mean of the other committees, the whole
+// sample's always among them: its hyperparameter "fits" counts them,
+// Subsamples + 1 − LeftOut.
+type WideRange struct {
+	// Class is the class whose binary fit it is, for a model of several
+	// classes fitted one class against the rest; "" for a binary model.
+	Class string
+	// LeftOut is the number of subsamples' committees left out: the length
+	// of the model file's "left_out" (AutoCommittee.LeftOut), which lists
+	// each of them with its columns.
+	LeftOut int
+	// Subsamples is the number of subsamples' committees fitted, those left
+	// out included, the whole sample's not counted (AutoCommittee.Subsamples).
+	Subsamples int
+	// Columns are the columns because of which, features before sources,
+	// each by index.
+	Columns []WideColumn
+}
+
+// WideColumn is a column because of which greedytl-auto left subsamples'
+// committees out of its mean (WideRange): the committees of the subsamples
+// that weight the column and on which its mean is more than maxShiftRatio
+// of the subsample's standard deviations away from the whole sample's,
+// whose linear functions cannot be written in the whole sample's
+// standardisation without losing more than half of float64's digits (see
+// maxShiftRatio).
 type WideColumn struct {
 	// Column is the column: a feature or a source, by its index.
 	Column greedytl.Column
@@ -65,28 +86,33 @@ type WideColumn struct {
 	// Left is the number of subsamples' committees left out that weight the
 	// column with such a ratio (a committee may count for several columns).
 	Left int
-	// Subsamples is the number of subsamples' committees fitted, those left
-	// out included.
-	Subsamples int
 }
 
-// WideRangeReporter is implemented by greedytl-auto's models. WideColumns
-// returns the columns because of which the fit left subsamples' committees
-// out of its mean (WideColumn), features before sources, each by index;
-// nil when it left none out, and for a model read from a file.
+// WideRangeReporter is implemented by greedytl-auto's models and by a
+// model of several classes fitted one class against the rest. WideRanges
+// returns the fit's reports of committees left out of its mean (WideRange):
+// one for a binary model that left some out, one per class whose binary
+// fit left some out (Class naming it); nil when none was left out, and for
+// a model read from a file.
 type WideRangeReporter interface {
-	WideColumns() []WideColumn
+	WideRanges() []WideRange
 }
 
-// WideColumns returns the fit's report of the columns because of which it
-// left committees out of its mean (see WideRangeReporter); nil for a model
+// WideRanges returns the fit's report of the committees it left out of its
+// mean (see WideRangeReporter): LeftOut and Subsamples from m.Committee,
+// the columns from the fit; nil when none was left out, and for a model
 // read from a file.
-func (m *AutoModel) WideColumns() []WideColumn { return slices.Clone(m.wide) }
+func (m *AutoModel) WideRanges() []WideRange {
+	if len(m.wide) == 0 || m.Committee == nil {
+		return nil
+	}
+	return []WideRange{{LeftOut: len(m.Committee.LeftOut), Subsamples: m.Committee.Subsamples, Columns: slices.Clone(m.wide)}}
+}
 
 // wideColumns returns the columns with a non-zero weight in src, a
 // subsample's committee, whose shift ratio (see maxShiftRatio) from src's
-// statistics to dst's, the whole sample's, exceeds maxShiftRatio; Left and
-// Subsamples are not set. Nil means src can be added to dst (addLinear).
+// statistics to dst's, the whole sample's, exceeds maxShiftRatio; Left is not
+// set. Nil means src can be added to dst (addLinear).
 func wideColumns(dst, src *Linear) []WideColumn {
 	var out []WideColumn
 	check := func(kind greedytl.Kind, dsc, ssc standardize.Scaler, sw []float64) {
@@ -137,17 +163,13 @@ func (t *wideTally) add(k int, wide []WideColumn) {
 	t.left = append(t.left, l)
 }
 
-// report returns the columns, features before sources, each by index, with
-// subsamples the number of subsamples' committees fitted; nil when no
-// committee was left out.
-func (t *wideTally) report(subsamples int) []WideColumn {
+// report returns the columns, features before sources, each by index; nil
+// when no committee was left out.
+func (t *wideTally) report() []WideColumn {
 	if len(t.cols) == 0 {
 		return nil
 	}
 	out := slices.Clone(t.cols)
-	for k := range out {
-		out[k].Subsamples = subsamples
-	}
 	slices.SortFunc(out, func(a, b WideColumn) int { return compareColumns(a.Column, b.Column) })
 	return out
 }

@@ -41,7 +41,7 @@ func withValue(d Data, c greedytl.Column, r int, v float64) Data {
 // on it: the test scores with 1e17, 1e19 and 1e30 agree to 1e-9 (before the
 // fix they differed by 0.4 on feature 0, and with 1e30 in source 2 every
 // score was 0). The fit leaves that committee out of its mean and reports
-// the column (WideColumns), and the model separates the classes about as
+// the column (WideRanges), and the model separates the classes about as
 // well as the committee of the whole sample alone. An outlier in the class
 // that no subsample leaves out changes no committee's conversion: there is
 // nothing to report.
@@ -71,9 +71,10 @@ func TestGreedyAutoWideColumn(t *testing.T) {
 				if acc < want-0.05 {
 					t.Errorf("%g: balanced accuracy %v, the whole sample's committee alone %v", v, acc, want)
 				}
-				wide := auto.(WideRangeReporter).WideColumns()
-				if len(wide) != 1 || wide[0].Column != c || wide[0].Left != 1 || wide[0].Subsamples != 5 || !(wide[0].Ratio > maxShiftRatio) {
-					t.Errorf("%g: WideColumns() = %+v, want %v, 1 of 5 subsamples left out, a ratio above 2^26", v, wide, c)
+				r := auto.(WideRangeReporter).WideRanges()
+				if len(r) != 1 || r[0].Class != "" || r[0].LeftOut != 1 || r[0].Subsamples != 5 ||
+					len(r[0].Columns) != 1 || r[0].Columns[0].Column != c || r[0].Columns[0].Left != 1 || !(r[0].Columns[0].Ratio > maxShiftRatio) {
+					t.Errorf("%g: WideRanges() = %+v, want %v, 1 of 5 subsamples left out, a ratio above 2^26", v, r, c)
 				}
 				if fits := auto.Hyperparameters()["fits"]; fits != 5 {
 					t.Errorf("%g: fits = %v, want 5 (6 committees, 1 left out)", v, fits)
@@ -85,8 +86,8 @@ func TestGreedyAutoWideColumn(t *testing.T) {
 		tc := base
 		tc.train = withValue(base.train, greedytl.Column{Kind: greedytl.Feature, Index: 0}, 0, 1e30) // a positive
 		auto := mustFit(t, "greedytl-auto", tc)
-		if wide := auto.(WideRangeReporter).WideColumns(); wide != nil {
-			t.Errorf("WideColumns() = %+v, want none: no subsample leaves row 0 out", wide)
+		if wide := auto.(WideRangeReporter).WideRanges(); wide != nil {
+			t.Errorf("WideRanges() = %+v, want none: no subsample leaves row 0 out", wide)
 		}
 		if fits := auto.Hyperparameters()["fits"]; fits != 6 {
 			t.Errorf("fits = %v, want 6", fits)
@@ -141,8 +142,8 @@ func TestGreedyAutoModerateScalesKeepEveryCommittee(t *testing.T) {
 			tc.train.H, tc.test.H = trainH, testH
 		}
 		auto := mustFit(t, "greedytl-auto", tc)
-		if wide := auto.(WideRangeReporter).WideColumns(); wide != nil {
-			t.Fatalf("trial %d: WideColumns() = %+v, want none", trial, wide)
+		if wide := auto.(WideRangeReporter).WideRanges(); wide != nil {
+			t.Fatalf("trial %d: WideRanges() = %+v, want none", trial, wide)
 		}
 		got := mustPredict(t, auto, tc.test)
 		old := maxShiftRatio
@@ -235,7 +236,7 @@ func TestWideColumnsBound(t *testing.T) {
 // sample's standardised columns, averaged over the committees
 // wideColumns keeps, every member counted once. The model's test scores
 // must be that mean to 1e-9, its "fits" the committees kept, and its
-// WideColumns, per column, the number of committees left out that weight
+// WideRanges, per column, the number of committees left out that weight
 // it and the largest of their ratios, features before sources. It returns
 // the model's report.
 func bruteAuto(t *testing.T, tc conformanceCase) []WideColumn {
@@ -282,7 +283,7 @@ func bruteAuto(t *testing.T, tc conformanceCase) []WideColumn {
 		for _, w := range wide {
 			i := slices.IndexFunc(want, func(c WideColumn) bool { return c.Column == w.Column })
 			if i < 0 {
-				want = append(want, WideColumn{Column: w.Column, Subsamples: len(fits) - 1})
+				want = append(want, WideColumn{Column: w.Column})
 				i = len(want) - 1
 			}
 			want[i].Left++
@@ -317,9 +318,18 @@ func bruteAuto(t *testing.T, tc conformanceCase) []WideColumn {
 	if fits := model.Hyperparameters()["fits"]; fits != float64(len(kept)) {
 		t.Errorf("fits = %v, %d committees kept", fits, len(kept))
 	}
-	report := model.(WideRangeReporter).WideColumns()
+	var report []WideColumn
+	switch r := model.(WideRangeReporter).WideRanges(); {
+	case len(r) > 1:
+		t.Fatalf("WideRanges() = %+v, want at most one report", r)
+	case len(r) == 1:
+		if r[0].LeftOut != len(left) || r[0].Subsamples != len(fits)-1 {
+			t.Errorf("WideRanges() = %+v: %d of %d subsamples left out, want %d", r, r[0].LeftOut, r[0].Subsamples, len(left))
+		}
+		report = r[0].Columns
+	}
 	if !slices.Equal(report, want) {
-		t.Errorf("WideColumns() = %+v, want %+v", report, want)
+		t.Errorf("WideRanges()' columns = %+v, want %+v", report, want)
 	}
 	c := model.(*AutoModel).Committee
 	subsamples := len(fits) - 1
@@ -372,11 +382,11 @@ func TestGreedyAutoWideBrute(t *testing.T) {
 			}
 			report := bruteAuto(t, c)
 			if len(report) != len(tc.left) {
-				t.Fatalf("WideColumns() = %+v, want %d columns", report, len(tc.left))
+				t.Fatalf("WideRanges()' columns = %+v, want %d columns", report, len(tc.left))
 			}
 			for _, w := range report {
-				if w.Left != tc.left[w.Column] || w.Subsamples != 5 {
-					t.Errorf("WideColumns() = %+v, want %v left out of 5 per column", report, tc.left)
+				if w.Left != tc.left[w.Column] {
+					t.Errorf("WideRanges()' columns = %+v, want %v left out per column", report, tc.left)
 				}
 			}
 		})
@@ -390,7 +400,7 @@ func TestGreedyAutoWideBrute(t *testing.T) {
 			c.train = withValue(c.train, greedytl.Column{Kind: greedytl.Feature, Index: k}, 1500+37*k, 1e30)
 		}
 		if report := bruteAuto(t, c); len(report) == 0 {
-			t.Errorf("WideColumns() = %+v, want the columns far out that committees weight", report)
+			t.Errorf("WideRanges()' columns = %+v, want the columns far out that committees weight", report)
 		}
 	})
 }
@@ -398,20 +408,20 @@ func TestGreedyAutoWideBrute(t *testing.T) {
 // TestWideTally: the tally counts, per column, the committees left out
 // because of it and keeps the largest of their ratios, whatever comes
 // last; it reports features before sources, each by index, whatever order
-// the committees named them in, with the subsamples fitted; nothing when
+// the committees named them in; nothing when
 // no committee was left out.
 func TestWideTally(t *testing.T) {
 	f0, f3, s1 := greedytl.Column{Kind: greedytl.Feature, Index: 0}, greedytl.Column{Kind: greedytl.Feature, Index: 3}, greedytl.Column{Kind: greedytl.Source, Index: 1}
 	var none wideTally
-	if got := none.report(5); got != nil {
+	if got := none.report(); got != nil {
 		t.Errorf("no committee left out: %+v", got)
 	}
 	var tally wideTally
 	tally.add(1, []WideColumn{{Column: f3, Ratio: 7e8}, {Column: s1, Ratio: 1e9}})
 	tally.add(4, []WideColumn{{Column: f3, Ratio: 9e8}})
 	tally.add(7, []WideColumn{{Column: f0, Ratio: 2e8}, {Column: f3, Ratio: 8e8}})
-	want := []WideColumn{{Column: f0, Ratio: 2e8, Left: 1, Subsamples: 10}, {Column: f3, Ratio: 9e8, Left: 3, Subsamples: 10}, {Column: s1, Ratio: 1e9, Left: 1, Subsamples: 10}}
-	if got := tally.report(10); !slices.Equal(got, want) {
+	want := []WideColumn{{Column: f0, Ratio: 2e8, Left: 1}, {Column: f3, Ratio: 9e8, Left: 3}, {Column: s1, Ratio: 1e9, Left: 1}}
+	if got := tally.report(); !slices.Equal(got, want) {
 		t.Errorf("report = %+v, want %+v", got, want)
 	}
 	var c AutoCommittee

@@ -67,9 +67,9 @@ func Write(w io.Writer, m Model, info FileInfo) error {
 	}
 	h := modelfile.NewHeader(m.Method(), m.Hyperparameters(), info.Sources)
 	h.Labels = info.Labels
-	h.FeatureNames, h.SourceNames = info.FeatureNames, info.SourceNames
+	h.SetNames(info.FeatureNames, info.SourceNames)
 	if fw, ok := m.(fileWriter); ok {
-		err := checkModelNames(m, info.FeatureNames, info.SourceNames)
+		err := checkModelNames(m, h.FeatureNames, h.SourceNames)
 		if err == nil {
 			err = fw.writeFile(w, h)
 		}
@@ -86,7 +86,7 @@ func Write(w io.Writer, m Model, info FileInfo) error {
 	if err == nil {
 		// After fileDocument's checks: Selected need not hold on a model
 		// they refuse.
-		err = checkModelNames(m, info.FeatureNames, info.SourceNames)
+		err = checkModelNames(m, h.FeatureNames, h.SourceNames)
 	}
 	if err == nil {
 		err = modelfile.Write(w, doc)

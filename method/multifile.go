@@ -106,7 +106,7 @@ func multiFileDocument(m MultiModel, info FileInfo) (any, error) {
 		return nil, fmt.Errorf("cannot write a %T model", m)
 	}
 	h := multiHeader{Header: modelfile.NewHeader(m.Method(), m.Hyperparameters(), info.Sources), Classes: m.Classes()}
-	h.FeatureNames, h.SourceNames = info.FeatureNames, info.SourceNames
+	h.SetNames(info.FeatureNames, info.SourceNames)
 	doc, err := enc.multiDocument(h)
 	if err != nil {
 		return nil, err
@@ -115,7 +115,7 @@ func multiFileDocument(m MultiModel, info FileInfo) (any, error) {
 	// names that do not match them are not written.
 	if f, ok := doc.(interface{ columnCounts() (int, int) }); ok {
 		d, n := f.columnCounts()
-		if err := modelfile.CheckNames(info.FeatureNames, info.SourceNames, d, n); err != nil {
+		if err := modelfile.CheckNames(h.FeatureNames, h.SourceNames, d, n); err != nil {
 			return nil, err
 		}
 	}

@@ -219,6 +219,21 @@ func (o *ovrModel) trainingClasses() []int { return o.train }
 // the classes whose fits it concerns (ConvergenceReporter).
 func (o *ovrModel) NotConverged() []NotConverged { return mergedReports(o.models, o.classes) }
 
+// WideRanges returns the binary models' reports (WideRangeReporter), each
+// naming its class, in the order of the classes.
+func (o *ovrModel) WideRanges() []WideRange {
+	var out []WideRange
+	for k, b := range o.models {
+		if r, ok := b.(WideRangeReporter); ok {
+			for _, w := range r.WideRanges() {
+				w.Class = o.classes[k]
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
 // Models returns the binary model of each class (class k positive), for
 // inspect and the source-weight analysis.
 func (o *ovrModel) Models() []Model { return slices.Clone(o.models) }

@@ -206,16 +206,21 @@ func Parse(doc json.RawMessage) (File, error) {
 // (multi: a multi-class file, one with "classes"), its members present: a
 // format other than Format, a version it does not read, a "sources"
 // record without a digest (source.ID.Check), incomplete "labels"
-// (LabelNames.Check), "labels" in a multi-class file, and a
-// "feature_names" or "source_names" that names no column. It is Parse's
-// check of the header, which a writer given a header may make before
-// writing it.
+// (LabelNames.Check), "labels" in a multi-class file, no method (an
+// empty "method"), and a "feature_names" or "source_names" that names no
+// column (which no writer writes: see SetNames). It is Parse's check of
+// the header, which a writer given a header makes before writing it
+// (greedytl.Model.Write): the one owner of what reader and writer refuse
+// of a header, with CheckNames for the names of a model's columns.
 func (h *Header) Check(multi bool) error {
 	if h.Format != Format {
 		return fmt.Errorf("format is %q, want %q", h.Format, Format)
 	}
 	if err := checkVersion(h.Version); err != nil {
 		return err
+	}
+	if h.Method == "" {
+		return errors.New("the file names no method")
 	}
 	if err := h.Sources.Check(); err != nil {
 		return err
@@ -224,15 +229,34 @@ func (h *Header) Check(multi bool) error {
 		return err
 	}
 	if h.FeatureNames != nil && len(h.FeatureNames) == 0 {
-		return errors.New(`"feature_names" names no column (a file without names has no "feature_names")`)
+		return errors.New(`"feature_names" names no column (a file without names has no "feature_names"; greedytl never writes an empty one)`)
 	}
 	if h.SourceNames != nil && len(h.SourceNames) == 0 {
-		return errors.New(`"source_names" names no column (a file without names has no "source_names")`)
+		return errors.New(`"source_names" names no column (a file without names has no "source_names"; greedytl never writes an empty one)`)
 	}
 	if multi && h.Labels != nil {
 		return errors.New(`a multi-class file names its classes in "classes", not "labels"`)
 	}
 	return nil
+}
+
+// SetNames records features and sources (nil: none) as h's
+// "feature_names" and "source_names", an empty list as none (nil): the
+// file leaves an empty list out (so it reads back as none), and Check
+// refuses a non-nil empty one, which a file holds only when something
+// other than greedytl wrote "feature_names": []. Every writer of a header
+// records the names through it, so that a caller's []string{} means no
+// names whichever writer it is given to.
+func (h *Header) SetNames(features, sources []string) {
+	h.FeatureNames, h.SourceNames = namesOrNone(features), namesOrNone(sources)
+}
+
+// namesOrNone returns names, or nil when it is empty.
+func namesOrNone(names []string) []string {
+	if len(names) == 0 {
+		return nil
+	}
+	return names
 }
 
 // CheckNames returns an error when features or sources, a file's

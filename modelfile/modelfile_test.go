@@ -65,6 +65,9 @@ func TestParseChecksTheHeader(t *testing.T) {
 		{`{"format": "greedytl-model", "method": "m"}`, "version is missing; want a number"},
 		{`{"version": 2, "method": "m"}`, "format is missing; want a string"},
 		{`{"format": "greedytl-model", "version": 2}`, "method is missing; want a string"},
+		// An empty method, which every writer refuses (Header.Check), is
+		// refused here too, whichever method would decode the file.
+		{`{"format": "greedytl-model", "version": 2, "method": ""}`, "the file names no method"},
 		{ok + `, "sources": {"dir": "s", "sha256": "", "count": 1, "data_sha256": "", "seed": 0}}`, `"sources" has no sha256 digest`},
 		{ok + `, "sources": {"dir": "s"}}`, `sources.sha256 is missing; want a string`},
 		{ok + `, "labels": {"positive": "a"}}`, `labels.negative is missing; want an array`},

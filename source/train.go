@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 
 	"github.com/greedytl/greedytl/dataset"
@@ -177,7 +178,7 @@ func trainOne(ctx context.Context, f *dataset.Folder, b *sharedRows, class int, 
 	folds := min(cfg.Folds, len(rows))
 	best, scores, err := linear.SelectCBy(ctx, prob, cfg.params(0), cfg.Grid, folds, cfg.Seed, metric.BalancedAccuracy)
 	if err != nil {
-		return nil, info, fmt.Errorf("source %q: %w", name, err)
+		return nil, info, fmt.Errorf("source %q: %w", name, datasetRow(err, f, rows))
 	}
 	model, err := linear.Train(ctx, prob, cfg.params(best))
 	if err != nil {
@@ -188,6 +189,23 @@ func trainOne(ctx context.Context, f *dataset.Folder, b *sharedRows, class int, 
 	info.CVScore = scores[slices.Index(cfg.Grid, best)]
 	info.Converged, info.Stuck = model.Converged, model.Stuck
 	return model, info, nil
+}
+
+// datasetRow returns err, the error of the cross-validation of a
+// source's binary problem of f's rows rows (positives, then negatives),
+// with a held-out example whose decision value overflowed
+// (*linear.HeldOutError) named by its row of f's features.npy, counting
+// from 0 as NumPy does, and its class, not by its place in the problem,
+// which the user cannot find.
+func datasetRow(err error, f *dataset.Folder, rows []int) error {
+	h, ok := err.(*linear.HeldOutError)
+	if !ok || h.Example < 0 || h.Example >= len(rows) {
+		return err
+	}
+	named := *h
+	r := rows[h.Example]
+	named.Row = fmt.Sprintf("row %d of %s (counting from 0, as NumPy does; class %q)", r, filepath.Join(f.Dir, "features.npy"), f.Classes[f.Labels[r]])
+	return &named
 }
 
 // sharedRows holds the features of the rows a training job needs, read once

@@ -3,13 +3,16 @@ package source
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/datasettest"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/metric"
@@ -201,5 +204,41 @@ func TestTrainOneRecordsStuck(t *testing.T) {
 		if info.Converged != m.Converged || info.Stuck != m.Stuck || m.Stuck != (bias != 1) {
 			t.Errorf("bias %g: info converged %v stuck %v, model converged %v stuck %v; want the model's, stuck only with bias 1e308", bias, info.Converged, info.Stuck, m.Converged, m.Stuck)
 		}
+	}
+}
+
+// TestTrainOneNamesTheOverflowingRow: a source negative of 1e300 in both
+// features among rows of 1e-9 whose class the sign of x₀ − x₁ decides, at
+// C = 1e20 and leave-one-out folds (linear's
+// TestCrossValidateRefusesOverflowingHeldOutRows): the cross-validation
+// refuses the row's NaN decision value, and the error names the row of
+// the dataset's features.npy (9, counting from 0 as NumPy does) and its
+// class, not its place in the source's binary problem (positives, then
+// the negatives in the plan's order), which the user cannot find.
+func TestTrainOneNamesTheOverflowingRow(t *testing.T) {
+	const big = 9
+	x := mat.NewDense(20, 2, nil)
+	labels := make([]int, 20)
+	for i := range 20 {
+		a := float64(i%5+1) * 1e-9
+		labels[i] = i % 2
+		x.Set(i, i%2, a)
+	}
+	x.Set(big, 0, 1e300)
+	x.Set(big, 1, 1e300)
+	f := datasettest.WriteFolder(t, &dataset.Folder{X: x, Labels: labels, Classes: []string{"pos", "neg"}})
+	neg, err := PlanNegatives(f, []string{"neg"}, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := slices.Index(neg.Source, big); k < 0 || 10+k+1 == big {
+		t.Fatalf("source negatives %v: want row %d among them, at another place in the problem", neg.Source, big)
+	}
+	cfg := DefaultTrainConfig()
+	cfg.Solver, cfg.Grid, cfg.Folds = linear.L2RLR, []float64{1e20}, 20
+	_, _, err = TrainOne(context.Background(), f, 0, neg, cfg)
+	want := fmt.Sprintf(`the decision value of held-out row %d of %s (counting from 0, as NumPy does; class "neg") is NaN`, big, filepath.Join(f.Dir, "features.npy"))
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.HasSuffix(err.Error(), "(C = 1e+20)") {
+		t.Errorf("error %v; want one containing %q, C named", err, want)
 	}
 }

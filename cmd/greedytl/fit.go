@@ -537,31 +537,23 @@ func warnNotConverged(s *streams, model interface{ Method() string }) {
 // many; and what the model averages. A model of several classes fitted one
 // class against the rest warns for each class's model, naming the class.
 func warnWideColumns(s *streams, model interface{ Method() string }, names sampleNames) {
-	switch m := model.(type) {
-	case method.Model:
-		warnWide(s, m, names, "", nil)
-	case interface {
-		method.MultiModel
-		Models() []method.Model
-	}:
-		classes := m.Classes()
-		for k, b := range m.Models() {
-			warnWide(s, b, names, fmt.Sprintf(" (%s against the rest)", strconv.Quote(classes[k])), []string{classes[k]})
-		}
-	}
-}
-
-// warnWide is warnWideColumns for one binary model; where says which fit
-// it is, of the classes named.
-func warnWide(s *streams, model method.Model, names sampleNames, where string, classes []string) {
 	r, ok := model.(method.WideRangeReporter)
 	if !ok {
 		return
 	}
-	wide := r.WideColumns()
-	if len(wide) == 0 {
-		return
+	for _, w := range r.WideRanges() {
+		warnWide(s, model.Method(), w, names)
 	}
+}
+
+// warnWide is warnWideColumns for one report, of a fit of method name.
+func warnWide(s *streams, name string, report method.WideRange, names sampleNames) {
+	var where string
+	var classes []string
+	if report.Class != "" {
+		where, classes = fmt.Sprintf(" (%s against the rest)", strconv.Quote(report.Class)), []string{report.Class}
+	}
+	wide := report.Columns
 	cols := make([]string, len(wide))
 	detail := make([]string, len(wide))
 	columns := make([]greedytl.Column, len(wide))
@@ -578,9 +570,8 @@ func warnWide(s *streams, model method.Model, names sampleNames, where string, c
 		cols[k] = col
 		detail[k] = fmt.Sprintf("%s: up to %.3g, in %s", col, w.Ratio, plural.Count(w.Left, "committee", "committees"))
 	}
-	subsamples := wide[0].Subsamples
-	fits := int(model.Hyperparameters()["fits"])
-	left := subsamples + 1 - fits
+	subsamples, left := report.Subsamples, report.LeftOut
+	fits := subsamples + 1 - left
 	averaged := "the whole sample's committee alone"
 	if fits > 1 {
 		averaged = fmt.Sprintf("the other %d committees (the whole sample's and %s)", fits, plural.Count(fits-1, "subsample's", "subsamples'"))
@@ -591,7 +582,7 @@ func warnWide(s *streams, model method.Model, names sampleNames, where string, c
 	}
 	s.warn(warning{Code: method.WarnWideRange, Classes: classes, Columns: columns,
 		Message: fmt.Sprintf("%s%s: the values of %s span a huge range (some examples lie very far from the others): %d of the %d subsample committees weight %s where its mean lies more than 2^26 of the subsample's standard deviations from the whole sample's (%s), too far for the whole sample's standardisation to carry without losing half of float64's digits (their weights and intercept would cancel and drown the other columns), so they are left out and the model averages %s; a logarithm or clipping of the column may serve better",
-			model.Method(), where, joinAnd(cols), left, subsamples, them, strings.Join(detail, "; "), averaged)})
+			name, where, joinAnd(cols), left, subsamples, them, strings.Join(detail, "; "), averaged)})
 }
 
 // joinAnd joins words as a list: "a", "a and b", "a, b and c".
