@@ -316,17 +316,10 @@ func checkOutTarget(out, writes, give string) error {
 // directory", "mkdir y.txt: not a directory"). Missing directories are
 // for the caller to create or refuse.
 func checkAbove(out string) error {
-	for d := filepath.Dir(filepath.Clean(out)); ; d = filepath.Dir(d) {
-		if fi, err := os.Stat(d); err == nil {
-			if !fi.IsDir() {
-				return badInputf("--out %s: %s is a file, not a directory", out, d)
-			}
-			return nil
-		}
-		if filepath.Dir(d) == d {
-			return nil
-		}
+	if d, fi := atomicfile.NearestExisting(filepath.Dir(filepath.Clean(out))); fi != nil && !fi.IsDir() {
+		return badInputf("--out %s: %s is a file, not a directory", out, d)
 	}
+	return nil
 }
 
 // describe names the sample's files for a message about the data as a

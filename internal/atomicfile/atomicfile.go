@@ -143,25 +143,38 @@ func Check(path string) error {
 // error names dir and the existing directory (file) it would be created
 // in.
 func CheckDir(dir string) error {
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		fi, err := os.Stat(d)
-		if err != nil {
-			if filepath.Dir(d) == d {
-				return nil
-			}
-			continue
-		}
-		err = syscall.ENOTDIR
-		if fi.IsDir() {
-			err = mayCreateIn(d)
-		}
-		if err != nil {
-			if d == filepath.Clean(dir) {
-				return fmt.Errorf("%s: %w", dir, err)
-			}
-			return fmt.Errorf("%s: cannot create it in %s: %w", dir, d, err)
-		}
+	d, fi := NearestExisting(dir)
+	if fi == nil {
 		return nil
+	}
+	err := error(syscall.ENOTDIR)
+	if fi.IsDir() {
+		err = mayCreateIn(d)
+	}
+	switch {
+	case err == nil:
+		return nil
+	case d == filepath.Clean(dir):
+		return fmt.Errorf("%s: %w", dir, err)
+	}
+	return fmt.Errorf("%s: cannot create it in %s: %w", dir, d, err)
+}
+
+// NearestExisting returns the nearest of path and the directories above it
+// (by its text, filepath.Dir after filepath.Clean) that exists, symbolic
+// links followed (os.Stat), with its information: where a file or a
+// directory to be created at path would be created, or what stands in
+// its way (a file, not a directory). It returns "" and nil when none
+// exists. It is the one walk up an output path of CheckDir, Check's
+// missing-directory error and the command line's checks of --out.
+func NearestExisting(path string) (string, fs.FileInfo) {
+	for d := filepath.Clean(path); ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil {
+			return d, fi
+		}
+		if filepath.Dir(d) == d {
+			return "", nil
+		}
 	}
 }
 
@@ -212,14 +225,10 @@ type noDirError struct{ path, target, file string }
 // directory.
 func newNoDirError(path, target string) noDirError {
 	e := noDirError{path: path, target: target}
-	named := e.named()
-	for d, n := filepath.Dir(target), filepath.Dir(named); filepath.Dir(d) != d; d, n = filepath.Dir(d), filepath.Dir(n) {
-		if fi, err := os.Stat(d); err == nil {
-			if !fi.IsDir() {
-				e.file = n
-			}
-			break
-		}
+	// named is target, or path when that is target made absolute by
+	// text: the walk up its text meets the same files.
+	if d, fi := NearestExisting(filepath.Dir(e.named())); fi != nil && !fi.IsDir() {
+		e.file = d
 	}
 	return e
 }
