@@ -575,10 +575,10 @@ func NotAnInput(out string, inputs ...string) error {
 }
 
 // inside reports whether path, or a directory above it, is the directory
-// dir (symbolic links resolved).
+// dir, path's symbolic links followed as Write follows them (where).
 func inside(path string, dir os.FileInfo) bool {
-	p, err := filepath.Abs(path)
-	if err != nil {
+	p, ok := where(path)
+	if !ok {
 		return false
 	}
 	for {
@@ -591,4 +591,19 @@ func inside(path string, dir os.FileInfo) bool {
 		}
 		p = up
 	}
+}
+
+// where returns the absolute path at which path lies as Write finds it,
+// its symbolic links followed as the kernel follows them (a ".." after a
+// link is the parent of the link's target, not of the link): the file
+// Write stores at (resolve) or, for what resolve does not store at by a
+// rename (a directory, an open descriptor, a path it refuses), path with
+// its directory part resolved (resolveDir). ok is false when neither
+// resolves path.
+func where(path string) (string, bool) {
+	if t, _, _, _, err := resolve(path); err == nil && t != "" {
+		return t, true
+	}
+	abs, _, _, err := resolveDir(path, path)
+	return abs, err == nil
 }
