@@ -541,8 +541,8 @@ func writeDirect(path string, fill func(w io.Writer) error) error {
 }
 
 // NotAnInput returns an error when the output path out is the same file as
-// one of the inputs (same device and inode, symbolic links resolved), or
-// lies inside an input that is a directory (whether out exists yet or
+// one of the inputs (same device and inode, symbolic links resolved; a
+// directory too), or lies inside an input that is a directory (whether out exists yet or
 // not: a command that reads a directory reads what is written into it),
 // so that a command refuses to destroy or change what it reads. Empty
 // names, "-" (standard input or output) and inputs that do not exist are
@@ -553,6 +553,7 @@ func NotAnInput(out string, inputs ...string) error {
 	}
 	fo, err := os.Stat(out)
 	regular := err == nil && fo.Mode().IsRegular()
+	dir := err == nil && fo.IsDir()
 	for _, in := range inputs {
 		if in == "" || in == "-" {
 			continue
@@ -560,6 +561,8 @@ func NotAnInput(out string, inputs ...string) error {
 		fi, err := os.Stat(in)
 		switch {
 		case err != nil:
+		case fi.IsDir() && dir && os.SameFile(fo, fi):
+			return fmt.Errorf("the output %s is the input %s: refusing to write into it", out, in)
 		case fi.IsDir():
 			if inside(out, fi) {
 				return fmt.Errorf("the output %s is inside the input %s: refusing to write there", out, in)
