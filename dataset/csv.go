@@ -147,7 +147,7 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 		header      []string // the header's column names (nil: none)
 		cols        = -1
 		rows        int
-		data        []float64
+		values      chunkedValues
 		fields      [][]byte
 		scratch     []byte
 		quoted      []bool
@@ -232,7 +232,7 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 			if err != nil {
 				return nil, &Error{File: name, Line: lr.line, Err: err}
 			}
-			data = append(data, v)
+			values.add(v)
 		}
 		if rows < 2 {
 			dataLine[rows] = lr.line
@@ -251,6 +251,7 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 	if rangeRow && decimals && rows > 1 {
 		return nil, rangeRowError(name, dataLine[0], cols)
 	}
+	data := values.join()
 	if rangeHeader && rows > 1 {
 		rows--
 		data = data[cols:]
@@ -273,6 +274,46 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 		*names = header
 	}
 	return mat.NewDense(rows, cols, data), nil
+}
+
+// chunkValues is the values of one chunk of a chunkedValues: 512 KiB.
+const chunkValues = 1 << 16
+
+// chunkedValues collects the values of a matrix read row by row whose
+// size is not known ahead: in one slice grown by append up to chunkValues
+// (a small file, as before), beyond that in chunks of chunkValues joined
+// once at the end. A slice grown by append to n values allocates about 5n
+// (copied at each 1.25-fold growth, the old copies garbage) and holds 2.25n
+// at a growth; the chunks allocate n, joined 2n, and hold 2n at the join.
+type chunkedValues struct {
+	full [][]float64 // the chunks before cur, each of chunkValues values
+	cur  []float64
+}
+
+// add appends v.
+func (c *chunkedValues) add(v float64) {
+	if len(c.cur) == chunkValues {
+		c.full = append(c.full, c.cur)
+		c.cur = make([]float64, 0, chunkValues)
+	}
+	c.cur = append(c.cur, v)
+}
+
+// join returns the values in the order added: cur itself when it holds
+// them all, else a new slice of exactly their number (the chunks are then
+// dropped).
+func (c *chunkedValues) join() []float64 {
+	if len(c.full) == 0 {
+		return c.cur
+	}
+	out := make([]float64, 0, len(c.full)*chunkValues+len(c.cur))
+	for i, ch := range c.full {
+		out = append(out, ch...)
+		c.full[i] = nil
+	}
+	out = append(out, c.cur...)
+	c.full, c.cur = nil, nil
+	return out
 }
 
 // minIndexRows is the fewest rows whose first column, counting them, is

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -741,5 +742,46 @@ func TestQuotedNameTrimmed(t *testing.T) {
 	}
 	if want := []string{"a", "b"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("names %q, want %q", names, want)
+	}
+}
+
+// TestDecodeCSVAllocatesAboutTheMatrix checks that reading a large text
+// matrix allocates a small multiple of its values' bytes: a slice grown by
+// append to n values allocated about 5n (each growth a copy; 5.2 times
+// here), the chunks of chunkedValues about n and their join n more.
+func TestDecodeCSVAllocatesAboutTheMatrix(t *testing.T) {
+	const rows, cols = 4000, 250 // 1e6 values, several chunks
+	var b strings.Builder
+	for i := range rows {
+		for j := range cols {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%d.5", (i+j)%97)
+		}
+		b.WriteByte('\n')
+	}
+	text := b.String()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	A, err := DecodeCSV(strings.NewReader(text), "big.csv")
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, c := A.Dims(); r != rows || c != cols {
+		t.Fatalf("read %d×%d, want %d×%d", r, c, rows, cols)
+	}
+	for i := range rows { // across the chunks' joins too
+		for j := range cols {
+			if got, want := A.At(i, j), float64((i+j)%97)+0.5; got != want {
+				t.Fatalf("row %d column %d: got %v, want %v", i+1, j+1, got, want)
+			}
+		}
+	}
+	matrix := uint64(rows * cols * 8)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 3*matrix {
+		t.Errorf("reading a %d-byte matrix allocated %d bytes (%.1f times), want at most 3 times", matrix, got, float64(got)/float64(matrix))
 	}
 }
