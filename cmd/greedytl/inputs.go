@@ -526,10 +526,16 @@ func (f *dataFlags) loadData(s *streams, model string, rec sampleNames) (*method
 	if err != nil {
 		return nil, inputRows{}, err
 	}
-	if err := f.checkNames(s, "the features "+model+" was fitted on", "the source scores "+model+" was fitted on", rec, names, X, H); err != nil {
+	if err := f.checkModelNames(s, model, rec, names, X, H); err != nil {
 		return nil, inputRows{}, err
 	}
 	return &method.Data{X: X, H: H}, f.rowsOf(X, H), nil
+}
+
+// checkModelNames is checkNames for the sample of the model file named
+// model, whose column names are rec.
+func (f *dataFlags) checkModelNames(s *streams, model string, rec, names sampleNames, X, H *mat.Dense) error {
+	return f.checkNames(s, "the features "+model+" was fitted on", "the source scores "+model+" was fitted on", rec, names, X, H)
 }
 
 // checkNames compares the column names of the sample's inputs (names) with
