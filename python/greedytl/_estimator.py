@@ -328,7 +328,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             model_path = os.path.join(tmp, _MODEL_FILE)
             args += ["--out", model_path, "--json"]
             shown = {os.path.join(tmp, name): what for name, what in _SHOWN.items()}
-            with _cli.naming_inputs(shown, _NOTES):
+            with _cli.naming_inputs(shown, _NOTES, self._namer(classes, values)):
                 report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp))
                 with open(model_path, "rb") as f:
                     text = f.read()
@@ -565,16 +565,21 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
     def _class_namer(self, k):
         """How a warning names a class of the labels greedytl was given
-        (_encode): its index into classes_ and its label.  An estimator
-        pickled before fit gave greedytl the labels' values has no
-        _label_values: it gave the indices."""
-        values = getattr(self, "_label_values", None)
+        (_encode): its index into classes_ and its label (_namer).  An
+        estimator pickled before fit gave greedytl the labels' values has
+        no _label_values: it gave the indices."""
+        return self._namer(self.classes_[:k], getattr(self, "_label_values", None))
 
+    @staticmethod
+    def _namer(classes, values):
+        """How a message names a class c of the labels greedytl was given
+        for classes (y's, sorted; values: _given_labels): its index into
+        classes and its label, or repr(c) when it names none."""
         def name(c):
-            i = self._file_class(c, k, values)
+            i = TransferClassifier._file_class(c, len(classes), values)
             if i is None:
                 return repr(c)
-            return "classes_[{}] = {}".format(i, _shown(self.classes_[i]))
+            return "classes_[{}] = {}".format(i, _shown(classes[i]))
         return name
 
     @staticmethod
