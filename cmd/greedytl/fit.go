@@ -265,7 +265,7 @@ class-balanced leave-one-out on the training set):
 	uint64Var(fl, &o.seed, "seed", 1, "seed of every random choice (GreedyTL-59's search, the baselines' refits)")
 	fl.BoolVar(&o.stopAtMinLOO, "stop-at-min-loo", false, "keep the prefix of the path with the lowest leave-one-out error")
 	fl.StringVarP(&o.out, "out", "o", "", "write the model here (default: standard output)")
-	fl.BoolVar(&o.json, "json", false, "with --out FILE: print a JSON report on standard output, the model file and the warnings ({\"model\", \"warnings\": [{\"code\", \"message\", \"classes\"}]})")
+	fl.BoolVar(&o.json, "json", false, "with --out FILE: print a JSON report on standard output, the model file and the warnings ({\"model\", \"warnings\": [{\"code\", \"message\", \"classes\"}]}), or a failed fit's error ({\"warnings\", \"error\": {\"message\", \"classes\"}})")
 	_ = c.MarkFlagRequired("labels")
 	fileFlags(fl, "oracle-labels", "out")
 	return c
