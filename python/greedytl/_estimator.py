@@ -139,6 +139,15 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         of rows of at most this size (at least one row), so they take any
         number of rows.  1024 MiB is scikit-learn's default
         ``working_memory``.
+    verbose : int, default=0
+        0: ``fit`` prints nothing.  Greater: ``fit`` passes greedytl's
+        progress lines on to standard error (a notebook's) as greedytl writes
+        them, so that a long fit shows it is working: a fit one class against
+        the rest (a binary method on three or more classes) writes one when
+        a tenth more of the classes is fitted and a minute has passed since
+        the last (``classes: 30 of 100 done (30%), 2m0s``), none for a fit
+        that ends within the minute.  (greedytl's warnings reach the user as
+        :class:`GreedyTLWarning` whatever ``verbose`` is.)
 
     Attributes
     ----------
@@ -207,13 +216,14 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     _label_values = None
 
     def __init__(self, method=None, sources=None, use_features=True, random_state=None,
-                 greedytl_bin=None, max_dense_mb=1024):
+                 greedytl_bin=None, max_dense_mb=1024, verbose=0):
         self.method = method
         self.sources = sources
         self.use_features = use_features
         self.random_state = random_state
         self.greedytl_bin = greedytl_bin
         self.max_dense_mb = max_dense_mb
+        self.verbose = verbose
 
     # -- fit -------------------------------------------------------------
 
@@ -332,9 +342,12 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 args += ["--oracle-labels", save("yo" + ext, self._encode(pos, binary, values))]
             model_path = os.path.join(tmp, _MODEL_FILE)
             args += ["--out", model_path, "--json"]
+            if not self.verbose:
+                args += ["-q"]
             shown = {os.path.join(tmp, name): what for name, what in _SHOWN.items()}
             with _cli.naming_inputs(shown, _NOTES, self._namer(classes, values)):
-                report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp))
+                echo = _cli.echo_stderr if self.verbose else None
+                report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp, echo=echo))
                 with open(model_path, "rb") as f:
                     text = f.read()
 
@@ -418,6 +431,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         mb = self.max_dense_mb
         if not (isinstance(mb, numbers.Real) and not isinstance(mb, (bool, np.bool_)) and mb > 0):
             refuse("max_dense_mb", "a float in the range (0, inf] (MiB)")
+        v = self.verbose
+        if not (isinstance(v, (numbers.Integral, np.bool_)) and v >= 0):
+            refuse("verbose", "an int in the range [0, inf) or a bool")
 
     def _validate_other(self, A, name):
         """A further sample of fit (X_unlabelled, X_oracle) validated as X is
