@@ -38,13 +38,11 @@ _SHOWN = {
     "train-X.npy": "<X given to fit>",
     "train-H.npy": "<the sources' scores on X>",
     "y.npy": "<y given to fit>",
-    "y.txt": "<y given to fit>",
     "unlabelled-X.npy": "<X_unlabelled>",
     "unlabelled-H.npy": "<the sources' scores on X_unlabelled>",
     "oracle-X.npy": "<X_oracle>",
     "oracle-H.npy": "<the sources' scores on X_oracle>",
     "yo.npy": "<y_oracle>",
-    "yo.txt": "<y_oracle>",
     _MODEL_FILE: "<the model file>",
 }
 
@@ -315,11 +313,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             def save(name, a):
                 assert name in _SHOWN, name  # each file the fit saves has its name for messages
                 p = os.path.join(tmp, name)
-                if a.dtype.kind == "U":  # names (_given_labels): one a line
-                    with open(p, "w", encoding="ascii") as f:
-                        f.write("".join(v + "\n" for v in a))
-                else:
-                    np.save(p, np.ascontiguousarray(a))
+                np.save(p, np.ascontiguousarray(a))  # names (_given_labels) too: NumPy's str, '<U n'
                 return p
 
             args = ["fit", "--seed", str(seed)]
@@ -328,10 +322,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             args += self._data_args(save, "", X, resolved, given)
             binary = len(classes) == 2
             values = self._given_labels(classes)
-            ext = ".txt" if values is not None and values.dtype.kind == "U" else ".npy"
-            args += ["--labels", save("y" + ext, self._encode(yi, binary, values))]
-            if ext == ".txt":
-                args += ["--labels-header", "no"]
+            args += ["--labels", save("y.npy", self._encode(yi, binary, values))]
             if binary and values is not None:
                 # classes_[1] is the positive class (+1), as with ±1 labels.
                 args += ["--positive", self._class_names(2, values)[1]]
@@ -339,7 +330,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 args += self._data_args(save, "unlabelled-", Xu, resolved, X_unlabelled)
             if X_oracle is not None:
                 args += self._data_args(save, "oracle-", Xo, resolved, X_oracle)
-                args += ["--oracle-labels", save("yo" + ext, self._encode(pos, binary, values))]
+                args += ["--oracle-labels", save("yo.npy", self._encode(pos, binary, values))]
             model_path = os.path.join(tmp, _MODEL_FILE)
             args += ["--out", model_path, "--json"]
             if not self.verbose:
@@ -490,9 +481,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         value; not bools) as their values, float64, which holds each
         exactly; names (str, bools) whose text is an ASCII identifier that
         is no number ("cat", "True"; not "nan" or "inf"), as that text, an
-        array of str, which greedytl reads from a text file, one a line, as
-        written (it holds no separator, quote, bracket, '#', blank, hidden
-        character or other text greedytl's label files read otherwise)."""
+        array of str, which greedytl reads from a .npy file (NumPy's
+        '<U n') as written (it holds no blank, hidden character or other
+        text greedytl's label files refuse, and names the class in
+        messages as the user wrote it)."""
         kind = classes.dtype.kind
         if kind in "iuf":
             # A defence: fit's classes are never other floats (scikit-learn

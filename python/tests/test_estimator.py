@@ -2866,7 +2866,8 @@ def _fit_alike_however_given(X, y, zoo, rows, classes, kinds, spelt):
 
 
 def test_names_fit_whatever_their_first_line(multiclass_cli, monkeypatch):
-    """Names given to greedytl as a text file (--labels-header no) are all
+    """Names given to greedytl (a .npy array of str, which has no header;
+    a text file before, with --labels-header no) are all
     labels, the first line too: y, and y_oracle, whose first label is the
     only example of its class above two classes of two examples or more
     ("owl" above "cat" and "dog"), which greedytl's guess would read as a
