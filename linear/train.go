@@ -176,11 +176,8 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 		return nil, err
 	}
 	w, why, err := solvers[p.Solver](bin, p, nil)
-	if cerr := fitctx.Err(ctx, trainCaller); cerr != nil {
-		return nil, cerr // the solver stopped early (errStopped, or weights)
-	}
-	if err != nil {
-		return nil, err
+	if err := fitctx.Stopped(ctx, err, trainCaller); err != nil {
+		return nil, err // the solver's, or it stopped early (errStopped, or weights)
 	}
 	if err := checkWeights(w, bin); err != nil {
 		return nil, fmt.Errorf("linear: %v: %w", p.Solver, err)
