@@ -64,3 +64,23 @@ func BenchmarkNearestNeighbourScores(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkL1LogisticOneVsRest fits l1-logistic one-vs-rest (scikit-learn's
+// standard use, a fit per C of the grid for the sample and each
+// leave-one-out fold) on 10 classes of 4 examples, 30 features and 10
+// source scores (go test ./method -run '^$' -bench L1LogisticOneVsRest
+// -cpu 1; cpu-ms/op as BenchmarkNWay's).
+func BenchmarkL1LogisticOneVsRest(b *testing.B) {
+	train, y, _, _ := multiProblem(1, 10, 4, 1, 30, 10)
+	m, err := NewMulti("l1-logistic")
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := processCPU()
+	for b.Loop() {
+		if _, err := m.FitMulti(context.Background(), train, y, Extra{Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, start)
+}
