@@ -18,20 +18,24 @@ import (
 func BenchmarkNWay(b *testing.B) {
 	for _, shots := range []int{10, 100} {
 		train, y, _, _ := multiProblem(1, 20, shots, 1, 800, 200)
-		b.Run(fmt.Sprintf("m=%d", 20*shots), func(b *testing.B) {
-			m, err := NewMulti(RecommendedMulti)
-			if err != nil {
-				b.Fatal(err)
-			}
-			start := processCPU()
-			for b.Loop() {
-				if _, err := m.FitMulti(context.Background(), train, y, Extra{Seed: 1}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			reportCPU(b, start)
-		})
+		b.Run(fmt.Sprintf("m=%d", 20*shots), func(b *testing.B) { benchFitMulti(b, RecommendedMulti, train, y) })
 	}
+}
+
+// benchFitMulti times FitMulti of the multi-class method name on train and
+// y with seed 1, reporting cpu-ms/op.
+func benchFitMulti(b *testing.B, name string, train Data, y ClassLabels) {
+	m, err := NewMulti(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := processCPU()
+	for b.Loop() {
+		if _, err := m.FitMulti(context.Background(), train, y, Extra{Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	reportCPU(b, start)
 }
 
 // BenchmarkNearestNeighbourScores scores one row and 20 rows with a
@@ -72,15 +76,5 @@ func BenchmarkNearestNeighbourScores(b *testing.B) {
 // -cpu 1; cpu-ms/op as BenchmarkNWay's).
 func BenchmarkL1LogisticOneVsRest(b *testing.B) {
 	train, y, _, _ := multiProblem(1, 10, 4, 1, 30, 10)
-	m, err := NewMulti("l1-logistic")
-	if err != nil {
-		b.Fatal(err)
-	}
-	start := processCPU()
-	for b.Loop() {
-		if _, err := m.FitMulti(context.Background(), train, y, Extra{Seed: 1}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	reportCPU(b, start)
+	benchFitMulti(b, "l1-logistic", train, y)
 }
