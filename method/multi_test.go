@@ -173,7 +173,7 @@ func TestMultinomialMatchesSklearn(t *testing.T) {
 			for i := range all {
 				all[i] = i
 			}
-			x, _, err := fitMultinomial(context.Background(), F, y.Y, tc.K, all, tc.C, nil, 1e-10)
+			x, _, err := fitMultinomial(context.Background(), F, y.Y, nil, tc.K, all, tc.C, nil, 1e-10)
 			if err != nil {
 				t.Fatal(err)
 			}
