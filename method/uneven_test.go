@@ -1,17 +1,10 @@
 package method
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"math"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/peertest"
@@ -175,19 +168,6 @@ func TestClassBalancedWeights(t *testing.T) {
 	}
 }
 
-// sklearnBalancedScript is sklearnMultinomialScript with
-// class_weight="balanced".
-const sklearnBalancedScript = `
-import json, sys, warnings
-import numpy as np
-warnings.filterwarnings("ignore")
-from sklearn.linear_model import LogisticRegression
-A = np.loadtxt(sys.argv[1], delimiter=",")
-m = LogisticRegression(multi_class="multinomial", solver="lbfgs", C=float(sys.argv[2]), class_weight="balanced", tol=1e-12, max_iter=100000).fit(A[:, 1:], A[:, 0].astype(int))
-b = m.intercept_ - m.intercept_.mean()
-print(json.dumps({"coef": m.coef_.tolist(), "intercept": b.tolist()}))
-`
-
 // TestMultinomialLogisticUnevenMatchesSklearnBalanced fits
 // multinomial-logistic on an uneven sample with a class of one example,
 // where C is the default, 1, and compares its weights and intercepts on
@@ -216,58 +196,12 @@ func TestMultinomialLogisticUnevenMatchesSklearnBalanced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, p := Z.Dims()
-	var csv bytes.Buffer
-	for i := range m {
-		csv.WriteString(strconv.Itoa(y.Y[i]))
-		for j := range p {
-			fmt.Fprintf(&csv, ",%.17g", Z.At(i, j))
-		}
-		csv.WriteByte('\n')
-	}
-	path := filepath.Join(t.TempDir(), "z.csv")
-	if err := os.WriteFile(path, csv.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out, err := exec.Command(py, "-c", sklearnBalancedScript, path, "1").Output()
-	if err != nil {
-		t.Fatalf("scikit-learn: %v", err)
-	}
-	var want struct {
-		Coef      [][]float64 `json:"coef"`
-		Intercept []float64   `json:"intercept"`
-	}
-	if err := json.Unmarshal(out, &want); err != nil {
-		t.Fatal(err)
-	}
-	wantW := mat.NewDense(len(y.Names), p, nil)
-	for k := range y.Names {
-		wantW.SetRow(k, want.Coef[k])
-	}
+	wantW, wantB := sklearnMultinomial(t, py, Z, y.Y, len(y.Names), 1, "balanced")
 	weights := classBalancedWeights(y)
-	got := balancedObjective(Z, y.Y, weights, l.w, l.b, 1)
-	peer := balancedObjective(Z, y.Y, weights, wantW, want.Intercept, 1)
+	got := multinomialObjective(Z, y.Y, weights, l.w, l.b, 1)
+	peer := multinomialObjective(Z, y.Y, weights, wantW, wantB, 1)
 	if got > peer*(1+1e-9) {
 		t.Errorf("class-balanced objective %.17g, scikit-learn's %.17g: ours should be no larger", got, peer)
 	}
 	t.Logf("class-balanced objective %.17g, scikit-learn's %.17g", got, peer)
-}
-
-// balancedObjective is multinomialObjective with each example's loss
-// multiplied by its weight w[i].
-func balancedObjective(Z *mat.Dense, y []int, w []float64, W *mat.Dense, b []float64, C float64) float64 {
-	m, _ := Z.Dims()
-	K, _ := W.Dims()
-	var f float64
-	for k := range K {
-		f += 0.5 * mat.Dot(W.RowView(k), W.RowView(k))
-	}
-	for i := range m {
-		var s float64
-		for k := range K {
-			s += math.Exp(mat.Dot(W.RowView(k), Z.RowView(i)) + b[k])
-		}
-		f += C * w[i] * (math.Log(s) - mat.Dot(W.RowView(y[i]), Z.RowView(i)) - b[y[i]])
-	}
-	return f
 }
