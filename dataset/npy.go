@@ -246,28 +246,46 @@ func (l *npyLayout) readData(r io.Reader, name string, sized bool) ([]float64, e
 		prealloc = min(l.count, maxPrealloc)
 	}
 	data := make([]float64, 0, int(prealloc))
-	buf := make([]byte, min(l.nbytes, 1<<20/int64(l.typ.size)*int64(l.typ.size)))
-	for read := int64(0); read < l.nbytes; {
-		chunk := buf[:min(int64(len(buf)), l.nbytes-read)]
-		if k, err := io.ReadFull(r, chunk); err != nil {
-			if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
-				return nil, errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(l.dims), l.descr, l.nbytes, read+int64(k))
-			}
-			return nil, &Error{File: name, Err: err}
-		}
+	err := l.eachChunk(r, name, func(chunk []byte, read int64) error {
 		if !fits && (read+int64(len(chunk)))/int64(l.typ.size) > math.MaxInt/8 {
-			return nil, l.tooLarge(name)
+			return l.tooLarge(name)
 		}
 		var err error
 		if data, err = appendValues(data, chunk, l.typ); err != nil {
-			return nil, &Error{File: name, Err: err}
+			return &Error{File: name, Err: err}
 		}
-		read += int64(len(chunk))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if !fits {
 		return nil, l.tooLarge(name) // an empty array of a dimension beyond int
 	}
 	return data, nil
+}
+
+// eachChunk reads the array's data from r (positioned at it) in chunks of
+// whole elements, at most 1 MiB or one element, and calls each with every
+// chunk and the bytes read before it, stopping at its first error. Data
+// shorter than the shape needs is an error saying so.
+func (l *npyLayout) eachChunk(r io.Reader, name string, each func(chunk []byte, read int64) error) error {
+	size := int64(l.typ.size)
+	buf := make([]byte, min(l.nbytes, max(size, 1<<20/size*size)))
+	for read := int64(0); read < l.nbytes; {
+		chunk := buf[:min(int64(len(buf)), l.nbytes-read)]
+		if k, err := io.ReadFull(r, chunk); err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
+				return errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(l.dims), l.descr, l.nbytes, read+int64(k))
+			}
+			return &Error{File: name, Err: err}
+		}
+		if err := each(chunk, read); err != nil {
+			return err
+		}
+		read += int64(len(chunk))
+	}
+	return nil
 }
 
 func truncatedOr(name string, err error, msg string) error {
@@ -313,14 +331,8 @@ func parseDescr(s string) (npyType, error) {
 	t := npyType{order: binary.NativeEndian}
 	if name, ok := npyNames[s]; ok {
 		s = name
-	} else if s != "" && strings.IndexByte("<>|=", s[0]) >= 0 {
-		switch s[0] {
-		case '<':
-			t.order = binary.LittleEndian
-		case '>':
-			t.order = binary.BigEndian
-		}
-		s = s[1:]
+	} else {
+		t.order, s = splitByteOrder(s)
 	}
 	if code, ok := npyCodes[s]; ok {
 		s = code
@@ -342,6 +354,22 @@ func parseDescr(s string) (npyType, error) {
 		return npyType{}, bad
 	}
 	return t, nil
+}
+
+// splitByteOrder returns the byte order a dtype s begins with ('<'
+// little-endian, '>' big-endian; '|', '=' or none the machine's) and the
+// rest of s.
+func splitByteOrder(s string) (binary.ByteOrder, string) {
+	if s == "" || strings.IndexByte("<>|=", s[0]) < 0 {
+		return binary.NativeEndian, s
+	}
+	switch s[0] {
+	case '<':
+		return binary.LittleEndian, s[1:]
+	case '>':
+		return binary.BigEndian, s[1:]
+	}
+	return binary.NativeEndian, s[1:]
 }
 
 // npyCodes maps NumPy's one-character type codes (numpy.dtype('d'), which

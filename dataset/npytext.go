@@ -1,8 +1,6 @@
 package dataset
 
 import (
-	"encoding/binary"
-	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -17,7 +15,7 @@ const maxNPYChars = 1 << 20
 // labelDescr parses the dtype of a .npy label file: parseDescr's, and
 // NumPy's fixed-width Unicode strings, what np.save writes of an array of
 // str: '<U n' (little-endian UTF-32, n code points an element), '>U n'
-// (big-endian) and 'U n' or '=U n' (the machine's order), 1 ≤ n ≤
+// (big-endian) and 'U n', '=U n' or '|U n' (the machine's order), 1 ≤ n ≤
 // maxNPYChars, as kind 'U' and size 4·n. Other dtypes are parseDescr's
 // errors.
 func labelDescr(s string) (npyType, error) {
@@ -25,17 +23,9 @@ func labelDescr(s string) (npyType, error) {
 	if err == nil {
 		return t, nil
 	}
-	u := npyType{kind: 'U', order: binary.NativeEndian}
-	rest := s
-	if rest != "" && strings.IndexByte("<>=", rest[0]) >= 0 {
-		switch rest[0] {
-		case '<':
-			u.order = binary.LittleEndian
-		case '>':
-			u.order = binary.BigEndian
-		}
-		rest = rest[1:]
-	}
+	u := npyType{kind: 'U'}
+	var rest string
+	u.order, rest = splitByteOrder(s)
 	digits, ok := strings.CutPrefix(rest, "U")
 	n, nerr := strconv.Atoi(digits)
 	if !ok || nerr != nil || n < 1 || n > maxNPYChars || strconv.Itoa(n) != digits {
@@ -75,21 +65,13 @@ func (src *source) npyLabels(name string) (a *NPYArray, texts []string, err erro
 // A code unit that is not a Unicode scalar value (a surrogate, or above
 // U+10FFFF) is an error naming its row and character.
 func (l *npyLayout) readTexts(r io.Reader, name string) ([]string, error) {
-	width := int64(l.typ.size)
-	buf := make([]byte, max(width, min(l.nbytes, 1<<20/width*width)))
+	width := l.typ.size
 	texts := make([]string, 0, min(l.count, maxPrealloc))
 	var runes []byte
-	for read := int64(0); read < l.nbytes; {
-		chunk := buf[:min(int64(len(buf)), l.nbytes-read)]
-		if k, err := io.ReadFull(r, chunk); err != nil {
-			if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
-				return nil, errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(l.dims), l.descr, l.nbytes, read+int64(k))
-			}
-			return nil, &Error{File: name, Err: err}
-		}
-		for e := int64(0); e < int64(len(chunk)); e += width {
+	err := l.eachChunk(r, name, func(chunk []byte, _ int64) error {
+		for e := 0; e < len(chunk); e += width {
 			el := chunk[e : e+width]
-			end := len(el) / 4
+			end := width / 4
 			for end > 0 && l.typ.order.Uint32(el[4*(end-1):]) == 0 {
 				end-- // NumPy pads with NULs and strips them on reading
 			}
@@ -97,13 +79,16 @@ func (l *npyLayout) readTexts(r io.Reader, name string) ([]string, error) {
 			for j := range end {
 				c := l.typ.order.Uint32(el[4*j:])
 				if c > utf8.MaxRune || c >= 0xD800 && c <= 0xDFFF {
-					return nil, errorf(name, 0, "row %d: character %d is 0x%X, not a Unicode character (UTF-32)", len(texts), j, c)
+					return errorf(name, 0, "row %d: character %d is 0x%X, not a Unicode character (UTF-32)", len(texts), j, c)
 				}
 				runes = utf8.AppendRune(runes, rune(c))
 			}
 			texts = append(texts, string(runes))
 		}
-		read += int64(len(chunk))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return texts, nil
 }
