@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 	"gonum.org/v1/gonum/mat"
 )
@@ -59,8 +60,8 @@ func denseSteps(t *testing.T, gram *mat.SymDense) (system, ridge int64) {
 }
 
 // TestBuildersStopWhenDone: NewSystem and NewWeightedRidge return the
-// context's error, wrapped as fitctx.Err wraps it ("lssvm: fit
-// interrupted: …"), and nothing else, when their context is done — before
+// context's error as fitctx.Err returns it (an *fitctx.Interruption, "lssvm:
+// fit interrupted: …"), and nothing else, when their context is done — before
 // the call (then without a single matrix operation), at each of their
 // checks in turn (a fitctxtest.Countdown) and in their first, last and
 // some other matrix operations (a fitctxtest.BLASCountdown, which cancels
@@ -90,8 +91,9 @@ func TestBuildersStopWhenDone(t *testing.T) {
 	}
 	want := func(t *testing.T, where string, built bool, err error) {
 		t.Helper()
-		if built || !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), "lssvm: fit interrupted: ") {
-			t.Errorf("%s: built %v, err %v; want nothing and \"lssvm: fit interrupted: context canceled\"", where, built, err)
+		var stop *fitctx.Interruption
+		if built || !errors.Is(err, context.Canceled) || !errors.As(err, &stop) || !strings.HasPrefix(err.Error(), "lssvm: fit interrupted: ") {
+			t.Errorf("%s: built %v, err %v; want nothing and the interruption \"lssvm: fit interrupted: context canceled\"", where, built, err)
 		}
 	}
 	for _, b := range builders {

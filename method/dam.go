@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/lssvm"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/floats"
@@ -149,8 +150,8 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (result Model, err 
 				return nil, err
 			}
 			loo, alpha, err := sys.solve(ctx, tau, lambda)
-			if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-				return nil, fmt.Errorf("method: dam: %w", err)
+			if err != nil && ctx.Err() != nil { // stopped, not singular
+				return nil, fitctx.Stopped(ctx, err, fitCaller(dam{}))
 			}
 			if err != nil {
 				continue // numerically singular: not a candidate

@@ -2,10 +2,10 @@ package method
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/greedytl/greedytl/hinge"
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/lssvm"
 	"gonum.org/v1/gonum/mat"
 )
@@ -124,8 +124,8 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (result Model, er
 			return nil, err
 		}
 		sys, err := lssvm.NewSystem(ctx, gram, zeta, c)
-		if ctxErr := ctx.Err(); ctxErr != nil && errors.Is(err, ctxErr) {
-			return nil, fmt.Errorf("method: %s: %w", k.name, err)
+		if err != nil && ctx.Err() != nil { // stopped, not singular
+			return nil, fitctx.Stopped(ctx, err, fitCaller(k))
 		}
 		if err != nil {
 			lastErr = err
