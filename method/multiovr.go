@@ -34,6 +34,8 @@ import (
 // For a transductive method Extra.Unlabelled is passed to every fit; for an
 // oracle Extra.Oracle.Y holds class indices, turned into ±1 per class (so
 // every class must occur in it, as best-source needs both of its classes).
+// Extra.Progress, if set, is called after each class's fit (k of K), not
+// passed to the binary fits.
 type OneVsRest struct {
 	// Binary is the method fitted once per class.
 	Binary Method
@@ -98,6 +100,7 @@ func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Ext
 		d := shared
 		d.Y = oneAgainstRest(y.Y, k)
 		ex := extra
+		ex.Progress = nil // the classes' progress, not a binary fit's
 		if extra.Oracle != nil {
 			or := *extra.Oracle
 			or.Y = oneAgainstRest(oracleY, k)
@@ -117,6 +120,9 @@ func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Ext
 		models[k], scale[k] = m, rms(f)
 		for i, v := range f {
 			trainScores.Set(i, k, v/scale[k]) // as Scores computes them
+		}
+		if extra.Progress != nil {
+			extra.Progress(k+1, K)
 		}
 	}
 	model := &ovrModel{multiBase: multiBase{o.Binary.Name(), slices.Clone(y.Names), map[string]float64{}}, models: models, scale: scale}

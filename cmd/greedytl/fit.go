@@ -36,6 +36,7 @@ type fitOptions struct {
 	oracle       dataFlags // --oracle-*: the oracle best-source
 	out          string
 	json         bool // --json: print fitReport on standard output
+	quiet        bool // -q: no progress of a fit one class against the rest
 }
 
 // fitReport is what fit --json prints on standard output once the model
@@ -265,6 +266,7 @@ class-balanced leave-one-out on the training set):
 	uint64Var(fl, &o.seed, "seed", 1, "seed of every random choice (GreedyTL-59's search, the baselines' refits)")
 	fl.BoolVar(&o.stopAtMinLOO, "stop-at-min-loo", false, "keep the prefix of the path with the lowest leave-one-out error")
 	fl.StringVarP(&o.out, "out", "o", "", "write the model here (default: standard output)")
+	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress of a fit one class against the rest (a bar of the classes on a terminal, else a line per tenth of the classes and minute; warnings and errors are still printed)")
 	fl.BoolVar(&o.json, "json", false, "with --out FILE: print a JSON report on standard output, the model file and the warnings ({\"model\", \"warnings\": [{\"code\", \"message\", \"classes\"}]}), or a failed fit's error ({\"warnings\", \"error\": {\"message\", \"classes\"}})")
 	_ = c.MarkFlagRequired("labels")
 	fileFlags(fl, "oracle-labels", "out")

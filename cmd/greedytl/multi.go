@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
@@ -98,8 +99,15 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 	if extra.Oracle, err = o.loadOracle(s, needs.Oracle, cls, "", X, H, names); err != nil {
 		return err
 	}
+	var bar *progressbar.ProgressBar
+	if !o.quiet {
+		extra.Progress = progressOf(s, &bar, "classes") // fits one class against the rest call it
+	}
 	heedSignals(c.Context())
 	model, err := mm.FitMulti(c.Context(), d, method.ClassLabels{Names: cls.Names, Y: cls.Y}, extra)
+	if bar != nil {
+		_ = bar.Finish() // cleared, so that a message starts on a clean line
+	}
 	if err != nil {
 		if c.Context().Err() != nil {
 			return err
