@@ -77,7 +77,7 @@ func sameBits(a, b *mat.Dense) bool {
 	return true
 }
 
-// TestPredictHoldsABlockOfScores: predicting 8,192 rows of 1,000 classes
+// TestPredictHoldsABlockOfScores: predicting 8,000 rows of 1,000 classes
 // with a nearest-mean model allocates less than a quarter of the rows ×
 // classes scores (64 MB): a block of them at a time (8 MB). It held them
 // all (Scores, then their argmax): fit's one-class check and predict took
