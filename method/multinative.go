@@ -127,8 +127,7 @@ func (nearestNeighbour) Needs() Needs { return Needs{} }
 // FitMulti keeps the standardised training rows.
 func (nn nearestNeighbour) FitMulti(ctx context.Context, train Data, y ClassLabels, _ Extra) (MultiModel, error) {
 	return fitMultiScaled(ctx, nn.Name(), train, y, standardize.Fit, func(s blockScaler, Z *mat.Dense, y ClassLabels) (MultiModel, error) {
-		return &nearestNeighbourModel{multiBase: multiBase{nn.Name(), slices.Clone(y.Names), map[string]float64{}}, s: s,
-			rows: Z, class: slices.Clone(y.Y)}, nil
+		return newNearestNeighbourModel(multiBase{nn.Name(), slices.Clone(y.Names), map[string]float64{}}, s, Z, slices.Clone(y.Y)), nil
 	})
 }
 
