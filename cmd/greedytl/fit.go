@@ -181,7 +181,7 @@ the fit's one-class check and predict (without --scores) score a block of
 about a million class scores at a time, not all m × K. Measured (whole process, peak
 memory and CPU time, loaded 2-core machine, 2 examples a class, p = 8):
 42 MB and 11 s at K = 500, 56–61 MB and 10–11 s at 1,000, 140–178 MB and
-18 s at 2,000.
+18 s at 2,000, 3.2 GB and 210 s at 10,000 (one run).
 
 Source scores come from a matrix (--source-scores) or are computed from a
 directory of linear source models written by train-sources (--sources). With
