@@ -115,7 +115,7 @@ func (dc dictionary) Fit(ctx context.Context, train Data, extra Extra) (result M
 	if err != nil {
 		return nil, err
 	}
-	lambda, w, b, err := balancedRidgeByLOO(zc, train.Y)
+	lambda, w, b, err := balancedRidgeByLOO(ctx, zc, train.Y)
 	if err != nil {
 		return nil, fmt.Errorf("method: dictionary: %w", err)
 	}
