@@ -32,12 +32,14 @@ func (f *dataFlags) readClasses(s *streams, rows inputRows) (*dataset.Classes, e
 
 // classIndices returns the class of each label of cls, in file order, as
 // its index in known.Names (as known.Lookup finds it: numbers compared as
-// numbers). A class of cls that known lacks is an input error at the line
+// numbers when known's classes are numbers; names as names, cls read by
+// known's rule, dataset.Classes.As). A class of cls that known lacks is an input error at the line
 // of its first label — the earliest such line first — saying what
 // unknown(k, name) says of the class k of cls named name. It is the one
 // way a label file is read against classes given beforehand: a model's
 // (predict), the training labels' (fit's held-out oracle labels).
 func classIndices(cls, known *dataset.Classes, unknown func(k int, name string) error) ([]int, error) {
+	cls = cls.As(known)
 	to := make([]int, len(cls.Names))
 	for _, k := range cls.InFileOrder() {
 		n := cls.Names[k]

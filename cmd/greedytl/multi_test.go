@@ -993,3 +993,83 @@ func TestFeaturesNumericHeaderHint(t *testing.T) {
 		checkStderr(t, y+" has 4 labels but the inputs have 5 rows"+hint(X, "400,410,420,…"), "predict", model, "--features", X, "--labels", y)
 	}
 }
+
+// TestLabelsReadByTheModelsRule: a model whose classes are names ("01",
+// "1", "a") reads a test or held-out label file that holds only numbers
+// by its rule, names as names: "01" and "1" stay two classes, where read
+// alone as numbers they were one ("1"), so that predict's accuracy was
+// that of every label taken for "1", and fit's oracle named "01", not
+// "a", as the class its held-out labels lack.
+func TestLabelsReadByTheModelsRule(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"01", "1", "a"}
+	rng := rand.New(rand.NewPCG(5, 5))
+	sample := func(m, classes int, suffix string) (x, h, y string, truth []string) {
+		X, H := mat.NewDense(m, 2, nil), mat.NewDense(m, 3, nil)
+		var lab strings.Builder
+		for i := range m {
+			k := i % classes
+			for j := range 2 {
+				X.Set(i, j, rng.NormFloat64())
+			}
+			for j := range 3 {
+				v := 0.3 * rng.NormFloat64()
+				if j == k {
+					v += 2
+				}
+				H.Set(i, j, v)
+			}
+			lab.WriteString(names[k] + "\n")
+			truth = append(truth, names[k])
+		}
+		return writeNPY(t, dir, "X"+suffix+".npy", X), writeNPY(t, dir, "H"+suffix+".npy", H), writeText(t, dir, "y"+suffix+".txt", lab.String()), truth
+	}
+	x, h, y, _ := sample(12, 3, "")
+	xt, ht, yt, truth := sample(20, 2, "test") // "01" and "1" alone
+	model := filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--source-scores", h, "--labels", y, "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	pred := filepath.Join(dir, "pred.txt")
+	code, out, stderr := cli(t, "", "predict", model, "--features", xt, "--source-scores", ht, "--labels", yt, "--json", "--out", pred)
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, stderr)
+	}
+	var ev struct {
+		Accuracy  float64 `json:"accuracy"`
+		Confusion [][]int `json:"confusion"`
+	}
+	if err := json.Unmarshal([]byte(out), &ev); err != nil {
+		t.Fatalf("predict --json: %v in %q", err, out)
+	}
+	b, err := os.ReadFile(pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hit := 0
+	for i, p := range strings.Fields(string(b)) {
+		if p == truth[i] {
+			hit++
+		}
+	}
+	if want := float64(hit) / float64(len(truth)); ev.Accuracy != want {
+		t.Errorf("accuracy %v, want %v (the share of predictions that are the labels)", ev.Accuracy, want)
+	}
+	if len(ev.Confusion) != 3 || sum(ev.Confusion[0]) != 10 || sum(ev.Confusion[1]) != 10 {
+		t.Errorf("confusion %v: want 10 examples of \"01\" and 10 of \"1\"", ev.Confusion)
+	}
+	code, _, stderr = cli(t, "", "fit", "--method", "best-source", "--features", x, "--source-scores", h, "--labels", y,
+		"--oracle-features", xt, "--oracle-source-scores", ht, "--oracle-labels", yt, "--out", filepath.Join(dir, "bs.json"))
+	if want := yt + ` holds no example of the class "a"`; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("fit with held-out labels of \"01\" and \"1\": exit %d, %q, want %q", code, stderr, want)
+	}
+}
+
+// sum is the sum of v.
+func sum(v []int) int {
+	s := 0
+	for _, x := range v {
+		s += x
+	}
+	return s
+}
