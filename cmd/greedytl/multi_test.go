@@ -1073,3 +1073,31 @@ func sum(v []int) int {
 	}
 	return s
 }
+
+// TestPredictPrintsNumberClassesShortest: labels that are all numbers name
+// their classes by value in the shortest form ("01" is the class 1), and
+// predict prints that name, not the file's spelling, as its help says (it
+// said "as a label file holds it").
+func TestPredictPrintsNumberClassesShortest(t *testing.T) {
+	dir := t.TempDir()
+	X := mat.NewDense(6, 2, []float64{0, 1, 1, 0, 1, 1, 2, 0, 0, 2, 2, 2})
+	x := writeNPY(t, dir, "X.npy", X)
+	y := writeText(t, dir, "y.txt", "01\n01\n02\n02\n10\n10\n")
+	model := filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--labels", y, "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	code, out, stderr := cli(t, "", "predict", model, "--features", x)
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, stderr)
+	}
+	for _, p := range strings.Fields(out) {
+		if p != "1" && p != "2" && p != "10" {
+			t.Errorf("predict printed %q, want a class's shortest name 1, 2 or 10", p)
+		}
+	}
+	_, help, _ := cli(t, "", "predict", "--help")
+	if want := "a file of\n01, 02 and 10 has the classes 1, 2 and 10"; !strings.Contains(help, want) {
+		t.Errorf("predict --help does not say that number classes print in the shortest form (%q)", want)
+	}
+}
