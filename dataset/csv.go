@@ -90,7 +90,10 @@ func (src *source) matrix(name string, names *[]string) (*mat.Dense, error) {
 // holding a comma unquoted ("a,b<TAB>c"). A first line that is Excel's separator directive ("sep=,",
 // "sep=;", "sep=" and a tab, "sep=|", or "sep= " for runs of blanks) names
 // it instead, and is skipped, as Excel reads it. Blank lines and lines whose first non-blank character is '#'
-// are skipped. Fields may be double-quoted, and blanks around them are
+// are skipped — but for a blank line between the rows of a file of one
+// column (or below its header), which is refused: it is a missing value,
+// as pandas' to_csv writes NaN there, and skipped would move every row
+// below up one. Fields may be double-quoted, and blanks around them are
 // ignored.
 //
 // The first content line may be a header of column names, which is
@@ -163,6 +166,7 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 		quoted    []bool
 		err       error
 		dataLine  [2]int // the lines of the first two rows
+		prevLine  int    // the line of the header or row before this one
 	)
 	var split fieldSplit // how the lines are split, also for parseValue's messages
 	for line, ok := lr.content(); ok; line, ok = lr.content() {
@@ -193,6 +197,7 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 				for j, f := range fields {
 					header[j] = string(f)
 				}
+				prevLine = lr.line
 				continue
 			}
 			rangeHeader = (split.sep == ',' || split.sep == '\t') && len(fields) >= 3 && isRangeHeader(fields)
@@ -238,6 +243,10 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 			}
 			return nil, errorf(name, lr.line, "expected %d values, got %d%s", cols, len(fields), hint)
 		}
+		if cols == 1 && lr.blank > prevLine && (rows > 0 || headerLine > 0) {
+			return nil, blankValueError(name, lr.blank)
+		}
+		prevLine = lr.line
 		if rows > 0 && len(fields) > 1 && allEmpty(fields) {
 			return nil, errorf(name, lr.line, "a row of %d empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data", len(fields))
 		}
@@ -287,6 +296,15 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 		*names = header
 	}
 	return mat.NewDense(rows, cols, data), nil
+}
+
+// blankValueError is the error of a blank line, line, between the rows of
+// a file of one column (or its header and first row): a missing value,
+// which pandas' to_csv writes so (a Series or one-column frame holding
+// NaN). Skipped, as blank lines are elsewhere, it would move every row
+// below up one, silently where no labels count the rows.
+func blankValueError(name string, line int) error {
+	return errorf(name, line, "a blank line between the rows of a one-column file: a missing value (pandas' to_csv writes NaN so), whose row would be lost and every row below moved up one; fill or drop the missing values (pandas: fillna or dropna) and write the file again, or delete the line if no row is missing")
 }
 
 // minIndexRows is the fewest rows whose first column, counting them, is
