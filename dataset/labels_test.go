@@ -104,6 +104,7 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"npy +Inf", "y.npy", npyFile(1, dict("<f8", false, "(3,)"), encode(le, 1.0, -1.0, math.Inf(1))), "", " row 2 is +Inf"},
 		{"npy matrix", "y.npy", npyFile(1, dict("<f8", false, "(1, 2)"), encode(le, 1.0, 0.0)), "", " expected a 1-D array or a single column, got shape (1, 2)"},
 		{"npy empty", "y.npy", npyFile(1, dict("<f8", false, "(0,)"), nil), "", " no labels"},
+		{"npy 3-D", "y.npy", npyFile(1, dict("<f8", false, "(1, 1, 2)"), encode(le, 1.0, 2.0)), "", " unsupported shape (1, 1, 2): expected a 1-D array or a single column (one label per example)"},
 		{"npy one class", "y.npy", npyFile(1, dict("<i4", false, "(2,)"), encode(le, int32(4), int32(4))), "", " only one class (all labels are \"4\")"},
 	}
 	for _, tt := range tests {
