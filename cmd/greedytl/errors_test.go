@@ -54,6 +54,8 @@ func TestBadInputMessages(t *testing.T) {
 	X3 := writeText(t, dir, "x3.csv", "1,2\n3,4\n5,7\n")
 	H4 := writeText(t, dir, "h4.csv", "1,2\n3,4\n5,7\n1,1\n") // a header of numbers over three rows?
 	X4 := writeText(t, dir, "x4.csv", "400,410\n0.5,0.25\n0.75,0.5\n1,1\n")
+	X1 := writeText(t, dir, "x1.csv", "0.5,1\n")
+	y1 := writeText(t, dir, "y1.txt", "a\n")
 	X3npy := writeNPY(t, dir, "x3.npy", mat.NewDense(3, 2, nil))
 	H3npy := writeNPY(t, dir, "h3.npy", mat.NewDense(3, 2, nil))
 	huge := writeText(t, dir, "huge.csv", "1,1.79e308\n2,1.79e308\n3,1.79e308\n4,-1.79e308\n")
@@ -126,6 +128,12 @@ func TestBadInputMessages(t *testing.T) {
 			nanNPY + ": row 3 column 2 is NaN"},
 		{"one class", []string{"fit", "--features", d.X, "--labels", oneClass},
 			oneClass + `: only one class (all labels are "1")`},
+		// One example: its one class is the first cause, not its columns
+		// each of one value.
+		{"one example", []string{"fit", "--features", X1, "--labels", y1},
+			y1 + `: only one class (all labels are "a")`},
+		{"one example, a binary method", []string{"fit", "--method", "greedytl", "--features", X1, "--labels", y1},
+			y1 + `: only one class (all labels are "a")`},
 		{"label count", []string{"fit", "--features", d.X, "--labels", short},
 			short + " has 3 labels but the inputs have 24 rows"},
 		{"rows of X and H", []string{"fit", "--features", X3, "--source-scores", d.H, "--labels", short},

@@ -414,10 +414,11 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if err != nil {
 		return err
 	}
-	if validate.AllConstant(X, H) {
+	if len(cls.Names) >= 2 && validate.AllConstant(X, H) {
 		// greedytl refuses such inputs (no candidate), but the baselines of
 		// package method fit a model scoring every example alike: 0, or
-		// ±1e-17 whose sign is rounding.
+		// ±1e-17 whose sign is rounding. Labels of one class (one example)
+		// are refused below for that, their first cause.
 		return badInputf("every column of %s holds one value on all %d training examples: no method can tell the classes apart", o.data.describe(), rows(X, H))
 	}
 	if m == nil && o.data.positive != "" {
