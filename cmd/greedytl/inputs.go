@@ -93,7 +93,7 @@ func (f *dataFlags) register(c *cobra.Command, labelsHelp string) {
 	fl.StringVar(&f.sources.dir, "sources", "", "directory of linear source models (train-sources): H is computed from X")
 	fl.StringVar(&f.labels, "labels", "", labelsHelp)
 	f.labelSettings = &labelSettings{files: []*string{&f.labels}}
-	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: "+strings.Join(dataset.LabelHeaderNames(), ", ")+" (auto: when the first value can only be a header: a name above numbers, or a value seen once above two classes seen at least twice each)")
+	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: "+strings.Join(dataset.LabelHeaderNames(), ", ")+" (auto: when the first value can only be a header: a name above numbers, or a name seen once above two classes seen at least twice each; a number is a label, as the 0 pandas writes above an unnamed Series: yes drops it)")
 	fl.StringVar(&f.positive, "positive", "", "the label value of the positive class, when labels are not {-1,+1} or {0,1}")
 	fileFlags(fl, "features", "source-scores", "labels")
 	dirFlags(fl, "sources")

@@ -306,6 +306,14 @@ func TestLabelsPandasSeriesHeader(t *testing.T) {
 			t.Errorf("%q: exit %d: %s", args, code, stderr)
 		}
 	}
+	// --labels-header's help says so: auto drops a name seen once above
+	// two classes, not a number (it said "a value").
+	for _, cmd := range []string{"fit", "predict"} {
+		_, help, _ := cli(t, "", cmd, "--help")
+		if want := "a name seen once above two classes seen at least twice each; a number is a label, as the 0 pandas writes above an unnamed Series: yes drops it"; !strings.Contains(help, want) {
+			t.Errorf("%s --help: --labels-header does not say %q", cmd, want)
+		}
+	}
 }
 
 // checkStderr runs the command line args and checks that it fails with
