@@ -909,6 +909,15 @@ func TestPredictMultiQuotedNames(t *testing.T) {
 	if code != 0 || err != nil || !slices.Equal(header, ev.Classes) {
 		t.Errorf("predict --scores: exit %d, header read back as %q (%v), want the classes %q: %s", code, header, err, ev.Classes, stderr)
 	}
+	// A name holding a comma is quoted, as predict --help says (it named
+	// only '"', '#' and blanks).
+	if first, _, _ := strings.Cut(out, "\n"); !strings.Contains(first, `"a, b"`) {
+		t.Errorf("predict --scores header %q: want \"a, b\" quoted", first)
+	}
+	_, help, _ := cli(t, "", "predict", "--help")
+	if want := "quoted likewise when one holds a comma or\n'\"', starts with '#'"; !strings.Contains(help, want) {
+		t.Errorf("predict --help does not say that a --scores header cell holding a comma is quoted (%q)", want)
+	}
 }
 
 // TestPredictShowsHiddenNamesEscaped: a model's class name holding a

@@ -84,8 +84,8 @@ control, a zero-width one: only a model file written through the API or
 before the readers refused them holds one — is printed quoted and escaped
 as messages quote it, "\u200bcat", never raw, and reads back otherwise).
 --scores prints instead a tab-separated matrix of per-class scores under a
-header row of the class names (quoted likewise when one holds '"', starts
-with '#' or has white space at either end; escaped likewise when one holds
+header row of the class names (quoted likewise when one holds a comma or
+'"', starts with '#' or has white space at either end; escaped likewise when one holds
 a hidden character). With --labels it reports the accuracy and the balanced
 accuracy (the mean recall over the classes the labels hold, as scikit-learn's
 balanced_accuracy_score; the line says how many of the model's classes that
