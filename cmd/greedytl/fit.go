@@ -187,7 +187,7 @@ class-balanced leave-one-out on the training set):
 	o.data.also(&o.oracle.labels) // --labels-header applies to both label files
 	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source, of the training classes (with three or more classes, each class's oracle chooses its source on them, that class against the rest; - for stdin)")
 	fl := c.Flags()
-	fl.StringVar(&o.method, "method", "greedytl-auto", "the method (default: the recommended greedytl-auto, and greedytl-nway for three or more classes; greedytl is the paper's): "+strings.Join(method.Names(), ", ")+"; for three or more classes also "+strings.Join(nativeMultiNames(), ", "))
+	fl.StringVar(&o.method, "method", defaultMethod, "the method (default: the recommended greedytl-auto, and greedytl-nway for three or more classes; greedytl is the paper's): "+strings.Join(method.Names(), ", ")+"; for three or more classes also "+strings.Join(nativeMultiNames(), ", "))
 	fl.Var(&o.lambda, "lambda", "ridge regularisation λ > 0, or auto (leave-one-out over 1e-4…1e4)")
 	numberVarP(c, &o.delta, "delta", "", def.Delta, "stop when the mean regularised error improves by less than this")
 	intVarP(fl, &o.maxK, "max-k", "", 0, "select at most this many columns (0: no limit)")
@@ -499,8 +499,23 @@ func warnConstantModel(s *streams, model method.Model, pos string, neg []string)
 		named = append(named, neg[0])
 	}
 	s.warn(warning{Code: "constant-model", Classes: named,
-		Message: fmt.Sprintf("the %s model keeps no column: its score is the same for every example, so it ranks none above another and predicts %q or %s for all of them alike; with so few examples, try the default method, greedytl-auto",
-			model.Method(), pos, to)})
+		Message: fmt.Sprintf("the %s model keeps no column: its score is the same for every example, so it ranks none above another and predicts %q or %s for all of them alike%s",
+			model.Method(), pos, to, tryDefault(model.Method(), defaultMethod, ""))})
+}
+
+// defaultMethod is fit's method without --method for two classes (for
+// more, method.RecommendedMulti).
+const defaultMethod = "greedytl-auto"
+
+// tryDefault is a warning's advice to try def, the default method, for a
+// model that the method used (its name, with any settings) fitted badly
+// on few examples (few: what they are few of): "" when used is def, whose
+// advice would name the method that was used.
+func tryDefault(used, def, few string) string {
+	if name, _, _ := strings.Cut(used, ":"); name == def {
+		return ""
+	}
+	return fmt.Sprintf("; with so few examples%s, try the default method, %s", few, def)
 }
 
 // warnNotConverged warns (code method.WarnNotConverged) of each solver of which

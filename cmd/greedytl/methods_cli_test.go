@@ -827,3 +827,33 @@ func TestFitSeedUnused(t *testing.T) {
 		}
 	}
 }
+
+// emptyModel is a model of the method named name that keeps no column.
+type emptyModel struct{ name string }
+
+func (m emptyModel) Method() string                         { return m.name }
+func (emptyModel) Predict(d method.Data) ([]float64, error) { return nil, nil }
+func (emptyModel) Hyperparameters() map[string]float64      { return nil }
+func (emptyModel) SourceWeights() []float64                 { return nil }
+func (emptyModel) Selected() (method.Selection, bool)       { return method.Selection{}, true }
+
+// TestConstantModelAdvisesAnotherMethod: the constant-model warning
+// advises the default method, greedytl-auto, only when the model is of
+// another method (it advised greedytl-auto to a greedytl-auto model).
+func TestConstantModelAdvisesAnotherMethod(t *testing.T) {
+	const advice = "try the default method, greedytl-auto"
+	for name, want := range map[string]bool{"l1-logistic": true, "greedytl-auto": false, "greedytl-auto:single_fit=1": false} {
+		var buf bytes.Buffer
+		warnConstantModel(&streams{err: &buf}, emptyModel{name}, "dog", []string{"cat"})
+		if got := buf.String(); !strings.Contains(got, "keeps no column") || strings.Contains(got, advice) != want {
+			t.Errorf("%s: warning %q: advice %q %v, want %v", name, got, advice, !want, want)
+		}
+	}
+	// The constant-classes warning's advice, likewise.
+	if got := tryDefault(method.RecommendedMulti, method.RecommendedMulti, " a class"); got != "" {
+		t.Errorf("a %s model is advised %q", method.RecommendedMulti, got)
+	}
+	if got, want := tryDefault("l1-logistic", method.RecommendedMulti, " a class"), "; with so few examples a class, try the default method, "+method.RecommendedMulti; got != want {
+		t.Errorf("an l1-logistic model is advised %q, want %q", got, want)
+	}
+}

@@ -399,8 +399,8 @@ func warnConstantClasses(s *streams, model method.MultiModel, X, H *mat.Dense) b
 		what = "keep no column of their own (no feature and no intercept, only the sources' average, which every class's model shares): their scores are identical, that average over its root mean square on the training examples"
 	}
 	s.warn(warning{Code: "constant-classes", Classes: emptyNames,
-		Message: fmt.Sprintf("the %s models of %d of the %d classes (%s) %s, so the rows no other class scores higher go to %q; with so few examples a class, try the default method, greedytl-nway",
-			model.Method(), len(empty), len(names), strings.Join(quoteAll(emptyNames), ", "), what, names[takes])})
+		Message: fmt.Sprintf("the %s models of %d of the %d classes (%s) %s, so the rows no other class scores higher go to %q%s",
+			model.Method(), len(empty), len(names), strings.Join(quoteAll(emptyNames), ", "), what, names[takes], tryDefault(model.Method(), method.RecommendedMulti, " a class"))})
 	return true
 }
 
