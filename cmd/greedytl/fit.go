@@ -461,6 +461,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		}
 		return badInput(fmt.Errorf("fitting %s on %s: %w", m.Name(), o.data.describe(), err))
 	}
+	needs.Seed = method.DrawsAtRandom(m, cols(X), cols(H))
 	warnSeedUnused(c, s, m.Name(), needs) // after the fit: a failed fit says only why
 	warnConstantModel(s, model, pos, neg)
 	warnNotConverged(s, model)
@@ -475,8 +476,9 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 }
 
 // warnSeedUnused warns (code "seed-unused") when --seed was given and the
-// method name, by its needs, draws nothing at random: its model is the
-// same for every seed (greedytl's model file records the seed all the
+// method name, by its needs (method.DrawsAtRandom on the training
+// columns: greedytl's --sample at least the candidates draws nothing),
+// draws nothing at random: its model is the same for every seed (greedytl's model file records the seed all the
 // same).
 func warnSeedUnused(c *cobra.Command, s *streams, name string, needs method.Needs) {
 	if c.Flags().Changed("seed") && !needs.Seed {

@@ -778,8 +778,10 @@ func TestFeatureFactorFormerName(t *testing.T) {
 // TestFitSeedUnused: --seed given to a method that draws nothing at random
 // (method.Needs.Seed false) was accepted without a word; fit now warns
 // (code seed-unused, on standard error and in --json's warnings) and
-// writes the model all the same. A method that draws (greedytl-59,
-// multinomial-logistic), and a fit without --seed, get no warning.
+// writes the model all the same. A method that draws (greedytl's sample
+// of fewer than the candidate columns, multinomial-logistic), and a fit
+// without --seed, get no warning; greedytl's sample of every candidate
+// (greedytl-59 of 26 columns) draws nothing.
 func TestFitSeedUnused(t *testing.T) {
 	d := newToy(t)
 	lab, err := os.ReadFile(d.ytext)
@@ -800,10 +802,18 @@ func TestFitSeedUnused(t *testing.T) {
 		{d.ytext, "no-transfer", true, true},
 		{d.ytext, "greedytl", true, true},
 		{d.ytext, "no-transfer", false, false},
-		{d.ytext, "greedytl-59", true, false},
+		// The toy's 6 features and 20 sources are 26 candidates: a sample
+		// of 59 holds them all and draws nothing (it was not warned), one
+		// of 10 draws.
+		{d.ytext, "greedytl-59", true, true},
+		{d.ytext, "greedytl:sample=10", true, false},
+		{d.ytext, "greedytl:sample=26", true, true},
+		{d.ytext, "greedytl:sample=25", true, false},
 		{y3, "nearest-mean", true, true},
 		{y3, "no-transfer", true, true},
 		{y3, "multinomial-logistic", true, false},
+		{y3, "greedytl-59", true, true}, // one against the rest, likewise
+		{y3, "greedytl:sample=10", true, false},
 	} {
 		args := []string{"fit", "--method", tc.method, "--features", d.X, "--source-scores", d.H, "--labels", tc.labels, "--out", out, "--json"}
 		if tc.labels == d.ytext {

@@ -108,6 +108,7 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		}
 		return badInput(fmt.Errorf("fitting %s on %s with the %d classes of %s: %w", mm.Name(), o.data.describe(), len(cls.Names), displayName(o.data.labels), err))
 	}
+	needs.Seed = method.DrawsAtRandom(mm, cols(X), cols(H))
 	warnSeedUnused(c, s, mm.Name(), needs) // after the fit: a failed fit says only why
 	if !warnConstantClasses(s, model, X, H) {
 		if err := warnOneClass(s, model, d, cls); err != nil {
