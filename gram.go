@@ -629,7 +629,7 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool) (*Model, bool, e
 	for a, ia := range idx {
 		if setupDue(a, n) { // rows of n values: the block is O(n²)
 			if err := ctx.Err(); err != nil {
-				return nil, false, fmt.Errorf("greedytl.Fit: %s while gathering the candidates' cross-products: %w", fitctx.Interrupted, err)
+				return nil, false, &fitctx.Interruption{Caller: "greedytl.Fit", At: "while gathering the candidates' cross-products", Err: err}
 			}
 		}
 		src, dst := g.cs[ia*N:ia*N+N], s.cg[a*n:a*n+n]
@@ -647,7 +647,7 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool) (*Model, bool, e
 	z := make([]float64, m)
 	for opts.MaxK == 0 || len(s.sel) < opts.MaxK {
 		if err := ctx.Err(); err != nil {
-			return nil, false, fmt.Errorf("greedytl.Fit: %s after %d steps: %w", fitctx.Interrupted, len(s.sel), err)
+			return nil, false, &fitctx.Interruption{Caller: "greedytl.Fit", At: fmt.Sprintf("after %d steps", len(s.sel)), Err: err}
 		}
 		j := s.pick()
 		if j < 0 {

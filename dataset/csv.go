@@ -44,6 +44,44 @@ func ReadMatrixNames(path string, names *[]string) (*mat.Dense, error) {
 	return src.matrix(displayName(path), names)
 }
 
+// ScanMatrixRows reads the matrix file path as ReadMatrixNames does (the
+// same formats, checks, errors and names) and gives its rows to fn in
+// order, in blocks of at most block rows (block ≥ 2), each a new matrix: a
+// text file a block at a time as it is read, holding a block of values and
+// the first column, not the whole matrix; a .npy file read whole, at once.
+// An error may follow blocks (a bad line after them, or a check of every
+// row at the end): then the file is not a matrix, and what fn made of the
+// blocks is to be dropped. fn's error stops the reading and is returned.
+// *names (names not nil) is set when the file has been read.
+func ScanMatrixRows(path string, names *[]string, block int, fn func(*mat.Dense) error) error {
+	if block < 2 {
+		return fmt.Errorf("dataset: ScanMatrixRows: block %d, want at least 2", block)
+	}
+	if names != nil {
+		*names = nil
+	}
+	if path != "-" && (strings.HasSuffix(path, ".npy") || strings.HasSuffix(path, ".npy.gz")) {
+		A, err := ReadNPYMatrix(path)
+		if err != nil {
+			return err
+		}
+		return fn(A)
+	}
+	src, err := openPath(path)
+	if err != nil {
+		return err
+	}
+	defer src.close()
+	if src.isNPY() {
+		A, err := src.matrix(displayName(path), names)
+		if err != nil {
+			return err
+		}
+		return fn(A)
+	}
+	return decodeCSVRows(src.br, displayName(path), names, block, fn)
+}
+
 // DecodeMatrix reads a matrix from r in either of ReadMatrix's formats,
 // told apart by the content: .npy (its magic bytes) or delimited text (see
 // DecodeCSV), either optionally gzip-compressed. It is what reads a matrix
@@ -143,6 +181,20 @@ func DecodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 // and the input reads, it sets *names to the header's column names (nil
 // without a header, and for a range header, which names no column).
 func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
+	var A *mat.Dense
+	if err := decodeCSVRows(r, name, names, math.MaxInt, func(b *mat.Dense) error { A = b; return nil }); err != nil {
+		return nil, err
+	}
+	return A, nil
+}
+
+// decodeCSVRows is decodeCSV giving the rows to fn in blocks of at most
+// block (≥ 2) rows, in order, as they are read: its errors, some of them
+// found at the end (a first column counting the rows, a range header above
+// rows of decimals), may follow blocks. It keeps a block of values and the
+// first column, which those checks need. fn's error stops it and is
+// returned.
+func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func(*mat.Dense) error) error {
 	lr := newLineReader(r, name)
 	var (
 		started    bool
@@ -153,22 +205,40 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 		// end if rows follow.
 		rangeHeader bool
 		// intRow: the first line is n ≥ 2 integers (0, 1, …, n−1 or any
-		// others) but no rangeHeader: refused above rows all of decimals.
-		intRow    bool
-		firstInts []string // intRow's integers, for its error
-		decimals  = true   // every row after the first is allDecimals
-		header    []string // the header's column names (nil: none)
-		cols      = -1
-		rows      int
-		data      []float64
-		fields    [][]byte
-		scratch   []byte
-		quoted    []bool
-		err       error
-		dataLine  [2]int // the lines of the first two rows
-		prevLine  int    // the line of the header or row before this one
+		// others) but no rangeHeader: refused above rows all of decimals
+		// (of other integers, when some value below is no integer).
+		intRow     bool
+		firstInts  []string // intRow's integers, for its error
+		fractional bool     // some value below the first row is not an integer
+		decimals   = true   // every row after the first is allDecimals
+		header     []string // the header's column names (nil: none)
+		cols       = -1
+		rows       int
+		values     chunkedValues // the rows not yet given to fn
+		emitted    int           // the rows given to fn (a range header's included)
+		firstCol   []float64     // every row's first value, for countsRows
+		fields     [][]byte
+		scratch    []byte
+		quoted     []bool
+		err        error
+		dataLine   [2]int // the lines of the first two rows
+		prevLine   int    // the line of the header or row before this one
 	)
 	var split fieldSplit // how the lines are split, also for parseValue's messages
+	// emit gives fn the rows read since the last block, but the first line
+	// when it is a range header and rows follow (block ≥ 2: they do when
+	// a block is full).
+	emit := func() error {
+		data, n := values.join(), rows-emitted
+		if emitted == 0 && rangeHeader && rows > 1 {
+			data, n = data[cols:], n-1
+		}
+		values, emitted = chunkedValues{}, rows
+		if n == 0 {
+			return nil
+		}
+		return fn(mat.NewDense(n, cols, data))
+	}
 	for line, ok := lr.content(); ok; line, ok = lr.content() {
 		if !started && !split.directive {
 			if split.sep, split.directive = lr.sepDirective(line); split.directive {
@@ -182,13 +252,13 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 		}
 		fields, err = splitQuoted(fields, line, split.sep, &scratch, q)
 		if err != nil {
-			return nil, &Error{File: name, Line: lr.line, Err: err}
+			return &Error{File: name, Line: lr.line, Err: err}
 		}
 		if !started {
 			started = true
 			split.firstRow(fields, quoted)
 			if isIndexHeader(fields) {
-				return nil, indexHeaderError(name, lr.line)
+				return indexHeaderError(name, lr.line)
 			}
 			if isHeader(fields) {
 				headerLine, headerText = lr.line, bytes.Clone(line)
@@ -215,7 +285,7 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 			split.sep = '\t'
 			hf, err := splitFields(nil, headerText, '\t', &scratch)
 			if err == nil && isIndexHeader(hf) {
-				return nil, indexHeaderError(name, headerLine)
+				return indexHeaderError(name, headerLine)
 			}
 			cols = len(hf)
 			header = header[:0]
@@ -223,7 +293,7 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 				header = append(header, string(f))
 			}
 			if fields, err = splitFields(fields, line, '\t', &scratch); err != nil {
-				return nil, &Error{File: name, Line: lr.line, Err: err}
+				return &Error{File: name, Line: lr.line, Err: err}
 			}
 		}
 		if cols < 0 {
@@ -231,7 +301,7 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 		} else if len(fields) != cols {
 			if rows == 0 && headerLine > 0 && len(fields) == cols+1 {
 				// R's write.table names no column above its row names.
-				return nil, errorf(name, lr.line, "expected %d values as in the header on line %d, got %d (one more: row names below a header that names the data columns alone, as R's write.table writes by default? write the file without them: write.table(x, path, row.names=FALSE))", cols, headerLine, len(fields))
+				return errorf(name, lr.line, "expected %d values as in the header on line %d, got %d (one more: row names below a header that names the data columns alone, as R's write.table writes by default? write the file without them: write.table(x, path, row.names=FALSE))", cols, headerLine, len(fields))
 			}
 			var header []byte
 			if rows == 0 && headerLine > 0 {
@@ -239,47 +309,59 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 			}
 			hint := mixedSepHint(line, header, split.sep, cols)
 			if rows == 0 && headerLine > 0 {
-				return nil, errorf(name, lr.line, "expected %d values as in the header on line %d, got %d%s", cols, headerLine, len(fields), hint)
+				return errorf(name, lr.line, "expected %d values as in the header on line %d, got %d%s", cols, headerLine, len(fields), hint)
 			}
-			return nil, errorf(name, lr.line, "expected %d values, got %d%s", cols, len(fields), hint)
+			return errorf(name, lr.line, "expected %d values, got %d%s", cols, len(fields), hint)
 		}
 		if cols == 1 && lr.blank > prevLine && (rows > 0 || headerLine > 0) {
-			return nil, blankValueError(name, lr.blank)
+			return blankValueError(name, lr.blank)
 		}
 		prevLine = lr.line
 		if rows > 0 && len(fields) > 1 && allEmpty(fields) {
-			return nil, errorf(name, lr.line, "a row of %d empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data", len(fields))
+			return errorf(name, lr.line, "a row of %d empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data", len(fields))
 		}
 		for j, f := range fields {
 			v, err := parseValue(f, j+1, split)
 			if err != nil {
-				return nil, &Error{File: name, Line: lr.line, Err: err}
+				return &Error{File: name, Line: lr.line, Err: err}
 			}
-			data = append(data, v)
+			values.add(v)
+			if intRow && rows > 0 && v != math.Trunc(v) {
+				fractional = true
+			}
+			if j == 0 {
+				firstCol = append(firstCol, v)
+			}
 		}
 		if rows < 2 {
 			dataLine[rows] = lr.line
 		}
 		rows++
+		if rows-emitted == block {
+			if err := emit(); err != nil {
+				return err
+			}
+		}
 	}
 	if lr.err != nil {
-		return nil, lr.err
+		return lr.err
 	}
 	if rows == 0 {
 		if headerLine > 0 {
-			return nil, errorf(name, 0, "no rows after the header on line %d", headerLine)
+			return errorf(name, 0, "no rows after the header on line %d", headerLine)
 		}
-		return nil, errorf(name, 0, "no rows")
+		return errorf(name, 0, "no rows")
 	}
-	if intRow && decimals && rows > 1 && (isRange(firstInts) || fractional(data[cols:])) {
-		return nil, intRowError(name, dataLine[0], firstInts)
+	if intRow && decimals && rows > 1 && (isRange(firstInts) || fractional) {
+		return intRowError(name, dataLine[0], firstInts)
 	}
+	index := firstCol // the first column of the matrix's rows
 	if rangeHeader && rows > 1 {
-		rows--
-		data = data[cols:]
+		index = firstCol[1:]
 		dataLine[0] = dataLine[1]
 	}
-	if from, ok := countsRows(data, rows, cols); ok {
+	if from, ok := countsRows(index, cols); ok {
+		last := from + len(index) - 1
 		switch {
 		case headerLine == 0:
 			// A range header (pandas' default names 0, 1, …) names no column either.
@@ -287,15 +369,55 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 			if rangeHeader {
 				unnamed = "pandas' default column names 0, 1, … name none"
 			}
-			return nil, errorf(name, dataLine[0], "column 1 counts the rows (%d, %d, …, %d): a row index, as pandas' to_csv writes by default (index=True; %s) and R's write.table its row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, give the file a header naming it (or save X with np.save, .npy)", from, from+1, from+rows-1, unnamed)
+			return errorf(name, dataLine[0], "column 1 counts the rows (%d, %d, …, %d): a row index, as pandas' to_csv writes by default (index=True; %s) and R's write.table its row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, give the file a header naming it (or save X with np.save, .npy)", from, from+1, last, unnamed)
 		case isIndexName(header[0]):
-			return nil, errorf(name, dataLine[0], "column 1, named %q, counts the rows (%d, %d, …, %d): a row index, as pandas writes it (to_csv of a named index, or of reset_index's column) and R's read.csv names row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, name it in the header (or save X with np.save, .npy)", header[0], from, from+1, from+rows-1)
+			return errorf(name, dataLine[0], "column 1, named %q, counts the rows (%d, %d, …, %d): a row index, as pandas writes it (to_csv of a named index, or of reset_index's column) and R's read.csv names row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, name it in the header (or save X with np.save, .npy)", header[0], from, from+1, last)
 		}
 	}
 	if names != nil {
 		*names = header
 	}
-	return mat.NewDense(rows, cols, data), nil
+	return emit()
+}
+
+// chunkValues is the values of one chunk of a chunkedValues: 512 KiB.
+const chunkValues = 1 << 16
+
+// chunkedValues collects the values of a matrix read row by row whose
+// size is not known ahead: in one slice grown by append up to chunkValues
+// (a small file, as before), beyond that in chunks of chunkValues joined
+// once at the end. A slice grown by append to n values allocates about 5n
+// (copied at each 1.25-fold growth, the old copies garbage) and holds 2.25n
+// at a growth; the chunks allocate n, joined 2n, and hold 2n at the join.
+type chunkedValues struct {
+	full [][]float64 // the chunks before cur, each of chunkValues values
+	cur  []float64
+}
+
+// add appends v.
+func (c *chunkedValues) add(v float64) {
+	if len(c.cur) == chunkValues {
+		c.full = append(c.full, c.cur)
+		c.cur = make([]float64, 0, chunkValues)
+	}
+	c.cur = append(c.cur, v)
+}
+
+// join returns the values in the order added: cur itself when it holds
+// them all, else a new slice of exactly their number (the chunks are then
+// dropped).
+func (c *chunkedValues) join() []float64 {
+	if len(c.full) == 0 {
+		return c.cur
+	}
+	out := make([]float64, 0, len(c.full)*chunkValues+len(c.cur))
+	for i, ch := range c.full {
+		out = append(out, ch...)
+		c.full[i] = nil
+	}
+	out = append(out, c.cur...)
+	c.full, c.cur = nil, nil
+	return out
 }
 
 // blankValueError is the error of a blank line, line, between the rows of
@@ -312,20 +434,20 @@ func blankValueError(name string, line int) error {
 // 0, 1, 2 by chance.
 const minIndexRows = 10
 
-// countsRows reports whether the first of the cols columns of data, a
-// row-major matrix of rows rows, counts the rows from 0 or from 1 (and from
-// which), as a row index pandas or R wrote does, with at least
-// minIndexRows rows and one more column.
-func countsRows(data []float64, rows, cols int) (int, bool) {
-	if rows < minIndexRows || cols < 2 {
+// countsRows reports whether col, the first of the cols columns of a
+// matrix, counts its rows from 0 or from 1 (and from which), as a row index
+// pandas or R wrote does, with at least minIndexRows rows and one more
+// column.
+func countsRows(col []float64, cols int) (int, bool) {
+	if len(col) < minIndexRows || cols < 2 {
 		return 0, false
 	}
-	from := data[0]
+	from := col[0]
 	if from != 0 && from != 1 {
 		return 0, false
 	}
-	for i := 0; i < rows; i++ {
-		if data[i*cols] != from+float64(i) {
+	for i, v := range col {
+		if v != from+float64(i) {
 			return 0, false
 		}
 	}
@@ -417,15 +539,6 @@ func isRange(ints []string) bool {
 	return true
 }
 
-// fractional reports whether some value is not an integer.
-func fractional(data []float64) bool {
-	for _, v := range data {
-		if v != math.Trunc(v) {
-			return true
-		}
-	}
-	return false
-}
 
 // intRowError is the error of a first line, on line line, of n ≥ 2
 // integers (ints) that no rangeHeader takes for a header above rows all of

@@ -2,12 +2,14 @@ package dataset
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -762,5 +764,119 @@ func TestQuotedNameTrimmed(t *testing.T) {
 	}
 	if want := []string{"a", "b"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("names %q, want %q", names, want)
+	}
+}
+
+// TestDecodeCSVAllocatesAboutTheMatrix checks that reading a large text
+// matrix allocates a small multiple of its values' bytes: a slice grown by
+// append to n values allocated about 5n (each growth a copy; 5.2 times
+// here), the chunks of chunkedValues about n and their join n more.
+func TestDecodeCSVAllocatesAboutTheMatrix(t *testing.T) {
+	const rows, cols = 4000, 250 // 1e6 values, several chunks
+	var b strings.Builder
+	for i := range rows {
+		for j := range cols {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%d.5", (i+j)%97)
+		}
+		b.WriteByte('\n')
+	}
+	text := b.String()
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	A, err := DecodeCSV(strings.NewReader(text), "big.csv")
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, c := A.Dims(); r != rows || c != cols {
+		t.Fatalf("read %d×%d, want %d×%d", r, c, rows, cols)
+	}
+	for i := range rows { // across the chunks' joins too
+		for j := range cols {
+			if got, want := A.At(i, j), float64((i+j)%97)+0.5; got != want {
+				t.Fatalf("row %d column %d: got %v, want %v", i+1, j+1, got, want)
+			}
+		}
+	}
+	matrix := uint64(rows * cols * 8)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 3*matrix {
+		t.Errorf("reading a %d-byte matrix allocated %d bytes (%.1f times), want at most 3 times", matrix, got, float64(got)/float64(matrix))
+	}
+}
+
+// TestScanMatrixRows checks that the blocks ScanMatrixRows gives, joined,
+// are the matrix ReadMatrixNames reads, with the same names, and that a
+// file ReadMatrixNames refuses fails with its error, whatever the block —
+// a range header dropped only above rows, checks of every row (a first
+// column counting the rows) found at the end, a bad line after a block.
+func TestScanMatrixRows(t *testing.T) {
+	dir := t.TempDir()
+	var rows strings.Builder
+	for i := range 25 {
+		fmt.Fprintf(&rows, "%d.5,%d,-%d.25\n", i%7, i*3, i)
+	}
+	var counted strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&counted, "%d,%d.5\n", i, i%5)
+	}
+	files := map[string]string{
+		"plain.csv":      rows.String(),
+		"header.csv":     "a,b,c\n" + rows.String(),
+		"range.csv":      "0,1,2\n" + rows.String(),
+		"rangeonly.csv":  "0,1,2\n",
+		"tabs.tsv":       strings.ReplaceAll(rows.String(), ",", "\t"),
+		"comments.csv":   "# x\n\n" + rows.String() + "\n# y\n",
+		"counted.csv":    counted.String(),
+		"late.csv":       rows.String() + "1,2,x\n",
+		"short.csv":      rows.String() + "1,2\n",
+		"rangerow.csv":   "0,1\n0.5,1.5\n2.5,3.5\n4.5,5.5\n",
+		"empty.csv":      "",
+		"headeronly.csv": "a,b\n",
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var wantNames []string
+		want, wantErr := ReadMatrixNames(path, &wantNames)
+		for _, block := range []int{2, 3, 7, 1000} {
+			var got []float64
+			var r, c int
+			var names []string
+			err := ScanMatrixRows(path, &names, block, func(b *mat.Dense) error {
+				br, bc := b.Dims()
+				if br > block {
+					t.Errorf("%s block %d: a block of %d rows", name, block, br)
+				}
+				r, c = r+br, bc
+				got = append(got, b.RawMatrix().Data...)
+				return nil
+			})
+			if wantErr != nil {
+				if err == nil || err.Error() != wantErr.Error() {
+					t.Errorf("%s block %d: error %v, want %v", name, block, err, wantErr)
+				}
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s block %d: %v", name, block, err)
+				continue
+			}
+			wr, wc := want.Dims()
+			if r != wr || c != wc || !slices.Equal(got, want.RawMatrix().Data) || !slices.Equal(names, wantNames) {
+				t.Errorf("%s block %d: %d×%d %v names %q, want %d×%d %v names %q", name, block, r, c, got, names, wr, wc, want.RawMatrix().Data, wantNames)
+			}
+		}
+	}
+	path := filepath.Join(dir, "plain.csv")
+	stop := errors.New("stop")
+	calls := 0
+	if err := ScanMatrixRows(path, nil, 5, func(*mat.Dense) error { calls++; return stop }); err != stop || calls != 1 {
+		t.Errorf("fn's error: got %v after %d calls, want %v after 1", err, calls, stop)
 	}
 }

@@ -360,3 +360,14 @@ func FuzzDecodeClasses(f *testing.F) {
 		}
 	})
 }
+
+// fractional reports whether some value is not an integer (the rows
+// below an intRow that make it refused).
+func fractional(data []float64) bool {
+	for _, v := range data {
+		if v != math.Trunc(v) {
+			return true
+		}
+	}
+	return false
+}

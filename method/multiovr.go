@@ -136,12 +136,27 @@ func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Ext
 // and its cause, with the quoted class name in %s.
 const classContext = ", class %s against the rest: "
 
+// ClassError is the error of the binary method fitted to one class
+// against the rest (OneVsRest): its message is "METHOD, class "CLASS"
+// against the rest: " and the cause's; a program that names the classes
+// otherwise (the CLI's fit --json report) finds the class with errors.As.
+type ClassError struct {
+	Method string // the binary method's name
+	Class  string // the class fitted against the rest, as the labels name it
+	Err    error  // the binary method's error
+}
+
+func (e *ClassError) Error() string {
+	return fmt.Sprintf("%s"+classContext, e.Method, strconv.Quote(e.Class)) + e.Err.Error()
+}
+
+// Unwrap returns the binary method's error.
+func (e *ClassError) Unwrap() error { return e.Err }
+
 // classError returns the error err of the binary method fitted to class
-// against the rest (OneVsRest), with the method and the class as context:
-// "METHOD, class "CLASS" against the rest: " and err's message; it
-// unwraps to err.
+// against the rest, a *ClassError.
 func classError(method, class string, err error) error {
-	return fmt.Errorf("%s"+classContext+"%w", method, strconv.Quote(class), err)
+	return &ClassError{Method: method, Class: class, Err: err}
 }
 
 // WithoutClass returns an error message, as a results record keeps it,

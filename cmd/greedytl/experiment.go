@@ -154,7 +154,7 @@ by SIGINT, SIGTERM or SIGHUP (the finished cells are kept).`,
 }
 
 func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
-	sh, err := o.check(c, "RUN")
+	sh, err := o.check(c, "RUN", o.sources)
 	if err != nil {
 		return err
 	}

@@ -688,9 +688,10 @@ func TestSpecList(t *testing.T) {
 		{[]string{"greedytl:delta=0.001, lambda=10"}, []string{"greedytl:delta=0.001,lambda=10"}},
 		{[]string{""}, nil}, // appends nothing: experiment and demo refuse a --methods that names no method (TestEmptyListFlags)
 	} {
-		var l specList
+		var l []string
+		f := listFlag{items: &l, join: joinSettings}
 		for _, a := range tc.args {
-			if err := l.Set(a); err != nil {
+			if err := f.Set(a); err != nil {
 				t.Fatalf("%q: %v", a, err)
 			}
 		}
@@ -952,9 +953,10 @@ func TestTargetsTrimmed(t *testing.T) {
 		{[]string{`"c0",c1 `, " c2"}, []string{"c0", "c1", "c2"}},
 		{[]string{""}, nil}, // appends nothing: experiment refuses a list that names no class (TestEmptyListFlags)
 	} {
-		var l classList
+		var l []string
+		f := listFlag{items: &l}
 		for _, a := range tc.args {
-			if err := l.Set(a); err != nil {
+			if err := f.Set(a); err != nil {
 				t.Fatalf("%q: %v", a, err)
 			}
 		}
@@ -963,8 +965,8 @@ func TestTargetsTrimmed(t *testing.T) {
 		}
 	}
 	// A value of two lines is refused (the CSV reader read the first).
-	var l classList
-	if err := l.Set("c0\nc1"); err == nil || !strings.Contains(err.Error(), "more than one line") {
+	var l []string
+	if err := (&listFlag{items: &l}).Set("c0\nc1"); err == nil || !strings.Contains(err.Error(), "more than one line") {
 		t.Errorf("two lines: %q, %v; want an error of more than one line", l, err)
 	}
 
@@ -989,8 +991,8 @@ func TestTargetsTrimmed(t *testing.T) {
 // how to quote, in the project's words, behind pflag's naming of the flag,
 // for --targets, --methods and --format alike.
 func TestListQuotes(t *testing.T) {
-	var l classList
-	if err := l.Set(`c0, "c1", " c2"`); err != nil || !slices.Equal(l, []string{"c0", "c1", "c2"}) {
+	var l []string
+	if err := (&listFlag{items: &l}).Set(`c0, "c1", " c2"`); err != nil || !slices.Equal(l, []string{"c0", "c1", "c2"}) {
 		t.Errorf(`c0, "c1": %q, %v; want [c0 c1 c2]`, l, err)
 	}
 	for _, tc := range []struct{ args []string }{

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -38,11 +39,67 @@ type fitOptions struct {
 }
 
 // fitReport is what fit --json prints on standard output once the model
-// is written: for programs that drive fit (the Python package), the model
-// file and the warnings printed on standard error.
+// is written, or when the fit fails: for programs that drive fit (the
+// Python package), the model file, the warnings printed on standard error
+// and the error.
 type fitReport struct {
-	Model    string    `json:"model"`    // the model file, --out
-	Warnings []warning `json:"warnings"` // in the order printed; [] when none
+	Model    string    `json:"model,omitempty"` // the model file, --out; none when the fit failed
+	Warnings []warning `json:"warnings"`        // in the order printed; [] when none
+	Error    *fitError `json:"error,omitempty"` // why the fit failed
+}
+
+// fitError is a failed fit's error in fitReport: the message as printed
+// (without "greedytl: ") and the classes it names (classesOf), as the labels
+// name them, for a program that names the classes otherwise (the Python
+// package gives greedytl class indices for labels it cannot write as
+// they are).
+type fitError struct {
+	Message string   `json:"message"`
+	Classes []string `json:"classes,omitempty"`
+}
+
+// classesError is an input error of fit that names classes of the labels:
+// its message names them, Classes lists them for fitReport.
+type classesError struct {
+	err     error
+	Classes []string
+}
+
+func (e classesError) Error() string { return e.err.Error() }
+func (e classesError) Unwrap() error { return e.err }
+
+// badClasses is badInputf for an error that names the classes given.
+func badClasses(classes []string, format string, a ...any) error {
+	return badInput(classesError{fmt.Errorf(format, a...), classes})
+}
+
+// classesOf returns the classes the error err of fit names: a
+// classesError's, or the class of a binary method's fit one class against
+// the rest (method.ClassError); nil for other errors.
+func classesOf(err error) []string {
+	var ce classesError
+	if errors.As(err, &ce) {
+		return ce.Classes
+	}
+	var me *method.ClassError
+	if errors.As(err, &me) {
+		return []string{me.Class}
+	}
+	return nil
+}
+
+// reportFailure prints, with --json (and --out FILE), fit's report of the
+// error err on standard output: its message and the classes it names,
+// and the warnings printed before it.
+func (o *fitOptions) reportFailure(s *streams, err error) {
+	if err == nil || !o.json || s.isStdout(o.out) {
+		return
+	}
+	rep := fitReport{Warnings: s.warnings, Error: &fitError{Message: err.Error(), Classes: classesOf(err)}}
+	if rep.Warnings == nil {
+		rep.Warnings = []warning{}
+	}
+	_ = printJSON(s.out, rep) // the error is what fit reports; a lost report is the checked output's
 }
 
 // greedyFlags are the flags that set GreedyTL's options; they apply to the
@@ -166,7 +223,10 @@ for programs that drive it:
 {"model": FILE, "warnings": [{"code", "message", "classes", "columns"},
 ...]}, the warnings as printed (without the prefix) with the classes they
 concern (when they do) and the columns ({"kind": "feature" or "source",
-"index"}: wide-range's), [] when there are none.
+"index"}: wide-range's), [] when there are none. A fit that fails prints
+{"warnings": [...], "error": {"message", "classes"}}: the error as printed
+on standard error (without the prefix) and the classes it names, when it
+names any (a held-out class missing, a class's fit against the rest).
 
 Methods (--method; the baselines choose their hyperparameters by
 class-balanced leave-one-out on the training set):
@@ -177,7 +237,11 @@ class-balanced leave-one-out on the training set):
   greedytl fit --features X.npy --sources sources/ --labels y.npy --sample 59 --seed 7 --out model.json
   greedytl fit --method dam --features X.npy --source-scores H.npy --labels y.txt \
       --unlabelled-features Xtest.npy --unlabelled-source-scores Htest.npy --out dam.json`,
-		RunE: func(c *cobra.Command, _ []string) error { return runFit(c, s, o) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			err := runFit(c, s, o)
+			o.reportFailure(s, err)
+			return err
+		},
 	}
 	o.data.register(c, "training labels y, one per example (.npy or text/CSV; - for stdin)")
 	o.unlabelled.registerUnlabelled(c, "unlabelled-", "unlabelled target inputs for transductive methods (dam)")
@@ -201,7 +265,7 @@ class-balanced leave-one-out on the training set):
 	uint64Var(fl, &o.seed, "seed", 1, "seed of every random choice (GreedyTL-59's search, the baselines' refits)")
 	fl.BoolVar(&o.stopAtMinLOO, "stop-at-min-loo", false, "keep the prefix of the path with the lowest leave-one-out error")
 	fl.StringVarP(&o.out, "out", "o", "", "write the model here (default: standard output)")
-	fl.BoolVar(&o.json, "json", false, "with --out FILE: print a JSON report on standard output, the model file and the warnings ({\"model\", \"warnings\": [{\"code\", \"message\", \"classes\"}]})")
+	fl.BoolVar(&o.json, "json", false, "with --out FILE: print a JSON report on standard output, the model file and the warnings ({\"model\", \"warnings\": [{\"code\", \"message\", \"classes\"}]}), or a failed fit's error ({\"warnings\", \"error\": {\"message\", \"classes\"}})")
 	_ = c.MarkFlagRequired("labels")
 	fileFlags(fl, "oracle-labels", "out")
 	return c
@@ -332,7 +396,7 @@ func (f flagSetting) applies(base, spec string) error {
 			}
 			return badInputf("--%s applies to the greedytl methods; %s sets its own hyperparameters (see 'greedytl help fit')", f.flag, spec)
 		}
-		return badInput(err)
+		return methodInput(err)
 	}
 	return nil
 }
@@ -352,8 +416,8 @@ func (o *fitOptions) configure(c *cobra.Command) (method.Method, error) {
 }
 
 // newOfSpec returns what newMethod (method.New, method.NewMulti) makes of
-// the spec of the flags o of the command c; its errors are bad input,
-// named --method's.
+// the spec of the flags o of the command c; its errors are bad input
+// (methodInput).
 func newOfSpec[M any](o *fitOptions, c *cobra.Command, newMethod func(spec string) (M, error)) (M, error) {
 	var none M
 	spec, err := o.spec(c)
@@ -369,9 +433,21 @@ func newOfSpec[M any](o *fitOptions, c *cobra.Command, newMethod func(spec strin
 				err = typedErr
 			}
 		}
-		return none, badInput(err)
+		return none, methodInput(err)
 	}
 	return m, nil
+}
+
+// methodInput returns err, the method package's error for --method's
+// spec, as bad input, as it is (it names the spec), but for an unknown
+// method, which names --method ("--method: unknown method …", as
+// experiment's say "experiment: unknown method …").
+func methodInput(err error) error {
+	var unknown *method.UnknownMethodError
+	if errors.As(err, &unknown) {
+		return badInputf("--method: %w", unknown)
+	}
+	return badInput(err)
 }
 
 func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
@@ -707,11 +783,11 @@ func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, p
 		}
 		switch p := cls.Lookup(pos); {
 		case pos == "":
-			return nil, badInputf("%s holds no example of the class %q: its oracle, %q against the rest, cannot score the sources (the held-out labels need every class of %s)", name, n, n, trainName)
+			return nil, badClasses([]string{n}, "%s holds no example of the class %q: its oracle, %q against the rest, cannot score the sources (the held-out labels need every class of %s)", name, n, n, trainName)
 		case k == p:
-			return nil, badInputf("%s holds no example of the positive class %q: the oracle cannot score the sources", name, n)
+			return nil, badClasses([]string{n}, "%s holds no example of the positive class %q: the oracle cannot score the sources", name, n)
 		case len(held.Y) == count[p]:
-			return nil, badInputf("%s holds only the positive class %q: the oracle cannot score the sources without a negative example", name, pos)
+			return nil, badClasses([]string{pos}, "%s holds only the positive class %q: the oracle cannot score the sources without a negative example", name, pos)
 		}
 	}
 	return d, nil

@@ -213,14 +213,19 @@ type dataJob struct {
 
 // check checks the flags of the command c: both --data and --out (outArg
 // names --out's argument, "RUN" or "SOURCES", in the message), an output
-// directory (checkOutDir), one way of choosing the negative pool and, when
+// directory (checkOutDir) that is not, nor lies inside, --data or one of
+// the command's other input directories (inputs: experiment's --sources), one way of choosing the negative pool and, when
 // given, a --negative-fraction in (0, 1) (the libraries read 0 as "the
 // default", which the flag must not). It returns the shard to work on.
-func (j *dataJob) check(c *cobra.Command, outArg string) (shard.Shard, error) {
+func (j *dataJob) check(c *cobra.Command, outArg string, inputs ...string) (shard.Shard, error) {
 	if j.data == "" || j.out == "" {
 		return shard.Shard{}, badInputf("give both --data DIR and --out %s (see '%s --help')", outArg, c.CommandPath())
 	}
-	if err := checkOutDir(j.out); err != nil {
+	data := j.data
+	if data == embeddedCLINC150 { // the embedded data set, not a directory of that name
+		data = ""
+	}
+	if err := checkOutDir(j.out, append([]string{data}, inputs...)...); err != nil {
 		return shard.Shard{}, err
 	}
 	if err := notStdin("data", j.data, "a dataset folder"); err != nil {
@@ -289,12 +294,21 @@ func emptyList(c *cobra.Command, name string, items []string, noun, give, omitte
 }
 
 // checkOutDir refuses, for the commands whose output is a directory, an
-// --out of - or naming a file that is not a directory. A command that
+// --out of - or naming a file that is not a directory, and one that is,
+// or lies inside, one of the directories inputs the command reads
+// (atomicfile.NotAnInput: experiment's --data and --sources, report's
+// runs), whose files the output's would mix with. A command that
 // works long before it first writes there (synth, train-sources, demo, report, merge; experiment.Run) calls
 // atomicfile.CheckDir too, so that an --out it could not write into is
 // refused before the work.
-func checkOutDir(out string) error {
-	return checkOutTarget(out, "this command writes a directory", "a directory name")
+func checkOutDir(out string, inputs ...string) error {
+	if err := checkOutTarget(out, "this command writes a directory", "a directory name"); err != nil {
+		return err
+	}
+	if err := atomicfile.NotAnInput(out, inputs...); err != nil {
+		return badInput(err)
+	}
+	return nil
 }
 
 // checkOutTarget is checkOutDir for a command that writes what writes says
@@ -316,17 +330,10 @@ func checkOutTarget(out, writes, give string) error {
 // directory", "mkdir y.txt: not a directory"). Missing directories are
 // for the caller to create or refuse.
 func checkAbove(out string) error {
-	for d := filepath.Dir(filepath.Clean(out)); ; d = filepath.Dir(d) {
-		if fi, err := os.Stat(d); err == nil {
-			if !fi.IsDir() {
-				return badInputf("--out %s: %s is a file, not a directory", out, d)
-			}
-			return nil
-		}
-		if filepath.Dir(d) == d {
-			return nil
-		}
+	if d, fi := atomicfile.NearestExisting(filepath.Dir(filepath.Clean(out))); fi != nil && !fi.IsDir() {
+		return badInputf("--out %s: %s is a file, not a directory", out, d)
 	}
+	return nil
 }
 
 // describe names the sample's files for a message about the data as a
@@ -527,10 +534,16 @@ func (f *dataFlags) loadData(s *streams, model string, rec sampleNames) (*method
 	if err != nil {
 		return nil, inputRows{}, err
 	}
-	if err := f.checkNames(s, "the features "+model+" was fitted on", "the source scores "+model+" was fitted on", rec, names, X, H); err != nil {
+	if err := f.checkModelNames(s, model, rec, names, X, H); err != nil {
 		return nil, inputRows{}, err
 	}
 	return &method.Data{X: X, H: H}, f.rowsOf(X, H), nil
+}
+
+// checkModelNames is checkNames for the sample of the model file named
+// model, whose column names are rec.
+func (f *dataFlags) checkModelNames(s *streams, model string, rec, names sampleNames, X, H *mat.Dense) error {
+	return f.checkNames(s, "the features "+model+" was fitted on", "the source scores "+model+" was fitted on", rec, names, X, H)
 }
 
 // checkNames compares the column names of the sample's inputs (names) with

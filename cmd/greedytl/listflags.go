@@ -61,93 +61,71 @@ func trimItems(items []string) []string {
 	return items
 }
 
-// classList is a flag listing class names (--targets, --negative-classes):
-// listItems' items. Each use of the flag appends.
-type classList []string
+// listFlag is a list flag of words: listItems' items, class names
+// (--targets, --negative-classes), documents (report's --format) or
+// method specs (--methods, join: joinSettings). Each use of the flag
+// appends; when the flag has a default, its first use replaces it, as
+// pflag's string lists do.
+type listFlag struct {
+	items *[]string
+	def   bool                    // items starts as the flag's default, which the help shows as "[md,html]"
+	set   bool                    // the flag was given: Set appends
+	join  func([]string) []string // nil, or what makes listItems' parts the items
+}
 
-// String returns the names as the flag takes them ("" for none, which the
-// help then shows as no default).
-func (l *classList) String() string { return strings.Join(*l, ",") }
+// String returns the items as the flag takes them ("" for none, which the
+// help then shows as no default), a flag's default as the help shows
+// pflag's string lists ("[md,html]").
+func (l *listFlag) String() string {
+	if l.items == nil {
+		return ""
+	}
+	if l.def {
+		return "[" + strings.Join(*l.items, ",") + "]"
+	}
+	return strings.Join(*l.items, ",")
+}
 
 // Type returns the flag's type as the help names it, that of pflag's
 // string lists.
-func (l *classList) Type() string { return "strings" }
+func (l *listFlag) Type() string { return "strings" }
 
-// Set appends the names of arg, a list (listItems).
-func (l *classList) Set(arg string) error {
-	names, err := listItems(arg)
+// Set reads the items of arg, a list (listItems; joined by join): they
+// replace the default at the flag's first use and are appended otherwise.
+func (l *listFlag) Set(arg string) error {
+	items, err := listItems(arg)
 	if err != nil {
 		return err
 	}
-	*l = append(*l, names...)
+	if l.join != nil {
+		items = l.join(items)
+	}
+	if l.def && !l.set {
+		*l.items = nil
+	}
+	l.set = true
+	*l.items = append(*l.items, items...)
 	return nil
 }
 
-// wordList is a list flag of words with a default (report's --format):
-// listItems' items. The first use of the flag replaces the default and
-// each later one appends, as pflag's string lists do.
-type wordList struct {
-	words *[]string
-	set   bool // the flag was given: Set appends
-}
-
-// String returns the words as the help shows pflag's string lists, the
-// default "[md,html]".
-func (l *wordList) String() string { return "[" + strings.Join(*l.words, ",") + "]" }
-
-// Type returns the flag's type as the help names it, that of pflag's
-// string lists.
-func (l *wordList) Type() string { return "strings" }
-
-// Set reads the words of arg, a list (listItems): they replace the
-// default at the flag's first use and are appended at later ones.
-func (l *wordList) Set(arg string) error {
-	words, err := listItems(arg)
-	if err != nil {
-		return err
-	}
-	if !l.set {
-		*l.words, l.set = nil, true
-	}
-	*l.words = append(*l.words, words...)
-	return nil
-}
-
-// wordsVar adds the word-list flag name, a wordList, to fl, with the
-// default def.
+// wordsVar adds the word-list flag name (report's --format), a listFlag,
+// to fl, with the default def.
 func wordsVar(fl *pflag.FlagSet, words *[]string, def []string, name, usage string) {
 	*words = def
-	fl.Var(&wordList{words: words}, name, usage)
+	fl.Var(&listFlag{items: words, def: true}, name, usage)
 }
 
-// classesVar adds the class-name list flag name, a classList, to fl.
+// classesVar adds the class-name list flag name, a listFlag, to fl.
 func classesVar(fl *pflag.FlagSet, names *[]string, name, usage string) {
-	fl.Var((*classList)(names), name, usage)
+	fl.Var(&listFlag{items: names}, name, usage)
 }
 
-// specList is a --methods flag: method specs separated by commas. A spec's
-// settings are separated by commas too ("greedytl:delta=0.001,lambda=10"),
-// so a part that holds "=" but no ":", after a spec with settings, is one
-// more setting of that spec: "greedytl:delta=0.001,lambda=10,no-transfer"
-// is two specs. Parts may be quoted as in CSV, as pflag's string lists
-// allow, and are trimmed of blank space (listItems). Each use of the flag appends.
-type specList []string
-
-// String returns the specs as the flag takes them ("" for none, which the
-// help then shows as no default).
-func (l *specList) String() string { return strings.Join(*l, ",") }
-
-// Type returns the flag's type as the help names it, that of pflag's
-// string lists.
-func (l *specList) Type() string { return "strings" }
-
-// Set appends the specs of arg, a list (listItems) whose parts holding
-// "=" but no ":" are settings of the spec before them.
-func (l *specList) Set(arg string) error {
-	parts, err := listItems(arg)
-	if err != nil {
-		return err
-	}
+// joinSettings returns the method specs of a --methods flag's parts. A
+// spec's settings are separated by commas too
+// ("greedytl:delta=0.001,lambda=10"), so a part that holds "=" but no
+// ":", after a spec with settings, is one more setting of that spec:
+// "greedytl:delta=0.001,lambda=10,no-transfer" is two specs.
+func joinSettings(parts []string) []string {
 	var specs []string
 	for _, p := range parts {
 		if n := len(specs); n > 0 && strings.Contains(specs[n-1], ":") && strings.Contains(p, "=") && !strings.Contains(p, ":") {
@@ -156,8 +134,7 @@ func (l *specList) Set(arg string) error {
 		}
 		specs = append(specs, p)
 	}
-	*l = append(*l, specs...)
-	return nil
+	return specs
 }
 
 // emptyMethods returns an input error when --methods was given but names
@@ -167,7 +144,8 @@ func emptyMethods(c *cobra.Command, methods []string) error {
 	return emptyList(c, "methods", methods, "method", "method specs", "to run every method")
 }
 
-// methodsVar adds the --methods flag, a specList, to c.
+// methodsVar adds the --methods flag, a listFlag of method specs
+// (joinSettings), to c.
 func methodsVar(c *cobra.Command, methods *[]string, usage string) {
-	c.Flags().Var((*specList)(methods), "methods", usage)
+	c.Flags().Var(&listFlag{items: methods, join: joinSettings}, "methods", usage)
 }

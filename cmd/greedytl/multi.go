@@ -190,15 +190,32 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 	if o.json && o.data.labels == "" {
 		return badInputf("--json reports the evaluation against --labels: give --labels (the predictions are printed without --json)")
 	}
-	d, rows, err := o.data.loadData(s, o.modelName(), rec)
+	// Predict is the argmax of Scores: one Scores, not a second in
+	// Predict (twice the time and a second rows × classes matrix).
+	var all []float64 // the blocks' scores, row by row
+	blocks := func(d method.Data) error {
+		b, err := model.Scores(d)
+		if err == nil {
+			all = append(all, mat.DenseCopyOf(b).RawMatrix().Data...)
+		}
+		return err
+	}
+	rows, done, err := o.scoreInBlocks(s, rec, blocks)
 	if err != nil {
 		return err
 	}
-	// Predict is the argmax of Scores: one Scores, not a second in
-	// Predict (twice the time and a second rows × classes matrix).
-	scores, err := model.Scores(*d)
-	if err != nil {
-		return o.predictError(err)
+	var scores *mat.Dense
+	if done {
+		scores = mat.NewDense(rows.m, len(model.Classes()), all)
+	} else {
+		d, r, err := o.data.loadData(s, o.modelName(), rec)
+		if err != nil {
+			return err
+		}
+		rows = r
+		if scores, err = model.Scores(*d); err != nil {
+			return o.predictError(err)
+		}
 	}
 	pred := method.ArgmaxRows(scores)
 	classes := model.Classes()

@@ -81,6 +81,83 @@ func TestOutputNotInSources(t *testing.T) {
 	}
 }
 
+// TestOutputDirNotAnInput: an output directory that is, or lies inside,
+// an input directory of the command — experiment's and train-sources'
+// --data, experiment's --sources (its models folder too), a run report
+// reads — is refused before any work, with exit status 2 naming both
+// paths, and nothing is written into the input: the run's, the sources'
+// or the report's files mixed with what the command reads.
+func TestOutputDirNotAnInput(t *testing.T) {
+	type testCase struct {
+		args     []string
+		out, in  string
+		relation string
+	}
+	exp := []string{"--negative-classes", "n0,n1", "--methods", "no-transfer", "--splits", "1", "--noise", "0", "-q"}
+	// Each case has inputs of its own: one that failed would spoil the next.
+	cases := func() []testCase {
+		data := experimentFolder(t)
+		src := filepath.Join(t.TempDir(), "sources")
+		if err := os.MkdirAll(filepath.Join(src, "models"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		run := reportRun(t)
+		return []testCase{
+			{append([]string{"experiment", "--data", data}, exp...), data, data, "is the input"},
+			{append([]string{"experiment", "--data", data}, exp...), filepath.Join(data, "run"), data, "is inside the input"},
+			{append([]string{"experiment", "--data", data, "--sources", src}, exp...), src, src, "is the input"},
+			{append([]string{"experiment", "--data", data, "--sources", src}, exp...), filepath.Join(src, "models"), src, "is inside the input"},
+			{[]string{"train-sources", "--data", data, "--negative-classes", "n0,n1", "-q"}, data, data, "is the input"},
+			{[]string{"report", run, "-q"}, run, run, "is the input"},
+			{[]string{"report", run, "-q"}, filepath.Join(run, "report"), run, "is inside the input"},
+		}
+	}
+	for k := range cases() {
+		tc := cases()[k]
+		args := append(tc.args, "--out", tc.out)
+		before := listTree(t, tc.in)
+		code, _, stderr := cli(t, "", args...)
+		want := "the output " + tc.out + " " + tc.relation + " " + tc.in + ": refusing to write"
+		if code != exitInput || !strings.Contains(stderr, want) {
+			t.Errorf("%q: exit %d, stderr %q; want %d and %q", args, code, stderr, exitInput, want)
+		}
+		if after := listTree(t, tc.in); !slices.Equal(after, before) {
+			t.Errorf("%q wrote into its input %s: %q, was %q", args, tc.in, after, before)
+		}
+	}
+}
+
+// TestOutputDirNamedAsTheEmbeddedData: --data clinc150 is the embedded
+// data set, not a directory of that name: a run's --out clinc150, which a
+// resumed run finds existing, is not refused as the input.
+func TestOutputDirNamedAsTheEmbeddedData(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.Mkdir(embeddedCLINC150, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"experiment", "train-sources"} {
+		// The fraction's error comes after the output's checks.
+		code, _, stderr := cli(t, "", cmd, "--data", embeddedCLINC150, "--out", embeddedCLINC150, "--negative-fraction", "2")
+		if want := "--negative-fraction 2: want a value in (0, 1)"; code != exitInput || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, stderr %q; want %d and %q", cmd, code, stderr, exitInput, want)
+		}
+	}
+}
+
+// listTree returns the paths of the files and directories below dir.
+func listTree(t *testing.T, dir string) []string {
+	t.Helper()
+	var paths []string
+	err := filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
+		paths = append(paths, p)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return paths
+}
+
 // TestOutputToSpecialFiles: --out naming a link to a device writes through
 // it and leaves it in place (issue: the temporary-file rename replaced
 // /dev/null-like nodes and links to /proc/self/fd/1; FIFOs are tested in

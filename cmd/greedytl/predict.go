@@ -4,12 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
@@ -198,12 +200,23 @@ func runPredict(s *streams, o *predictOptions) error {
 		}
 		rec = f.Info.Labels
 		model := f.Model
-		var d *method.Data
-		if d, rows, err = o.data.loadData(s, o.modelName(), modelColumnNames(f.Info)); err != nil {
+		blocks := func(d method.Data) error {
+			b, err := model.Predict(d)
+			scores = append(scores, b...)
 			return err
 		}
-		if scores, err = model.Predict(*d); err != nil {
-			return o.predictError(err)
+		var done bool
+		if rows, done, err = o.scoreInBlocks(s, modelColumnNames(f.Info), blocks); err != nil {
+			return err
+		}
+		if !done {
+			var d *method.Data
+			if d, rows, err = o.data.loadData(s, o.modelName(), modelColumnNames(f.Info)); err != nil {
+				return err
+			}
+			if scores, err = model.Predict(*d); err != nil {
+				return o.predictError(err)
+			}
 		}
 	}
 	var y []float64
@@ -242,6 +255,52 @@ func runPredict(s *streams, o *predictOptions) error {
 		return writeEvaluation(report, "balanced accuracy: %.4f (%s%s)\n", acc, plural.Count(len(y), "example", "examples"), oneClassNote(y))
 	}
 	return nil
+}
+
+// predictBlock is the rows of a text file of features that predict reads
+// and scores at once (scoreInBlocks); a variable for the tests.
+var predictBlock = 8192
+
+// scoreInBlocks scores the sample when it is --features alone, a regular
+// file: it reads predictBlock rows at a time (dataset.ScanMatrixRows) and
+// gives each block to score, which keeps the block's scores, so that
+// predict holds a block of features and the scores, not the whole
+// matrix. It returns the inputs' rows, and done false when it did not
+// score the sample: another sample, or anything failed — a line of the
+// file, a check at its end, the model on a block (what score kept is then
+// to be dropped) —, and the caller reads the sample whole (loadData) and
+// scores it so, which gives the error the whole sample gives (a model
+// checks its columns in turn over every row: its first error on a block
+// need not be its first on the whole; standard input or a pipe could not
+// be read again). The column names are checked as loadData checks them.
+func (o *predictOptions) scoreInBlocks(s *streams, rec sampleNames, score func(method.Data) error) (inputRows, bool, error) {
+	f := &o.data
+	if f.features == "" || f.scores != "" || f.sources.given() || f.features == stdinName {
+		return inputRows{}, false, nil
+	}
+	if st, err := os.Stat(f.features); err != nil || !st.Mode().IsRegular() {
+		return inputRows{}, false, nil
+	}
+	var names sampleNames
+	var first *mat.Dense // the first row, for rowsOf
+	m := 0
+	err := dataset.ScanMatrixRows(f.features, &names.features, predictBlock, func(X *mat.Dense) error {
+		r, c := X.Dims()
+		if first == nil {
+			first = mat.DenseCopyOf(X.Slice(0, 1, 0, c))
+		}
+		m += r
+		return score(method.Data{X: X})
+	})
+	if err != nil {
+		return inputRows{}, false, nil
+	}
+	if err := f.checkModelNames(s, o.modelName(), rec, names, first, nil); err != nil {
+		return inputRows{}, false, err
+	}
+	rows := f.rowsOf(first, nil)
+	rows.m = m
+	return rows, true, nil
 }
 
 // binaryFlags refuses the flags of multi-class models for a binary model,

@@ -129,7 +129,7 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 			return badInputf("--format %q: want %s (comma-separated)", f, strings.Join(reportFormats, " or "))
 		}
 	}
-	if err := checkOutDir(o.out); err != nil {
+	if err := checkOutDir(o.out, runs...); err != nil {
 		return err
 	}
 	if c.Flags().Changed("format") && o.out == "" {

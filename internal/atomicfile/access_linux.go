@@ -21,26 +21,27 @@ import (
 // returned, for the write itself to find out. x/sys's Faccessat answered
 // from the mode bits then, refusing what an ACL lets this user write.
 func effectiveAccess(path string, mode uint32) error {
-	_, err := accessKnown(path, mode)
+	_, _, err := accessKnown(path, mode)
 	return err
 }
 
 // accessKnown is effectiveAccess, with known false where the answer is
-// unknown (err nil then).
-func accessKnown(path string, mode uint32) (known bool, err error) {
+// unknown (err nil then); where faccessat2 gave no answer, override says
+// whether this process holds CAP_DAC_OVERRIDE (false when its capabilities
+// could not be read), read once for writeAccess too.
+func accessKnown(path string, mode uint32) (known, override bool, err error) {
 	err = unix.Faccessat2(unix.AT_FDCWD, path, mode, unix.AT_EACCESS)
 	if err != unix.ENOSYS && err != unix.EPERM {
-		return true, err
+		return true, false, err
 	}
+	override, capsKnown := effectiveCap(unix.CAP_DAC_OVERRIDE)
 	if os.Geteuid() != os.Getuid() || os.Getegid() != os.Getgid() {
-		return false, nil
+		return false, override, nil
 	}
-	if os.Geteuid() != 0 {
-		if has, known := effectiveCap(unix.CAP_DAC_OVERRIDE); has || !known {
-			return false, nil
-		}
+	if os.Geteuid() != 0 && (override || !capsKnown) {
+		return false, override, nil
 	}
-	return true, unix.Faccessat(unix.AT_FDCWD, path, mode, 0)
+	return true, override, unix.Faccessat(unix.AT_FDCWD, path, mode, 0)
 }
 
 // writeAccess returns an error when this process may not write the file
@@ -51,15 +52,12 @@ func accessKnown(path string, mode uint32) (known bool, err error) {
 // never asks whether it may be written: nil here would replace a 0444 file
 // or another user's.
 func writeAccess(target string, fi fs.FileInfo) error {
-	known, err := accessKnown(target, unix.W_OK)
-	if known || err != nil {
+	known, override, err := accessKnown(target, unix.W_OK)
+	if known || err != nil || override {
 		return err
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {
-		return nil
-	}
-	if has, _ := effectiveCap(unix.CAP_DAC_OVERRIDE); has {
 		return nil
 	}
 	bit := fs.FileMode(0o002)

@@ -143,25 +143,38 @@ func Check(path string) error {
 // error names dir and the existing directory (file) it would be created
 // in.
 func CheckDir(dir string) error {
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		fi, err := os.Stat(d)
-		if err != nil {
-			if filepath.Dir(d) == d {
-				return nil
-			}
-			continue
-		}
-		err = syscall.ENOTDIR
-		if fi.IsDir() {
-			err = mayCreateIn(d)
-		}
-		if err != nil {
-			if d == filepath.Clean(dir) {
-				return fmt.Errorf("%s: %w", dir, err)
-			}
-			return fmt.Errorf("%s: cannot create it in %s: %w", dir, d, err)
-		}
+	d, fi := NearestExisting(dir)
+	if fi == nil {
 		return nil
+	}
+	err := error(syscall.ENOTDIR)
+	if fi.IsDir() {
+		err = mayCreateIn(d)
+	}
+	switch {
+	case err == nil:
+		return nil
+	case d == filepath.Clean(dir):
+		return fmt.Errorf("%s: %w", dir, err)
+	}
+	return fmt.Errorf("%s: cannot create it in %s: %w", dir, d, err)
+}
+
+// NearestExisting returns the nearest of path and the directories above it
+// (by its text, filepath.Dir after filepath.Clean) that exists, symbolic
+// links followed (os.Stat), with its information: where a file or a
+// directory to be created at path would be created, or what stands in
+// its way (a file, not a directory). It returns "" and nil when none
+// exists. It is the one walk up an output path of CheckDir, Check's
+// missing-directory error and the command line's checks of --out.
+func NearestExisting(path string) (string, fs.FileInfo) {
+	for d := filepath.Clean(path); ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil {
+			return d, fi
+		}
+		if filepath.Dir(d) == d {
+			return "", nil
+		}
 	}
 }
 
@@ -212,14 +225,10 @@ type noDirError struct{ path, target, file string }
 // directory.
 func newNoDirError(path, target string) noDirError {
 	e := noDirError{path: path, target: target}
-	named := e.named()
-	for d, n := filepath.Dir(target), filepath.Dir(named); filepath.Dir(d) != d; d, n = filepath.Dir(d), filepath.Dir(n) {
-		if fi, err := os.Stat(d); err == nil {
-			if !fi.IsDir() {
-				e.file = n
-			}
-			break
-		}
+	// named is target, or path when that is target made absolute by
+	// text: the walk up its text meets the same files.
+	if d, fi := NearestExisting(filepath.Dir(e.named())); fi != nil && !fi.IsDir() {
+		e.file = d
 	}
 	return e
 }
@@ -532,8 +541,8 @@ func writeDirect(path string, fill func(w io.Writer) error) error {
 }
 
 // NotAnInput returns an error when the output path out is the same file as
-// one of the inputs (same device and inode, symbolic links resolved), or
-// lies inside an input that is a directory (whether out exists yet or
+// one of the inputs (same device and inode, symbolic links resolved; a
+// directory too), or lies inside an input that is a directory (whether out exists yet or
 // not: a command that reads a directory reads what is written into it),
 // so that a command refuses to destroy or change what it reads. Empty
 // names, "-" (standard input or output) and inputs that do not exist are
@@ -544,6 +553,7 @@ func NotAnInput(out string, inputs ...string) error {
 	}
 	fo, err := os.Stat(out)
 	regular := err == nil && fo.Mode().IsRegular()
+	dir := err == nil && fo.IsDir()
 	for _, in := range inputs {
 		if in == "" || in == "-" {
 			continue
@@ -551,6 +561,8 @@ func NotAnInput(out string, inputs ...string) error {
 		fi, err := os.Stat(in)
 		switch {
 		case err != nil:
+		case fi.IsDir() && dir && os.SameFile(fo, fi):
+			return fmt.Errorf("the output %s is the input %s: refusing to write into it", out, in)
 		case fi.IsDir():
 			if inside(out, fi) {
 				return fmt.Errorf("the output %s is inside the input %s: refusing to write there", out, in)
@@ -566,10 +578,10 @@ func NotAnInput(out string, inputs ...string) error {
 }
 
 // inside reports whether path, or a directory above it, is the directory
-// dir (symbolic links resolved).
+// dir, path's symbolic links followed as Write follows them (where).
 func inside(path string, dir os.FileInfo) bool {
-	p, err := filepath.Abs(path)
-	if err != nil {
+	p, ok := where(path)
+	if !ok {
 		return false
 	}
 	for {
@@ -582,4 +594,19 @@ func inside(path string, dir os.FileInfo) bool {
 		}
 		p = up
 	}
+}
+
+// where returns the absolute path at which path lies as Write finds it,
+// its symbolic links followed as the kernel follows them (a ".." after a
+// link is the parent of the link's target, not of the link): the file
+// Write stores at (resolve) or, for what resolve does not store at by a
+// rename (a directory, an open descriptor, a path it refuses), path with
+// its directory part resolved (resolveDir). ok is false when neither
+// resolves path.
+func where(path string) (string, bool) {
+	if t, _, _, _, err := resolve(path); err == nil && t != "" {
+		return t, true
+	}
+	abs, _, _, err := resolveDir(path, path)
+	return abs, err == nil
 }

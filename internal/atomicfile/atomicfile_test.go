@@ -126,6 +126,39 @@ func TestNotAnInput(t *testing.T) {
 	}
 }
 
+// TestNotAnInputFollowsLinksAsWrite: whether an output is inside an input
+// directory is asked where Write stores it, a ".." after a symbolic link
+// being the parent of the link's target, as the kernel has it: out
+// work/dl/../x, dl a link to data/sub, is data/x, inside the input data
+// (inside cleaned the path as text first, work/x, and let it through).
+func TestNotAnInputFollowsLinksAsWrite(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	work := filepath.Join(dir, "work")
+	for _, d := range []string{filepath.Join(data, "sub"), work} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(data, "sub"), filepath.Join(work, "dl")); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(work, "dl") + "/../x"
+	if err := Write(out, func(w io.Writer) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(data, "x")); err != nil {
+		t.Fatalf("Write(%s) did not store data/x: %v", out, err)
+	}
+	if err := NotAnInput(out, data); err == nil || !strings.Contains(err.Error(), "inside the input "+data) {
+		t.Errorf("NotAnInput(%s, %s) = %v; want the output inside the input", out, data, err)
+	}
+	// The same output is no input's when the inputs are elsewhere.
+	if err := NotAnInput(out, work); err != nil {
+		t.Errorf("NotAnInput(%s, %s) = %v; want nil: data/x is not in work", out, work, err)
+	}
+}
+
 // TestWriteThroughLinks: a symbolic link is kept and its target written,
 // whether the target exists or not (a dangling link was replaced by a
 // regular file; the shell's > and cp create the target).

@@ -75,12 +75,14 @@ class CommandNotFoundError(RuntimeError):
 class CLIError(RuntimeError):
     """greedytl failed for a reason other than its input (exit status 1, a
     signal).  ``args[0]`` is the message, ``stderr`` the command's standard
-    error and ``returncode`` its exit status."""
+    error, ``stdout`` its standard output (``greedytl fit --json``'s report
+    of the error) and ``returncode`` its exit status."""
 
-    def __init__(self, message, returncode=None, stderr=""):
+    def __init__(self, message, returncode=None, stderr="", stdout=""):
         super().__init__(message)
         self.returncode = returncode
         self.stderr = stderr
+        self.stdout = stdout
 
 
 class GreedyTLWarning(UserWarning):
@@ -105,12 +107,13 @@ class GreedyTLConvergenceWarning(GreedyTLWarning, ConvergenceWarning):
 
 class CLIInputError(ValueError):
     """greedytl rejected its input (exit status 2): a ``ValueError`` carrying
-    the command's message (``stderr``)."""
+    the command's message (``stderr``) and standard output (``stdout``)."""
 
-    def __init__(self, message, returncode=2, stderr=""):
+    def __init__(self, message, returncode=2, stderr="", stdout=""):
         super().__init__(message)
         self.returncode = returncode
         self.stderr = stderr
+        self.stdout = stdout
 
 
 def find_greedytl(path=None):
@@ -262,25 +265,27 @@ def run_cli(args, path=None, cwd=None):
     # greedytl begins each line of its standard error with.
     said = "\n".join(line[len(_CLI_PREFIX):] if line.startswith(_CLI_PREFIX) else line for line in err.split("\n"))
     if proc.returncode == 2:
-        raise CLIInputError("{cmd}: {said}".format(cmd=cmd, said=said or "invalid input (exit status 2)"), 2, err)
+        raise CLIInputError("{cmd}: {said}".format(cmd=cmd, said=said or "invalid input (exit status 2)"), 2, err, out)
     if proc.returncode < 0:
         what = "was killed by signal {}".format(-proc.returncode)
     else:
         what = "failed (exit status {})".format(proc.returncode)
     raise CLIError("{cmd} {what}{sep}{said}".format(cmd=cmd, what=what, sep=": " if said else "", said=said),
-                   proc.returncode, err)
+                   proc.returncode, err, out)
 
 
 @contextlib.contextmanager
-def naming_inputs(shown, notes=None):
+def naming_inputs(shown, notes=None, name_class=None):
     """A ``with`` block whose CLIError or CLIInputError (a failure of
     :func:`run_cli`) has each path of ``shown`` (path → name) in its message
     replaced by the name: greedytl names its input files, which may be
     files the caller made for it (a fit's .npy files) and that the user
-    knows by other names.  ``notes`` (text → note) adds, after a message
-    that holds the text (a flag of greedytl's, such as ``--oracle-``), the
-    note in parentheses: what the caller calls that input.  ``stderr``
-    stays the command's."""
+    knows by other names.  ``name_class`` (as :func:`warn`'s) adds, when
+    ``greedytl fit --json`` reported classes of the error (``stdout``:
+    :func:`error_classes`), which classes of the caller's they are.
+    ``notes`` (text → note) adds, after a message that holds the text (a
+    flag of greedytl's, such as ``--oracle-``), the note in parentheses:
+    what the caller calls that input.  ``stderr`` stays the command's."""
     try:
         yield
     except (CLIError, CLIInputError) as e:
@@ -288,6 +293,8 @@ def naming_inputs(shown, notes=None):
             msg = e.args[0]
             for path in sorted(shown, key=len, reverse=True):
                 msg = msg.replace(path, shown[path])
+            if name_class is not None:
+                msg += _class_note(error_classes(e.stdout), name_class)
             added = [note for text, note in (notes or {}).items() if text in msg]
             if added:
                 msg += " ({})".format("; ".join(added))
@@ -312,6 +319,34 @@ def fit_report(out):
     return rep
 
 
+def error_classes(out):
+    """The classes ``greedytl fit --json`` reported of the error of a fit
+    that failed (``out``, its standard output: ``{"error": {"message",
+    "classes"}, …}``), as the labels given to greedytl name them: [] when
+    it names none or ``out`` is no such report (a greedytl older than the
+    report of errors, a failure before fit read its flags)."""
+    try:
+        rep = json.loads(out)
+    except ValueError:
+        return []
+    err = rep.get("error") if isinstance(rep, dict) else None
+    classes = err.get("classes") if isinstance(err, dict) else None
+    if not isinstance(classes, list) or not all(isinstance(c, str) for c in classes):
+        return []
+    return classes
+
+
+def _class_note(classes, name_class):
+    """What a message about greedytl's classes adds to say which classes of
+    the caller's they are (name_class maps greedytl's name to the
+    caller's): " (greedytl's class "0" is classes_[0] = 'a b')", or ""
+    without classes."""
+    if not classes:
+        return ""
+    return " (greedytl's class {})".format(", ".join(
+        "{} is {}".format(json.dumps(c), name_class(c)) for c in classes))
+
+
 def warn(report_warnings, name_class=None, stacklevel=2, name_column=None):
     """Issue each warning of a fit's report (:func:`fit_report`) as a
     :class:`GreedyTLWarning`, in order.  ``name_class`` maps a class as
@@ -323,10 +358,8 @@ def warn(report_warnings, name_class=None, stacklevel=2, name_column=None):
     :func:`warnings.warn` as seen from the caller of this function."""
     for w in report_warnings:
         msg = "greedytl fit: " + w["message"]
-        classes = w.get("classes") or []
-        if name_class is not None and classes:
-            msg += " (greedytl's class {})".format(", ".join(
-                "{} is {}".format(json.dumps(c), name_class(c)) for c in classes))
+        if name_class is not None:
+            msg += _class_note(w.get("classes") or [], name_class)
         named = [(c, name_column(c)) for c in (w.get("columns") or [])] if name_column is not None else []
         named = [(c, n) for c, n in named if n is not None]
         if named:

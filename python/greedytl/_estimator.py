@@ -201,6 +201,11 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         revision, modified, go, executable_sha256) and its path.
     """
 
+    # The labels fit gave greedytl (_given_labels), or None when it gave
+    # the class indices (_encode): what an estimator pickled before fit
+    # gave the labels' values, which has no _label_values, gave too.
+    _label_values = None
+
     def __init__(self, method=None, sources=None, use_features=True, random_state=None,
                  greedytl_bin=None, max_dense_mb=1024):
         self.method = method
@@ -319,7 +324,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 args += ["--labels-header", "no"]
             if binary and values is not None:
                 # classes_[1] is the positive class (+1), as with ±1 labels.
-                args += ["--positive", values[1] if ext == ".txt" else str(int(values[1]))]
+                args += ["--positive", self._class_names(2, values)[1]]
             if X_unlabelled is not None:
                 args += self._data_args(save, "unlabelled-", Xu, resolved, X_unlabelled)
             if X_oracle is not None:
@@ -328,7 +333,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             model_path = os.path.join(tmp, _MODEL_FILE)
             args += ["--out", model_path, "--json"]
             shown = {os.path.join(tmp, name): what for name, what in _SHOWN.items()}
-            with _cli.naming_inputs(shown, _NOTES):
+            with _cli.naming_inputs(shown, _NOTES, self._namer(classes, values)):
                 report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp))
                 with open(model_path, "rb") as f:
                     text = f.read()
@@ -486,7 +491,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         if not (kind in "Ub" or kind == "O" and all(type(c) in (str, np.str_) for c in classes)):
             return None
         names = [str(bool(c)) if kind == "b" else str.__str__(c) for c in classes]
-        if not all(n.isascii() and n.isidentifier() and not _number(n) for n in names):
+        if not all(n.isascii() and n.isidentifier() and _model._parse_go_float(n) is None for n in names):
             return None
         return np.array(names, dtype=str)
 
@@ -503,11 +508,17 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         return yi.astype(np.int64)
 
     @staticmethod
-    def _encoded_names(k):
-        """The class names a model file gives the labels _encode writes for
-        k classes without their values, in the order of classes_: "-1" and
-        "1" for two, else the class indices."""
-        return ["-1", "1"] if k == 2 else [str(i) for i in range(k)]
+    def _class_names(k, values):
+        """The names greedytl gives the classes of the labels _encode writes
+        (k classes; values: _given_labels), in the order of classes_: a
+        name by itself, a number by Go's spelling of its value ("5",
+        "1e+06"); without values (the indices), "-1" and "1" for two, else
+        the class indices."""
+        if values is None:
+            return ["-1", "1"] if k == 2 else [str(i) for i in range(k)]
+        if values.dtype.kind == "U":
+            return list(values)
+        return [_model._go_float(float(v)) for v in values]
 
     @staticmethod
     def _file_class(c, k, values):
@@ -517,12 +528,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         None when c names none: greedytl names a name label by itself, a
         number label by its value ("5", "1e+06"), which float reads exactly
         for integers of at most 2**53."""
-        if values is None:
-            given = TransferClassifier._encoded_names(k)
+        if values is None or values.dtype.kind == "U":
+            given = TransferClassifier._class_names(k, values)
             return given.index(c) if c in given else None
-        if values.dtype.kind == "U":
-            hit = np.flatnonzero(values == c) if isinstance(c, str) else []
-            return int(hit[0]) if len(hit) else None
         try:
             x = float(c)
         except (TypeError, ValueError):
@@ -565,16 +573,19 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
     def _class_namer(self, k):
         """How a warning names a class of the labels greedytl was given
-        (_encode): its index into classes_ and its label.  An estimator
-        pickled before fit gave greedytl the labels' values has no
-        _label_values: it gave the indices."""
-        values = getattr(self, "_label_values", None)
+        (_encode): its index into classes_ and its label (_namer)."""
+        return self._namer(self.classes_[:k], self._label_values)
 
+    @staticmethod
+    def _namer(classes, values):
+        """How a message names a class c of the labels greedytl was given
+        for classes (y's, sorted; values: _given_labels): its index into
+        classes and its label, or repr(c) when it names none."""
         def name(c):
-            i = self._file_class(c, k, values)
+            i = TransferClassifier._file_class(c, len(classes), values)
             if i is None:
                 return repr(c)
-            return "classes_[{}] = {}".format(i, _shown(self.classes_[i]))
+            return "classes_[{}] = {}".format(i, _shown(classes[i]))
         return name
 
     @staticmethod
@@ -589,13 +600,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             return
         index = TransferClassifier._class_index(scorer.classes, k, values)
         if len(scorer.classes) != k or sorted(index.values(), key=lambda i: -1 if i is None else i) != list(range(k)):
-            if values is None:
-                given = TransferClassifier._encoded_names(k)
-            elif values.dtype.kind == "U":
-                given = list(values)
-            else:
-                given = [_model._go_float(float(v)) for v in values]
-            raise RuntimeError("greedytl wrote classes {!r} for the labels {}".format(scorer.classes, ", ".join(given)))
+            raise RuntimeError("greedytl wrote classes {!r} for the labels {}".format(
+                scorer.classes, ", ".join(TransferClassifier._class_names(k, values))))
 
     @staticmethod
     def _check_columns(scorer, d, n):
@@ -709,7 +715,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
     def _file_index(self):
         """The index into classes_ of each class of the model file, in its order."""
-        index = self._class_index(self._scorer.classes, len(self.classes_), getattr(self, "_label_values", None))
+        index = self._class_index(self._scorer.classes, len(self.classes_), self._label_values)
         return np.array([index[c] for c in self._scorer.classes])
 
     def _file_order(self):
@@ -868,16 +874,6 @@ def _shown(label):
             r = repr(label)
             return "numpy." + r[len("np."):] if r.startswith("np.") else r
     return repr(label)
-
-
-def _number(text):
-    """Whether Python reads text as a number (float takes "nan", "inf",
-    "Infinity", …, which greedytl reads as numbers too)."""
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _bytes(n):

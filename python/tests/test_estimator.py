@@ -2703,6 +2703,35 @@ def test_fit_errors_name_classes_by_their_labels(multiclass_cli):
         assert 'holds only the positive class "{}"'.format(eight) in str(e.value), str(e.value)
 
 
+def test_fit_errors_name_classes_given_as_indices(multiclass_cli):
+    """Labels fit gives greedytl as class indices (names with a blank,
+    non-ASCII names, bytes) name no class of the user's in greedytl's
+    errors ('class "0"'): fit --json reports the classes of its error, and
+    the message says which of the user's classes they are, as a warning
+    does. Before, the message said 'class "0"' alone: a held-out sample
+    without a class, of the positive class only, and a class's fit against
+    the rest (l1-logistic on a column whose deviations overflow)."""
+    for labels in (["a x", "b x", "c x"], ["é", "ü", "ñ"], [b"a", b"b", b"c"]):
+        X, y, zoo = _three_blobs(labels)
+        est = TransferClassifier(method="best-source", sources=zoo, random_state=0)
+        tr, ho = np.arange(15), np.arange(15, 45)
+        ho = ho[y[ho] != labels[0]]
+        with pytest.raises(ValueError) as e:
+            est.fit(X[tr], y[tr], X_oracle=X[ho], y_oracle=y[ho])
+        assert str(e.value).endswith(""" (greedytl's class "0" is classes_[0] = {!r})""".format(labels[0])), str(e.value)
+        two = tr[y[tr] != labels[2]]
+        ho8 = ho[y[ho] == labels[1]]
+        with pytest.raises(ValueError) as e:
+            est.fit(X[two], y[two], X_oracle=X[ho8], y_oracle=y[ho8])
+        assert str(e.value).endswith(""" (greedytl's class "1" is classes_[1] = {!r})""".format(labels[1])), str(e.value)
+        huge = np.array([[1, 1.79e308], [2, 1.79e308], [3, 1.79e308], [4, -1.79e308], [5, 1], [6, 2]])
+        with pytest.raises(ValueError) as e:
+            TransferClassifier(method="l1-logistic").fit(huge, np.asarray(labels * 2))
+        msg = str(e.value)
+        assert 'l1-logistic, class "0" against the rest' in msg, msg
+        assert msg.endswith(""" (greedytl's class "0" is classes_[0] = {!r})""".format(labels[0])), msg
+
+
 def test_labels_fit_alike_however_given(multiclass_cli):
     """Integer labels and names, which fit gives greedytl as they are (with
     two classes, classes_[1] named positive), fit the model other labels of

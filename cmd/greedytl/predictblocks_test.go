@@ -1,0 +1,222 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/dataset"
+)
+
+// blockSample writes a features-only sample: 40 training rows as .npy, with
+// two-class (±1) and three-class labels, and m test rows, with such labels,
+// as .npy (read whole) and as CSV with a header (read in blocks).
+func blockSample(t *testing.T, m int) (dir, X, y2, y3, Xt, Xcsv, yt2, yt3 string) {
+	t.Helper()
+	dir = t.TempDir()
+	rng := rand.New(rand.NewPCG(22, 7))
+	sample := func(n int) (*mat.Dense, []string, []string) {
+		A := mat.NewDense(n, 5, nil)
+		two, three := make([]string, n), make([]string, n)
+		for i := range n {
+			for j := range 5 {
+				A.Set(i, j, rng.NormFloat64())
+			}
+			two[i], three[i] = "-1", "c"
+			if A.At(i, 0)+0.5*rng.NormFloat64() > 0 {
+				two[i], three[i] = "1", "a"
+			} else if A.At(i, 1) > 0 {
+				three[i] = "b"
+			}
+		}
+		return A, two, three
+	}
+	A, two, three := sample(40)
+	T, tt, t3 := sample(m)
+	var csv strings.Builder
+	csv.WriteString("f1,f2,f3,f4,f5\n")
+	for i := range m {
+		for j := range 5 {
+			if j > 0 {
+				csv.WriteByte(',')
+			}
+			csv.WriteString(strconv.FormatFloat(T.At(i, j), 'g', -1, 64))
+		}
+		csv.WriteByte('\n')
+	}
+	return dir, writeNPY(t, dir, "X.npy", A),
+		writeText(t, dir, "y2.txt", strings.Join(two, "\n")+"\n"),
+		writeText(t, dir, "y3.txt", strings.Join(three, "\n")+"\n"),
+		writeNPY(t, dir, "Xt.npy", T), writeText(t, dir, "Xt.csv", csv.String()),
+		writeText(t, dir, "yt2.txt", strings.Join(tt, "\n")+"\n"),
+		writeText(t, dir, "yt3.txt", strings.Join(t3, "\n")+"\n")
+}
+
+// smallBlocks sets predictBlock to n for the test.
+func smallBlocks(t *testing.T, n int) {
+	old := predictBlock
+	predictBlock = n
+	t.Cleanup(func() { predictBlock = old })
+}
+
+// TestPredictInBlocksSameScores checks that predict scoring a CSV of
+// features in blocks (of 3 rows: 17 blocks) prints what it prints for the
+// same features read whole from .npy, for every method that fits on
+// features alone, binary and three-class, scores, classes and evaluation.
+func TestPredictInBlocksSameScores(t *testing.T) {
+	smallBlocks(t, 3)
+	dir, X, y2, y3, Xt, Xcsv, yt2, yt3 := blockSample(t, 50)
+	fitted := 0
+	for _, k := range []string{"2", "3"} {
+		y, yt := y2, yt2
+		methods := []string{"greedytl", "greedytl-59", "greedytl-sp", "greedytl-auto", "forward-reg", "no-transfer", "rls-srcfeat", "multikt-l2", "l1-logistic", "elastic-net", "dictionary", "stacked-logistic"}
+		if k == "3" {
+			y, yt = y3, yt3
+			methods = append(methods, "greedytl-nway", "multinomial-logistic", "nearest-mean", "simpleshot", "nearest-neighbour")
+		}
+		for _, m := range methods {
+			model := filepath.Join(dir, m+k+".json")
+			if code, _, stderr := cli(t, "", "fit", "--method", m, "--features", X, "--labels", y, "--seed", "3", "--out", model); code != 0 {
+				t.Logf("%s, %s classes: not fitted on features alone: %s", m, k, stderr)
+				continue
+			}
+			fitted++
+			for _, extra := range [][]string{nil, {"--labels", yt}, {"--scores"}} {
+				if k == "2" && len(extra) > 0 && extra[0] == "--scores" {
+					continue
+				}
+				run := func(features string) string {
+					args := append([]string{"predict", model, "--features", features}, extra...)
+					code, stdout, stderr := cli(t, "", args...)
+					if code != 0 {
+						t.Fatalf("%s %v: exit %d: %s", m, extra, code, stderr)
+					}
+					return fmt.Sprintf("%s\n--\n%s", stdout, strings.ReplaceAll(stderr, features, "X"))
+				}
+				whole, blocks := run(Xt), run(Xcsv)
+				if whole != blocks {
+					t.Errorf("%s, %s classes, %v: in blocks\n%s\nwant, read whole,\n%s", m, k, extra, blocks, whole)
+				}
+			}
+		}
+	}
+	if fitted < 15 {
+		t.Errorf("%d models fitted on features alone, want at least 15", fitted)
+	}
+}
+
+// TestPredictBadRowAfterFirstBlock checks that a bad line after the first
+// block (rows already scored) fails predict with the reader's error naming
+// the file and line, prints no scores and writes no --out file.
+func TestPredictBadRowAfterFirstBlock(t *testing.T) {
+	smallBlocks(t, 4)
+	dir, X, y2, _, _, Xcsv, _, _ := blockSample(t, 20)
+	model := filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--features", X, "--labels", y2, "--out", model); code != 0 {
+		t.Fatal(stderr)
+	}
+	text, err := os.ReadFile(Xcsv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(text), "\n")
+	lines[14] = "1,2,nan,4,5" // line 15: the 14th row, in the fourth block
+	bad := writeText(t, dir, "bad.csv", strings.Join(lines, "\n"))
+	_, want := dataset.ReadMatrix(bad)
+	if want == nil || !strings.Contains(want.Error(), "bad.csv:15:") {
+		t.Fatalf("the reader's error: %v, want one naming bad.csv:15", want)
+	}
+	code, stdout, stderr := cli(t, "", "predict", model, "--features", bad)
+	if code != 2 || stdout != "" || !strings.Contains(stderr, want.Error()) {
+		t.Errorf("to standard output: exit %d, stdout %q, stderr %q; want 2, nothing, %q", code, stdout, stderr, want)
+	}
+	out := filepath.Join(dir, "scores.txt")
+	code, stdout, stderr = cli(t, "", "predict", model, "--features", bad, "--out", out)
+	if _, err := os.Stat(out); code != 2 || stdout != "" || !os.IsNotExist(err) || !strings.Contains(stderr, want.Error()) {
+		t.Errorf("--out: exit %d, stdout %q, stderr %q, %s: %v; want 2, nothing, %q, no file", code, stdout, stderr, out, err, want)
+	}
+}
+
+// TestPredictHoldsABlock checks that predict of a CSV of features holds a
+// block of them, not all: the live heap, sampled while it runs, grows by
+// less than half the matrix (reading it whole held all of it, and more
+// while its slice grew).
+func TestPredictHoldsABlock(t *testing.T) {
+	smallBlocks(t, 1000)
+	const rows, cols = 60000, 40
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(5, 6))
+	train := mat.NewDense(60, cols, nil)
+	labels := make([]string, 60)
+	for i := range 60 {
+		for j := range cols {
+			train.Set(i, j, rng.NormFloat64())
+		}
+		labels[i] = strconv.Itoa(1 - 2*(i%2))
+	}
+	model := filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--method", "greedytl", "--features", writeNPY(t, dir, "X.npy", train),
+		"--labels", writeText(t, dir, "y.txt", strings.Join(labels, "\n")+"\n"), "--out", model); code != 0 {
+		t.Fatal(stderr)
+	}
+	features := filepath.Join(dir, "Xt.csv")
+	f, err := os.Create(features)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := make([]byte, 0, 1024)
+	for i := range rows {
+		line = line[:0]
+		for j := range cols {
+			if j > 0 {
+				line = append(line, ',')
+			}
+			line = strconv.AppendFloat(line, float64((i*7+j)%1000)/8, 'g', -1, 64)
+		}
+		if _, err := f.Write(append(line, '\n')); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The live heap at each collection: what predict holds, not the
+	// garbage that gc.go's policy lets grow between collections.
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	runtime.GC()
+	metrics.Read(live)
+	base := live[0].Value.Uint64()
+	done, peak := make(chan struct{}), make(chan uint64)
+	go func() {
+		var most uint64
+		for {
+			select {
+			case <-done:
+				peak <- most
+				return
+			case <-time.After(time.Millisecond):
+				metrics.Read(live)
+				most = max(most, live[0].Value.Uint64())
+			}
+		}
+	}()
+	code, stdout, stderr := cli(t, "", "predict", model, "--features", features)
+	close(done)
+	most := <-peak
+	if code != 0 || strings.Count(stdout, "\n") != rows {
+		t.Fatalf("exit %d, %d lines: %s", code, strings.Count(stdout, "\n"), stderr)
+	}
+	matrix := uint64(rows * cols * 8)
+	if grew := most - min(most, base); grew > matrix/2 {
+		t.Errorf("the live heap grew by %d bytes while predict read a %d-byte matrix, want at most half of it", grew, matrix)
+	}
+}
