@@ -539,7 +539,6 @@ func isRange(ints []string) bool {
 	return true
 }
 
-
 // intRowError is the error of a first line, on line line, of n ≥ 2
 // integers (ints) that no rangeHeader takes for a header above rows all of
 // decimals (allDecimals, every row below), and, unless they are 0, 1, …,
