@@ -32,29 +32,32 @@ func multiFiles(t *testing.T, dir string) (x, h, y, xt, ht, yt string) {
 // classes given: names, or names quoted.
 func classFiles(t *testing.T, dir string, names [3]string) (x, h, y, xt, ht, yt string) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	sample := func(per int, suffix string) (string, string, string) {
-		m := 3 * per
-		X, H := mat.NewDense(m, 4, nil), mat.NewDense(m, 3, nil)
-		var lab strings.Builder
-		for i := range m {
-			k := i % 3
-			for j := range 4 {
-				X.Set(i, j, rng.NormFloat64())
-			}
-			for j := range 3 {
-				v := 0.5 * rng.NormFloat64()
-				if j == k {
-					v += 2
-				}
-				H.Set(i, j, v)
-			}
-			lab.WriteString(names[k] + "\n")
-		}
-		return writeNPY(t, dir, "X"+suffix+".npy", X), writeNPY(t, dir, "H"+suffix+".npy", H), writeText(t, dir, "y"+suffix+".txt", lab.String())
-	}
-	x, h, y = sample(4, "")
-	xt, ht, yt = sample(5, "test")
+	x, h, y = classSample(t, rng, dir, names[:], 3, 12, "")
+	xt, ht, yt = classSample(t, rng, dir, names[:], 3, 15, "test")
 	return
+}
+
+// classSample writes m examples of the first k of the classes names (the
+// label file's lines), in turn, whose source j (one per class) favours
+// class j, and returns the paths of X, H and the labels.
+func classSample(t *testing.T, rng *rand.Rand, dir string, names []string, k, m int, suffix string) (x, h, y string) {
+	X, H := mat.NewDense(m, 4, nil), mat.NewDense(m, len(names), nil)
+	var lab strings.Builder
+	for i := range m {
+		c := i % k
+		for j := range 4 {
+			X.Set(i, j, rng.NormFloat64())
+		}
+		for j := range len(names) {
+			v := 0.5 * rng.NormFloat64()
+			if j == c {
+				v += 2
+			}
+			H.Set(i, j, v)
+		}
+		lab.WriteString(names[c] + "\n")
+	}
+	return writeNPY(t, dir, "X"+suffix+".npy", X), writeNPY(t, dir, "H"+suffix+".npy", H), writeText(t, dir, "y"+suffix+".txt", lab.String())
 }
 
 // TestFitPredictMulti runs a three-class label file through fit, inspect
@@ -1021,28 +1024,12 @@ func TestLabelsReadByTheModelsRule(t *testing.T) {
 	dir := t.TempDir()
 	names := []string{"01", "1", "a"}
 	rng := rand.New(rand.NewPCG(5, 5))
-	sample := func(m, classes int, suffix string) (x, h, y string, truth []string) {
-		X, H := mat.NewDense(m, 2, nil), mat.NewDense(m, 3, nil)
-		var lab strings.Builder
-		for i := range m {
-			k := i % classes
-			for j := range 2 {
-				X.Set(i, j, rng.NormFloat64())
-			}
-			for j := range 3 {
-				v := 0.3 * rng.NormFloat64()
-				if j == k {
-					v += 2
-				}
-				H.Set(i, j, v)
-			}
-			lab.WriteString(names[k] + "\n")
-			truth = append(truth, names[k])
-		}
-		return writeNPY(t, dir, "X"+suffix+".npy", X), writeNPY(t, dir, "H"+suffix+".npy", H), writeText(t, dir, "y"+suffix+".txt", lab.String()), truth
+	x, h, y := classSample(t, rng, dir, names, 3, 12, "")
+	xt, ht, yt := classSample(t, rng, dir, names, 2, 20, "test") // "01" and "1" alone
+	var truth []string
+	for i := range 20 {
+		truth = append(truth, names[i%2])
 	}
-	x, h, y, _ := sample(12, 3, "")
-	xt, ht, yt, truth := sample(20, 2, "test") // "01" and "1" alone
 	model := filepath.Join(dir, "m.json")
 	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--source-scores", h, "--labels", y, "--out", model); code != 0 {
 		t.Fatalf("fit: exit %d: %s", code, stderr)
