@@ -52,6 +52,12 @@ func (o OneVsRest) Needs() Needs {
 	return o.Binary.Needs()
 }
 
+// DrawsAtRandom reports whether the binary method draws at random on d
+// feature and n source columns (see method.DrawsAtRandom).
+func (o OneVsRest) DrawsAtRandom(d, n int) bool {
+	return o.Binary != nil && DrawsAtRandom(o.Binary, d, n)
+}
+
 // FitMulti fits one binary model per class (see OneVsRest).
 func (o OneVsRest) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
 	caller := methodCaller("one-vs-rest")
