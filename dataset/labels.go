@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -956,6 +957,34 @@ func dropBinaryHeader(vals []string) []string {
 	return vals
 }
 
+// oneNumber returns, for labels vals of one class that are numbers
+// (numeric) written in more than one way, the note that says they were
+// read as one number ("01", "1.0" and "1"), else "".
+func oneNumber(vals []string, numeric bool) string {
+	if !numeric {
+		return ""
+	}
+	var spellings []string
+	for _, v := range vals {
+		if v = strings.TrimSpace(v); !slices.Contains(spellings, v) {
+			spellings = append(spellings, v)
+		}
+	}
+	if len(spellings) < 2 {
+		return ""
+	}
+	const most = 4
+	quoted := make([]string, 0, most+1)
+	for _, v := range spellings[:min(len(spellings), most)] {
+		quoted = append(quoted, strconv.Quote(v))
+	}
+	if len(spellings) > most {
+		quoted = append(quoted, "…")
+	}
+	x, _ := number.Parse(spellings[0])
+	return fmt.Sprintf(": %s all read as the number %s, as labels that are all numbers are compared by value", strings.Join(quoted, ", "), formatFloat(x+0))
+}
+
 // labelClass is one distinct label value.
 type labelClass struct {
 	text  string  // first spelling seen
@@ -1002,7 +1031,7 @@ func binaryLabels(name string, vals []string, positive string) ([]float64, error
 	case len(classes) == 0:
 		return nil, errorf(name, 0, "no labels")
 	case len(classes) == 1:
-		return nil, errorf(name, 0, "only one class (all labels are %s)", strconv.Quote(classes[0].text))
+		return nil, errorf(name, 0, "only one class (all labels are %s%s)", strconv.Quote(classes[0].text), oneNumber(vals, numeric))
 	case len(classes) > 2:
 		return nil, errorf(name, 0, "expected two classes, found %d distinct labels: %s", len(classes), listClasses(classes))
 	}

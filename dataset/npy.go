@@ -185,7 +185,7 @@ func readNPYHeaderOf(r io.Reader, name string, size int64, descr func(string) (n
 		return nil, &Error{File: name, Err: err}
 	}
 	if len(h.dims) == 0 || len(h.dims) > 2 {
-		return nil, errorf(name, 0, "unsupported shape %s: expected a 1-D or 2-D array", shapeString(h.dims))
+		return nil, &Error{File: name, Err: &shapeError{shape: shapeString(h.dims)}}
 	}
 	// The shape is checked in 64 bits first, then against this
 	// platform's int, so that a file is refused alike on 32 and 64 bits
@@ -420,10 +420,26 @@ func (e *dtypeError) Error() string {
 	return msg
 }
 
+// shapeError is the error of an array of neither 1 nor 2 dimensions:
+// "unsupported shape (2, 3, 4): expected" what the reader takes, want
+// (hintText sets it), or else a 1-D or 2-D array (DecodeNPY's).
+type shapeError struct {
+	shape, want string
+}
+
+func (e *shapeError) Error() string {
+	want := e.want
+	if want == "" {
+		want = "a 1-D or 2-D array"
+	}
+	return "unsupported shape " + e.shape + ": expected " + want
+}
+
 // npyHint is what a reader of .npy arrays adds to the message of an array
 // it cannot take (hintText), by what the array should hold: text, of an
-// array of strings or objects; bigInt, of an integer beyond 2⁵³.
-type npyHint struct{ text, bigInt string }
+// array of strings or objects; bigInt, of an integer beyond 2⁵³; shape,
+// what it takes, of an array of other dimensions than 1 or 2.
+type npyHint struct{ text, bigInt, shape string }
 
 // The hints (hintText) of an array read as a matrix, as a label file and
 // as a dataset folder's labels.npy, each with the README's advice.
@@ -431,14 +447,17 @@ var (
 	matrixHint = npyHint{
 		text:   "features and source scores must be numbers (float32 or float64), not strings or objects",
 		bigInt: "save the array as float64 (a.astype(np.float64)) if that rounding is meant",
+		shape:  "a 2-D array (rows: examples, columns: features or sources)",
 	}
 	labelHint = npyHint{
 		text:   `a .npy label file holds numbers or str (NumPy's '<U' dtype): save names as str, np.save("y.npy", y.astype(str)), or as text, one per line: np.savetxt("y.txt", y, fmt="%s") (README: Using it on your data, Input files)`,
 		bigInt: "labels are compared as float64s, so integers near it would read as one class: number the classes 0, 1, … (np.unique(y, return_inverse=True)[1])",
+		shape:  "a 1-D array or a single column (one label per example)",
 	}
 	folderHint = npyHint{
 		text:   `labels.npy holds integer class indices 0…C−1, and classes.txt the names, one per line: names, idx = np.unique(labels, return_inverse=True), then np.save("DIR/labels.npy", idx) and np.savetxt("DIR/classes.txt", names, fmt="%s") (README: Using it on your data, the dataset folder)`,
 		bigInt: "labels.npy holds integer class indices 0…C−1 (np.unique(labels, return_inverse=True)[1])",
+		shape:  "a 1-D array or a single column (one class index per example)",
 	}
 )
 
@@ -446,7 +465,9 @@ var (
 // h added to its message when the array's dtype is one of strings or
 // Python objects (NumPy's kinds 'U', 'S', 'a' and 'O': what np.save writes
 // of an array of names), which no reader of this package takes, or when
-// it holds an integer beyond 2⁵³; other errors are returned as they are.
+// it holds an integer beyond 2⁵³, and with what the reader takes when the
+// array has neither 1 nor 2 dimensions; other errors are returned as they
+// are.
 func hintText(err error, h npyHint) error {
 	var de *dtypeError
 	if errors.As(err, &de) {
@@ -457,6 +478,10 @@ func hintText(err error, h npyHint) error {
 	var be *bigIntError
 	if errors.As(err, &be) {
 		be.hint = h.bigInt
+	}
+	var se *shapeError
+	if errors.As(err, &se) {
+		se.want = h.shape
 	}
 	return err
 }

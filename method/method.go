@@ -295,6 +295,21 @@ type Needs struct {
 	Seed       bool // Fit draws at random with Extra.Seed (other seeds, other models)
 }
 
+// DrawsAtRandom reports whether m (a Method or a MultiMethod) draws at
+// random with Extra.Seed when fitted on d feature and n source columns:
+// as its Needs say, unless it tells by the data (a method with a method
+// DrawsAtRandom(d, n int) bool: greedytl's randomised search, which
+// draws nothing when its sample holds every candidate).
+func DrawsAtRandom(m interface{ Needs() Needs }, d, n int) bool {
+	if !m.Needs().Seed {
+		return false
+	}
+	if dm, ok := m.(interface{ DrawsAtRandom(d, n int) bool }); ok {
+		return dm.DrawsAtRandom(d, n)
+	}
+	return true
+}
+
 // Method is a learner for the target task: it fits a Model on a labelled
 // sample (and, where Needs says so, on Extra). Implementations are
 // stateless values: Fit never changes the method's hyperparameters.

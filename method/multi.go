@@ -225,14 +225,7 @@ func ArgmaxRows(s *mat.Dense) []int {
 	r, _ := s.Dims()
 	out := make([]int, r)
 	for i := range out {
-		row := s.RawRowView(i)
-		best := 0
-		for k, v := range row {
-			if v > row[best] {
-				best = k
-			}
-		}
-		out[i] = best
+		out[i] = argmax(s.RawRowView(i))
 	}
 	return out
 }

@@ -52,6 +52,12 @@ func (o OneVsRest) Needs() Needs {
 	return o.Binary.Needs()
 }
 
+// DrawsAtRandom reports whether the binary method draws at random on d
+// feature and n source columns (see method.DrawsAtRandom).
+func (o OneVsRest) DrawsAtRandom(d, n int) bool {
+	return o.Binary != nil && DrawsAtRandom(o.Binary, d, n)
+}
+
 // FitMulti fits one binary model per class (see OneVsRest).
 func (o OneVsRest) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
 	caller := methodCaller("one-vs-rest")
@@ -467,6 +473,46 @@ func (e *ensembleModel) Scores(d Data) (*mat.Dense, error) {
 		}
 	}
 	return out, checkFiniteScores(out)
+}
+
+// blockScores scores the rows of d a block at a time (blockScorer): each
+// member's block, softmaxed and weighted, added in the order of Scores. A
+// member that is not a blockScorer gives errNotBlockScored; the error of a
+// member's input checks or block is its own, not necessarily Scores' (a
+// later member's checks may fail before an earlier member's scores do).
+func (e *ensembleModel) blockScores(d Data) (blockFunc, int, error) {
+	score := make([]blockFunc, len(e.members))
+	rows := 0
+	for i, m := range e.members {
+		bs, ok := m.(blockScorer)
+		if !ok {
+			return nil, 0, errNotBlockScored
+		}
+		var err error
+		if score[i], rows, err = bs.blockScores(d); err != nil {
+			return nil, 0, err
+		}
+	}
+	var buf []float64
+	return func(lo, hi int) (*mat.Dense, error) {
+		var out *mat.Dense
+		for i, f := range score {
+			s, err := f(lo, hi)
+			if err != nil {
+				return nil, err
+			}
+			softmaxRows(s)
+			scaleInPlace(s, e.weights[i])
+			if out == nil {
+				_, K := s.Dims()
+				out = reusedDense(&buf, hi-lo, K)
+				out.Copy(s)
+			} else {
+				out.Add(out, s)
+			}
+		}
+		return out, checkFiniteScores(out)
+	}, rows, nil
 }
 
 // scaleInPlace multiplies every entry of s by f: what s.Scale(f, s) does,
