@@ -331,6 +331,53 @@ func TestWriteRefusesAHeaderTheReaderRefuses(t *testing.T) {
 	}
 }
 
+// TestWriteRefusesTheVersionWhereTheReaderDoes: Write refuses a header's
+// faults in the reader's order, its version right after its format: a
+// header of version 1, which the readers read but Write does not write, and
+// of a fault the reader checks after the version (no method, incomplete
+// labels, names not one per column) is refused for its version,
+// as one of an unreadable version is, with the reader's message; one of
+// another format, for its format.
+func TestWriteRefusesTheVersionWhereTheReaderDoes(t *testing.T) {
+	mod := jsonModel(t, 0)
+	for _, c := range []struct {
+		name  string
+		fault func(h *modelfile.Header)
+	}{
+		{"no method", func(h *modelfile.Header) { h.Method = "" }},
+		{"labels without a negative", func(h *modelfile.Header) { h.Labels = &modelfile.LabelNames{Positive: "a"} }},
+		{"a feature name for a model of more features", func(h *modelfile.Header) { h.FeatureNames = []string{"f0"} }},
+	} {
+		for _, v := range []int{modelfile.Version1, 7} {
+			h := modelfile.NewHeader(mod.methodName(), nil, nil)
+			h.Version = v
+			c.fault(&h)
+			var buf bytes.Buffer
+			err := mod.Write(&buf, h)
+			want := "header a reader refuses: version 1: Write writes version 2 files"
+			if v != modelfile.Version1 {
+				doc, jerr := json.Marshal(h)
+				if jerr != nil {
+					t.Fatal(jerr)
+				}
+				_, perr := modelfile.Parse(doc)
+				if perr == nil || !strings.Contains(perr.Error(), "version 7") {
+					t.Fatalf("%s, version 7: the reader's error %v, want one naming the version", c.name, perr)
+				}
+				want = "header a reader refuses: " + perr.Error()
+			}
+			if err == nil || err.Error() != want {
+				t.Errorf("%s, version %d: err = %v, want %q", c.name, v, err, want)
+			}
+		}
+	}
+	h := modelfile.NewHeader(mod.methodName(), nil, nil)
+	h.Format, h.Version = "other", modelfile.Version1
+	if err := mod.Write(io.Discard, h); err == nil || !strings.Contains(err.Error(), "format") {
+		t.Errorf("another format, version 1: err = %v, want one naming the format", err)
+	}
+}
+
 // FuzzReadModel checks that ReadModel never panics and that whatever it
 // accepts is written back and read again unchanged.
 func FuzzReadModel(f *testing.F) {
