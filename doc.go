@@ -77,8 +77,14 @@
 //
 // Starting from S = ∅, each step adds the column that maximises s(S ∪ {i})
 // (ties go to the lowest candidate index: features in column order, then
-// sources in column order). The loop stops, without adding it, when the
-// best column would lower the mean regularised error e(S)/m by less than
+// sources in column order). Columns equal once standardised, or opposite
+// (the score cannot tell a column from its negation), tie at every step:
+// a column given twice, in two units or shifted, a one-hot pair x and
+// 1 − x. Their computed values differ by rounding, so each search takes
+// columns whose standardised values agree within the rounding of their
+// standardisation as one class and gives its members the lowest member's
+// values, bit for bit: the lowest index wins (ties.go). The loop stops,
+// without adding it, when the best column would lower the mean regularised error e(S)/m by less than
 // Options.Delta (1e-4, the paper's rule), when Options.MaxK columns are
 // selected, or when no candidate is left.
 //
@@ -127,8 +133,10 @@
 // drawing it (so it checks only those columns for NaN and ±Inf; a column
 // laid out contiguously, as in the transpose of an N×m matrix passed via
 // its T method, is read fastest). When at most r candidates remain it
-// scores them all, and so with r ≥ N it selects exactly what the exact
-// search selects. Draws are seeded by Options.Seed: the same seed gives
+// scores them all, with the exact search's classes of equal columns, and
+// so with r ≥ N it selects exactly what the exact search selects. (A step
+// that draws r of more candidates scores the drawn columns as
+// standardised.) Draws are seeded by Options.Seed: the same seed gives
 // the same model.
 //
 // A Gram (NewGram) serves many exact fits of one sample and of subsets of
@@ -175,7 +183,8 @@
 // modelfile's). The search: engine.go (the engine
 // interface and the main loop), path.go (Ĝ and a in the primal or the dual
 // form, the record of each step, leave-one-out), exact.go and sample.go (the
-// exact and randomised engines), exact32.go and kernel32* (the exact
+// exact and randomised engines), ties.go (columns equal once standardised,
+// for the tie rule), exact32.go and kernel32* (the exact
 // search's float32 block beyond the cache, and its product), prune.go (the
 // randomised engine's bound on a candidate's gain), batch.go (the
 // randomised engine's batched scoring), errors.go (the engines' shared

@@ -392,61 +392,53 @@ func (g *Gram) prepare(ctx context.Context, st []colStats, f []float64) error {
 	return nil
 }
 
-// equalize gives slots whose columns are equal on the sample the
-// cross-products of the first of them, bit for bit. Fit's exact search
-// gives equal columns bitwise equal running values, so that ties go to the
-// lowest candidate; cross-products computed from the base sample's
-// columns (different for columns that differ only on rows a subset leaves
-// out) or in a different order of the rows would break such ties either
-// way at random.
+// equalize gives the members of each tie class of the sample's columns
+// (ties.go: columns equal or opposite once standardised on the sample) the
+// cross-products of the class's lowest slot, bit for bit (negated for an
+// opposite member), as Fit's exact search gives them its block column:
+// their gains are then bitwise equal and ties go to the lowest candidate.
+// Cross-products computed from the base sample's columns, or in another
+// order of the rows, would break such ties either way at random. The
+// classes are those of the standardised columns with γ = 1, Fit's for
+// every γ up to the rounding of the factor γ (a feature and a source equal
+// at γ = 1 are no tie at another γ, but equalising their cross-products
+// changes them only within that rounding).
 func (g *Gram) equalize() {
 	n, m := len(g.glob), g.m
 	if n < 2 {
 		return
 	}
-	// FNV-1a over the values (−0 as 0), column by column, reading by rows.
-	hash := make([]uint64, n)
-	for a := range hash {
-		hash[a] = 14695981039346656037
+	standardized := func(a int, dst []float64) {
+		g.in.column(int(g.glob[a]), dst)
+		sc, f := scaleFactor(g.st[a].scale, 1)
+		standardizeColumn(dst, dst, 1, g.st[a].mean, sc, f)
 	}
-	v := make([]float64, m)
-	row := make([]float64, g.in.numCand())
-	for i := range m {
-		g.in.row(i, row)
-		for a, j := range g.glob {
-			hash[a] = (hash[a] ^ math.Float64bits(row[j]+0)) * 1099511628211
-		}
+	key := make([]float64, n)
+	z := make([]float64, m)
+	for a := range key {
+		standardized(a, z)
+		key[a] = tieKey(z)
 	}
-	order := make([]int, n)
-	for a := range order {
-		order[a] = a
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case hash[a] < hash[b]:
-			return -1
-		case hash[a] > hash[b]:
-			return 1
-		}
-		return 0
+	rep, neg := tieClasses(m, key, 0, 1, standardized, func(a int, maxz float64) float64 {
+		return tieBound(m, g.st[a].mean, g.st[a].scale, maxz)
 	})
-	w := make([]float64, m)
-	for k := 1; k < n; k++ {
-		for r := k - 1; r >= 0 && hash[order[r]] == hash[order[k]]; r-- {
-			a, b := order[r], order[k] // a < b: SortStable keeps slot order
-			g.in.column(int(g.glob[a]), v)
-			g.in.column(int(g.glob[b]), w)
-			if !slices.Equal(v, w) {
-				continue
-			}
-			// b takes a's row, column and product with y.
-			copy(g.cs[b*n:b*n+n], g.cs[a*n:a*n+n])
-			for i := range n {
-				g.cs[i*n+b] = g.cs[i*n+a]
-			}
-			g.b[b] = g.b[a]
-			break
+	for b, r := range rep {
+		a := int(r)
+		if a == b {
+			continue
 		}
+		sign := 1.0
+		if neg[b] {
+			sign = -1
+		}
+		// b takes a's row, column and product with y, times its sign.
+		for i := range n {
+			g.cs[b*n+i] = sign * g.cs[a*n+i]
+		}
+		for i := range n {
+			g.cs[i*n+b] = sign * g.cs[i*n+a]
+		}
+		g.b[b] = sign * g.b[a]
 	}
 }
 
