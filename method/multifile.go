@@ -332,7 +332,7 @@ func predictByScores(m MultiModel, d Data) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ArgmaxRows(s), nil
+	return ArgmaxRows(s)
 }
 
 // linearMultiFile is the "linear" form.

@@ -214,7 +214,10 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 			return o.predictError(err)
 		}
 	}
-	pred := method.ArgmaxRows(scores)
+	pred, err := method.ArgmaxRows(scores)
+	if err != nil {
+		return o.predictError(err)
+	}
 	classes := model.Classes()
 	var eval *multiEvaluation
 	if o.data.labels != "" {
