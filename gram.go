@@ -80,9 +80,9 @@ type gramBase struct {
 // NewGram computes the cross-products of the training sample (X, H, y), with
 // Fit's arguments and checks: X (m×d) holds the target features, H (m×n)
 // the source scores, either may be absent (nil, a typed nil or an empty
-// matrix, as for Fit), y the ±1 labels. It returns Fit's
-// errors for invalid inputs (shapes, labels, non-finite values) and an
-// error when ctx is done. It costs O(N²·m) time for N = d + n candidates.
+// matrix, as for Fit), y the ±1 labels. It returns the errors Fit returns
+// for invalid inputs (shapes, labels, non-finite values), named
+// greedytl.NewGram, and an error when ctx is done. It costs O(N²·m) time for N = d + n candidates.
 //
 // The Gram keeps X and H, not copies of them (y is copied): Sample returns
 // them, Subset reads its rows from them and Fit hands some fits to the
@@ -93,7 +93,7 @@ func NewGram(ctx context.Context, X, H mat.Matrix, y []float64) (*Gram, error) {
 	if err := fitctx.Start(ctx, "greedytl.NewGram"); err != nil {
 		return nil, err
 	}
-	in, err := newInputs("greedytl.Fit", X, H, y, 1) // Fit's errors (see NewGram)
+	in, err := newInputs("greedytl.NewGram", X, H, y, 1) // Fit's checks (see NewGram)
 	if err != nil {
 		return nil, err
 	}
@@ -527,13 +527,13 @@ func (g *Gram) fitOrHand(ctx context.Context, opts Options, loo bool, caller str
 	if !loo && opts.StopAtMinLOO {
 		return nil, fmt.Errorf("%s: StopAtMinLOO needs the leave-one-out path (use Fit)", caller)
 	}
+	if err := opts.check(); err != nil {
+		return nil, fmt.Errorf("%s: invalid options: %w", caller, err)
+	}
 	if opts.Sample > 0 || opts.AutoLambda || g.fallback {
 		return Fit(ctx, g.x, g.h, g.y, opts)
 	}
-	if err := opts.check(); err != nil {
-		return nil, fmt.Errorf("greedytl.Fit: invalid options: %w", err)
-	}
-	mod, ok, err := g.fit(ctx, opts, loo)
+	mod, ok, err := g.fit(ctx, opts, loo, caller)
 	if err != nil {
 		return nil, err
 	}
@@ -586,7 +586,7 @@ type gramSearch struct {
 // fit runs the search of Fit in covariance form (gramSearch) and returns the
 // model, or false when Fit must decide instead (see Gram.Fit). Without loo
 // it leaves the leave-one-out path out (NaN; FitSelection).
-func (g *Gram) fit(ctx context.Context, opts Options, loo bool) (*Model, bool, error) {
+func (g *Gram) fit(ctx context.Context, opts Options, loo bool, caller string) (*Model, bool, error) {
 	in := g.in
 	d, m := in.d, g.m
 	fm := float64(m)
@@ -621,7 +621,7 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool) (*Model, bool, e
 	for a, ia := range idx {
 		if setupDue(a, n) { // rows of n values: the block is O(n²)
 			if err := ctx.Err(); err != nil {
-				return nil, false, fmt.Errorf("greedytl.Fit: %s while gathering the candidates' cross-products: %w", fitctx.Interrupted, err)
+				return nil, false, fmt.Errorf("%s: %s while gathering the candidates' cross-products: %w", caller, fitctx.Interrupted, err)
 			}
 		}
 		src, dst := g.cs[ia*N:ia*N+N], s.cg[a*n:a*n+n]
@@ -639,7 +639,7 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool) (*Model, bool, e
 	z := make([]float64, m)
 	for opts.MaxK == 0 || len(s.sel) < opts.MaxK {
 		if err := ctx.Err(); err != nil {
-			return nil, false, fmt.Errorf("greedytl.Fit: %s after %d steps: %w", fitctx.Interrupted, len(s.sel), err)
+			return nil, false, fmt.Errorf("%s: %s after %d steps: %w", caller, fitctx.Interrupted, len(s.sel), err)
 		}
 		j := s.pick()
 		if j < 0 {
