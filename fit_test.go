@@ -319,8 +319,10 @@ func TestPredictErrors(t *testing.T) {
 		{"H columns", randDense(rng, 3, 4), randDense(rng, 3, 7), "H has 7 columns, the model was trained with 6 sources"},
 		{"one column", randDense(rng, 3, 1), randDense(rng, 3, 6), "X has 1 column, the model was trained with 4 features"}, // "1 columns", "with 4"
 		{"rows", randDense(rng, 3, 4), randDense(rng, 4, 6), "X has 3 rows but H has 4"},
-		{"nil X", nil, randDense(rng, 3, 6), "X is nil but the model uses feature"},
-		{"nil H", randDense(rng, 3, 4), nil, "H is nil but the model uses source"},
+		{"nil X", nil, randDense(rng, 3, 6), "X is absent (nil or empty) but the model uses feature"},
+		{"nil H", randDense(rng, 3, 4), nil, "H is absent (nil or empty) but the model uses source"},
+		// An empty matrix is absent too, and is not called nil.
+		{"empty X", &mat.Dense{}, randDense(rng, 3, 6), "X is absent (nil or empty) but the model uses feature"},
 	} {
 		if _, err := mod.Predict(c.X, c.H); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
