@@ -47,8 +47,9 @@
 // problems of the paper's protocol the checks are at most a few
 // milliseconds of work apart; what runs between two checks is one dense
 // matrix product or factorisation (ridge regression's m×m Gram matrix of
-// N columns, O(m²N), and its eigendecomposition, O(m³)), which grows with
-// the problem. A nil context is a caller's bug, as in the standard library
+// N columns, O(m²N), and its eigendecomposition, O(m³); an LS-SVM
+// system's Cholesky factorisation, or its inversion, O(m³)), which grows
+// with the problem. A nil context is a caller's bug, as in the standard library
 // (package context: "Do not pass a nil Context"): the fit panics at once,
 // saying so. That is the only panic of the fits and of Predict (here and
 // in package method): bad data (nil, empty or mismatched matrices, labels,

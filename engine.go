@@ -63,7 +63,7 @@ func run(ctx context.Context, e engine, y []float64, lambda float64, opts *Optio
 	m := float64(p.m)
 	for opts.MaxK == 0 || len(p.sel) < opts.MaxK {
 		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("greedytl.Fit: %s after %d steps: %w", fitctx.Interrupted, len(p.sel), err)
+			return nil, &fitctx.Interruption{Caller: "greedytl.Fit", At: fmt.Sprintf("after %d steps", len(p.sel)), Err: err}
 		}
 		s, err := e.pick(p)
 		if err != nil {

@@ -2,7 +2,6 @@ package greedytl
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"sync"
 
@@ -117,7 +116,7 @@ func setupDue(i, size int) bool { return i%max(1, setupCheck/size) == 0 }
 // when ctx is done.
 func setupInterrupted(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("greedytl.Fit: %s while standardising: %w", fitctx.Interrupted, err)
+		return &fitctx.Interruption{Caller: "greedytl.Fit", At: "while standardising", Err: err}
 	}
 	return nil
 }

@@ -621,7 +621,7 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool, caller string) (
 	for a, ia := range idx {
 		if setupDue(a, n) { // rows of n values: the block is O(n²)
 			if err := ctx.Err(); err != nil {
-				return nil, false, fmt.Errorf("%s: %s while gathering the candidates' cross-products: %w", caller, fitctx.Interrupted, err)
+				return nil, false, &fitctx.Interruption{Caller: caller, At: "while gathering the candidates' cross-products", Err: err}
 			}
 		}
 		src, dst := g.cs[ia*N:ia*N+N], s.cg[a*n:a*n+n]
@@ -639,7 +639,7 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool, caller string) (
 	z := make([]float64, m)
 	for opts.MaxK == 0 || len(s.sel) < opts.MaxK {
 		if err := ctx.Err(); err != nil {
-			return nil, false, fmt.Errorf("%s: %s after %d steps: %w", caller, fitctx.Interrupted, len(s.sel), err)
+			return nil, false, &fitctx.Interruption{Caller: caller, At: fmt.Sprintf("after %d steps", len(s.sel)), Err: err}
 		}
 		j := s.pick()
 		if j < 0 {

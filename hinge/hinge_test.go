@@ -42,7 +42,7 @@ func setup(t *testing.T, seed uint64, m, pos, d, n int, c float64) *Loss {
 		t.Fatal(err)
 	}
 	zeta := lssvm.BalanceWeights(y)
-	sys, err := lssvm.NewSystem(lssvm.Gram(zx, m), zeta, c)
+	sys, err := lssvm.NewSystem(context.Background(), lssvm.Gram(zx, m), zeta, c)
 	if err != nil {
 		t.Fatal(err)
 	}

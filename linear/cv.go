@@ -89,11 +89,8 @@ func trainWarm(ctx context.Context, prob *Problem, p Params, prev *warmStart) (*
 		w, why, err = solvers[p.Solver](prob, p, init)
 		next = &warmStart{c: p.C, w: w, why: why}
 	}
-	if cerr := fitctx.Err(ctx, trainCaller); cerr != nil {
-		return nil, cerr // the solver stopped early (errStopped, or weights)
-	}
-	if err != nil {
-		return nil, err
+	if err := fitctx.Stopped(ctx, err, trainCaller); err != nil {
+		return nil, err // the solver's, or it stopped early (errStopped, or weights)
 	}
 	if err := checkWeights(next.w, prob); err != nil {
 		return nil, fmt.Errorf("linear: %v: %w", p.Solver, err)
@@ -427,11 +424,8 @@ func crossValidate(ctx context.Context, prob *Problem, p Params, folds int, seed
 		stops[k].Converged, stops[k].Stuck, stops[k].Precision = ws.why.flags()
 		return nil
 	})
-	if cerr := fitctx.Err(ctx, cvCaller); cerr != nil {
-		return nil, nil, cerr // whichever fold noticed first, the run was interrupted
-	}
-	if err != nil {
-		return nil, nil, err
+	if err := fitctx.Stopped(ctx, err, cvCaller); err != nil {
+		return nil, nil, err // whichever fold noticed first, an interrupted run's is ctx's
 	}
 	return dec, stops, nil
 }
@@ -527,11 +521,8 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 		}
 		return nil
 	})
-	if cerr := fitctx.Err(ctx, cvCaller); cerr != nil {
-		return 0, nil, cerr // whichever fold noticed first, the run was interrupted
-	}
-	if err != nil {
-		return 0, nil, err
+	if err := fitctx.Stopped(ctx, err, cvCaller); err != nil {
+		return 0, nil, err // whichever fold noticed first, an interrupted run's is ctx's
 	}
 	scores = make([]float64, len(grid))
 	for g := range grid {

@@ -328,9 +328,10 @@ func (prob *Problem) dims() (rows, cols int) {
 	return prob.Dense.Rows(), prob.Dense.cols
 }
 
-// withRows returns the problem of prob's rows rows, with labels y.
+// withRows returns the problem of prob's rows rows, with labels y: a
+// solvers' own copy (Problem.kept).
 func (prob *Problem) withRows(rows []int, y []float64) *Problem {
-	sub := &Problem{Y: y, Bias: prob.Bias, rowL1: prob.rowL1}
+	sub := &Problem{Y: y, Bias: prob.Bias, rowL1: prob.rowL1, kept: &solverKept{}}
 	if prob.X != nil {
 		sub.X = prob.X.SelectRows(rows)
 	} else {

@@ -69,39 +69,40 @@ const (
 // finite range (which happens only with absurdly large C or feature values).
 var errLRNotFinite = errors.New("linear: logistic solver produced a non-finite weight; rescale the features or lower C")
 
-// lrData is a binary logistic problem in column (CSC) form: column j holds
-// y_i·x_ij for the rows i with x_ij ≠ 0, so that the margin of row i is
-// z_i = y_i wᵀx_i = Σ_j w_j·col_j[i]. The bias feature, if any, is the last
-// column. cost[i] is the loss weight C_i of row i.
+// lrData is a binary logistic problem in column (CSC) form (lrColumns)
+// with cost[i], the loss weight C_i of row i.
 type lrData struct {
-	stopped    func() bool // the problem's (see Problem.ctx)
+	stopped func() bool // the problem's (see Problem.ctx)
+	lrColumns
+	cost []float64
+}
+
+// lrColumns is the part of lrData that does not depend on the parameters:
+// column j holds y_i·x_ij for the rows i with x_ij ≠ 0, so that the margin
+// of row i is z_i = y_i wᵀx_i = Σ_j w_j·col_j[i]; the bias feature, if
+// any, is the last column; pos and neg count the rows labelled +1 and −1.
+type lrColumns struct {
 	rows, cols int
 	ptr        []int
 	ind        []int
 	val        []float64
-	cost       []float64
 	pos, neg   int
 }
 
 // newLRData validates prob and p for a logistic solver and builds the
 // column form. Bad data (labels other than ±1, non-finite values, a malformed
-// matrix) and bad parameters are errors.
+// matrix) and bad parameters are errors. The column form of a solvers'
+// own copy of a problem (Problem.kept) is built by its first solve and
+// kept for the next (the next C), whose checks of prob it already passed.
 func newLRData(prob *Problem, p Params) (*lrData, error) {
-	if prob == nil || prob.X == nil {
-		return nil, errors.New("linear: nil problem or feature matrix")
+	var cols *lrColumns
+	if prob != nil && prob.kept != nil {
+		cols = prob.kept.lr
 	}
-	x := prob.X
-	if err := x.Check(); err != nil {
-		return nil, fmt.Errorf("linear: %w", err)
-	}
-	if x.R == 0 {
-		return nil, errors.New("linear: problem has no rows")
-	}
-	if len(prob.Y) != x.R {
-		return nil, fmt.Errorf("linear: %d labels for %d rows", len(prob.Y), x.R)
-	}
-	if math.IsNaN(prob.Bias) || math.IsInf(prob.Bias, 0) {
-		return nil, fmt.Errorf("linear: bias %v is not finite", prob.Bias)
+	if cols == nil {
+		if err := checkLRProblem(prob); err != nil {
+			return nil, err
+		}
 	}
 	if !standardize.PositiveFinite(p.C) {
 		return nil, fmt.Errorf("linear: C = %v, want a finite C > 0", p.C)
@@ -110,6 +111,50 @@ func newLRData(prob *Problem, p Params) (*lrData, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cols == nil {
+		if cols, err = newLRColumns(prob); err != nil {
+			return nil, err
+		}
+		if prob.kept != nil {
+			prob.kept.lr = cols
+		}
+	}
+	d := &lrData{stopped: prob.stopped, lrColumns: *cols, cost: make([]float64, cols.rows)}
+	for i, y := range prob.Y {
+		d.cost[i] = p.C * wn
+		if y == 1 {
+			d.cost[i] = p.C * wp
+		}
+	}
+	return d, nil
+}
+
+// checkLRProblem checks the structure of prob for newLRData.
+func checkLRProblem(prob *Problem) error {
+	if prob == nil || prob.X == nil {
+		return errors.New("linear: nil problem or feature matrix")
+	}
+	x := prob.X
+	if err := x.Check(); err != nil {
+		return fmt.Errorf("linear: %w", err)
+	}
+	if x.R == 0 {
+		return errors.New("linear: problem has no rows")
+	}
+	if len(prob.Y) != x.R {
+		return fmt.Errorf("linear: %d labels for %d rows", len(prob.Y), x.R)
+	}
+	if math.IsNaN(prob.Bias) || math.IsInf(prob.Bias, 0) {
+		return fmt.Errorf("linear: bias %v is not finite", prob.Bias)
+	}
+	return nil
+}
+
+// newLRColumns checks the values and labels of prob (checkLRProblem's)
+// and builds its column form, or returns errStopped once prob's context
+// is done.
+func newLRColumns(prob *Problem) (*lrColumns, error) {
+	x := prob.X
 	for i := range x.R {
 		for k := x.Ptr[i]; k < x.Ptr[i+1]; k++ {
 			if v := x.Val[k]; !standardize.Finite(v) {
@@ -120,15 +165,13 @@ func newLRData(prob *Problem, p Params) (*lrData, error) {
 	if prob.stopped() {
 		return nil, errStopped
 	}
-	d := &lrData{stopped: prob.stopped, rows: x.R, cols: x.C, cost: make([]float64, x.R)}
+	d := &lrColumns{rows: x.R, cols: x.C}
 	for i, y := range prob.Y {
 		switch y {
 		case 1:
 			d.pos++
-			d.cost[i] = p.C * wp
 		case -1:
 			d.neg++
-			d.cost[i] = p.C * wn
 		default:
 			return nil, fmt.Errorf("linear: label %v of row %d is not +1 or -1", y, i)
 		}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -489,6 +490,55 @@ func TestLogLossChange(t *testing.T) {
 		want := -d / (1 + math.Exp(z))
 		if got := lrLogLossChange(z, d); math.Abs(got-want) > 1e-12*math.Abs(want) {
 			t.Errorf("z %v δ %v: %v, want %v", z, d, got, want)
+		}
+	}
+}
+
+// TestTrainerMatchesTrain: a Trainer's models along a path of C values, the
+// solvers taking turns on one Trainer, are Train's, bitwise; a sparse and a
+// dense problem, with a bias feature and without. Along a path of one
+// primal L1 solver the column form is built once, by the first C, and kept
+// (Problem.kept).
+func TestTrainerMatchesTrain(t *testing.T) {
+	solvers := []Solver{L1RLR, L1RLR, ElasticNetLR, L1RL2LossSVC, L2RLR, L2RL1LossSVCDual, L1RLR}
+	for _, bias := range []float64{1, 0} {
+		sparseProb := lrRandomProblem(31, 40, 12, 0.4, bias)
+		dense, err := NewDense64(sparseProb.X.Dense().RawMatrix().Data, 12, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		denseProb := &Problem{Dense: dense, Y: sparseProb.Y, Bias: bias}
+		for name, prob := range map[string]*Problem{"sparse": sparseProb, "dense": denseProb} {
+			tr := NewTrainer(prob)
+			for _, c := range []float64{0.05, 0.5, 5} {
+				for _, s := range solvers {
+					p := Params{Solver: s, C: c, L1Ratio: 0.5, Seed: 3}
+					got, err := tr.Train(context.Background(), p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want, err := Train(context.Background(), prob, p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !reflect.DeepEqual(got, want) {
+						t.Errorf("%s, bias %v, %v, C = %v: the Trainer's model differs from Train's", name, bias, s, c)
+					}
+				}
+			}
+			path := NewTrainer(prob)
+			var first *lrColumns
+			for _, c := range []float64{0.05, 0.5, 5} {
+				if _, err := path.Train(context.Background(), Params{Solver: L1RLR, C: c}); err != nil {
+					t.Fatal(err)
+				}
+				if first == nil {
+					first = path.bin.kept.lr
+				}
+				if kept := path.bin.kept.lr; first == nil || kept != first {
+					t.Errorf("%s, bias %v, C = %v: column form %p, want the first C's, %p", name, bias, c, kept, first)
+				}
+			}
 		}
 	}
 }

@@ -154,6 +154,18 @@ type Problem struct {
 	// unset (a problem built without it), it bounds nothing (+Inf), so
 	// that checkWeights computes every decision value.
 	rowL1 l1Bound
+	// kept is set on the solvers' own copies (by solverProblem and
+	// withRows): what a solve built of the problem that does not depend on
+	// the parameters, kept for the next solve of the same copy (the next C
+	// of a path). nil keeps nothing.
+	kept *solverKept
+}
+
+// solverKept is what the solves of one solvers' copy of a problem share
+// (Problem.kept): the primal L1 solvers' column form (newLRData), built by
+// the first.
+type solverKept struct {
+	lr *lrColumns
 }
 
 // stopped reports whether prob's context is done (see Problem.ctx).

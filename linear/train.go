@@ -164,6 +164,27 @@ func dualStart(prob *Problem, p Params) (Params, int, *design, []float64) {
 // error: the model reports it with Converged = false (and Stuck = true
 // for the latter). Train does not modify prob. It panics when ctx is nil.
 func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
+	return NewTrainer(prob).Train(ctx, p)
+}
+
+// A Trainer trains one problem at one set of parameters after another (the
+// C values of a path), each model Train's, bitwise, with the solvers' copy
+// of the problem — its labels mapped to ±1, its column form — built by the
+// first Train and kept for the next. The problem must not change while
+// the Trainer is used; a Trainer is not safe for concurrent use.
+type Trainer struct {
+	prob   *Problem
+	solver Solver   // the solver of labels and bin
+	labels []int    // solverProblem's, for solver
+	bin    *Problem // solverProblem's, for solver; nil until built
+}
+
+// NewTrainer returns a Trainer of prob.
+func NewTrainer(prob *Problem) *Trainer { return &Trainer{prob: prob} }
+
+// Train trains the problem with p as the package's Train does, with its
+// errors.
+func (t *Trainer) Train(ctx context.Context, p Params) (*Model, error) {
 	if err := fitctx.Start(ctx, trainCaller); err != nil {
 		return nil, err
 	}
@@ -171,16 +192,18 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 		return nil, err
 	}
 	p = p.withDefaults()
-	labels, bin, err := solverProblem(ctx, prob, p.Solver)
-	if err != nil {
-		return nil, err
+	if t.bin == nil || t.solver != p.Solver {
+		labels, bin, err := solverProblem(ctx, t.prob, p.Solver)
+		if err != nil {
+			return nil, err
+		}
+		t.solver, t.labels, t.bin = p.Solver, labels, bin
 	}
+	prob, labels, bin := t.prob, t.labels, t.bin
+	bin.ctx = ctx
 	w, why, err := solvers[p.Solver](bin, p, nil)
-	if cerr := fitctx.Err(ctx, trainCaller); cerr != nil {
-		return nil, cerr // the solver stopped early (errStopped, or weights)
-	}
-	if err != nil {
-		return nil, err
+	if err := fitctx.Stopped(ctx, err, trainCaller); err != nil {
+		return nil, err // the solver's, or it stopped early (errStopped, or weights)
 	}
 	if err := checkWeights(w, bin); err != nil {
 		return nil, fmt.Errorf("linear: %v: %w", p.Solver, err)
@@ -193,7 +216,7 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 	converged, stuck, precision := why.flags()
 	return &Model{
 		Solver:    p.Solver,
-		Labels:    labels,
+		Labels:    slices.Clone(labels),
 		NrFeature: cols,
 		Bias:      bias,
 		W:         w,
@@ -211,8 +234,8 @@ const trainCaller = "linear: training"
 // and returns its two labels, in binaryLabels's order, and the solvers'
 // copy of it for solver s: its rows with the labels mapped to ±1, in the
 // form s reads (forSolver), with ctx and checkProblem's bound on its rows'
-// ℓ1 norms (Problem.rowL1) set. It returns ctx's error when ctx is done
-// during the conversion.
+// ℓ1 norms (Problem.rowL1) set, a solvers' own copy (Problem.kept). It
+// returns ctx's error when ctx is done during the conversion.
 func solverProblem(ctx context.Context, prob *Problem, s Solver) (labels []int, bin *Problem, err error) {
 	rowL1, err := checkProblem(prob)
 	if err != nil {
@@ -226,6 +249,7 @@ func solverProblem(ctx context.Context, prob *Problem, s Solver) (labels []int, 
 	if bin = bin.forSolver(ctx, s); bin == nil {
 		return nil, nil, fitctx.Err(ctx, trainCaller) // stopped in the conversion
 	}
+	bin.kept = &solverKept{}
 	return labels, bin, nil
 }
 

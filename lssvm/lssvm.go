@@ -82,8 +82,15 @@ type System struct {
 // has no rows, when zeta does not hold one positive, finite weight per row
 // of gram, when c is not positive and finite, when gram holds a NaN or ±Inf
 // value, and when the system is numerically singular (a single row's
-// leave-one-out denominator is 0).
-func NewSystem(gram *mat.SymDense, zeta []float64, c float64) (*System, error) {
+// leave-one-out denominator is 0). It checks ctx before and between its
+// dense steps (the factorisation, the inversion, the rank-one update), every
+// checkRows rows of its O(m²) loops and at its end, and returns ctx's error
+// (see fitctx.Err), not a System, when ctx is done; it panics when ctx is
+// nil.
+func NewSystem(ctx context.Context, gram *mat.SymDense, zeta []float64, c float64) (*System, error) {
+	if err := fitctx.Start(ctx, "lssvm"); err != nil {
+		return nil, err
+	}
 	if gram == nil {
 		return nil, errors.New("LS-SVM: no Gram matrix (nil)")
 	}
@@ -105,6 +112,9 @@ func NewSystem(gram *mat.SymDense, zeta []float64, c float64) (*System, error) {
 	for i := range m {
 		q.SetSym(i, i, q.At(i, i)+1/(c*zeta[i]))
 	}
+	if err := fitctx.Err(ctx, "lssvm"); err != nil {
+		return nil, err
+	}
 	var ch mat.Cholesky
 	if !ch.Factorize(q) {
 		return nil, fmt.Errorf("LS-SVM system with C = %g is not positive definite", c)
@@ -112,20 +122,39 @@ func NewSystem(gram *mat.SymDense, zeta []float64, c float64) (*System, error) {
 	if cond := ch.Cond(); cond > 1e14 || math.IsNaN(cond) {
 		return nil, fmt.Errorf("LS-SVM system with C = %g is ill-conditioned (condition number %.3g)", c, cond)
 	}
+	if err := fitctx.Err(ctx, "lssvm"); err != nil {
+		return nil, err
+	}
 	var p mat.SymDense
 	if err := ch.InverseTo(&p); err != nil {
 		return nil, fmt.Errorf("LS-SVM system with C = %g: %w", c, err)
 	}
+	// u = P1 from P's stored upper triangle, row by row: row i adds
+	// P_ii, …, P_i,m−1 to u_i, which rows 0, …, i−1 have given P_0i, …,
+	// P_i−1,i, and P_ij to every later u_j. Each u_i sums P_i0, …, P_i,m−1
+	// in that order, as Σ_j P.At(i, j) would, reading P once in memory
+	// order.
 	u := make([]float64, m)
 	var s float64
+	raw := p.RawSymmetric()
 	for i := range m {
-		for j := range m {
-			u[i] += p.At(i, j)
+		if err := checkRow(ctx, i); err != nil {
+			return nil, err
+		}
+		row := raw.Data[i*raw.Stride+i : i*raw.Stride+m]
+		for _, v := range row {
+			u[i] += v
+		}
+		for k, v := range row[1:] {
+			u[i+1+k] += v
 		}
 		s += u[i]
 	}
 	if !(s > 0) {
 		return nil, fmt.Errorf("LS-SVM system with C = %g: 1ᵀP1 = %g", c, s)
+	}
+	if err := fitctx.Err(ctx, "lssvm"); err != nil {
+		return nil, err
 	}
 	a := mat.NewSymDense(m, nil)
 	a.CopySym(&p)
@@ -139,8 +168,16 @@ func NewSystem(gram *mat.SymDense, zeta []float64, c float64) (*System, error) {
 			return nil, fmt.Errorf("LS-SVM system with C = %g: leave-one-out denominator %d is %g", c, i, a.At(i, i))
 		}
 	}
+	if err := fitctx.Err(ctx, "lssvm"); err != nil {
+		return nil, err
+	}
 	return &System{a: a, p: pv}, nil
 }
+
+// checkRows is the number of rows an O(m²) loop of NewSystem or
+// NewWeightedRidge runs between two checks of its context: at most a few
+// milliseconds for m ≤ 100,000.
+const checkRows = 64
 
 // built returns an error for a nil or zero System, which NewSystem never
 // returns.

@@ -86,7 +86,7 @@ func TestSystem(t *testing.T) {
 				}
 			}
 			zeta, gram := BalanceWeights(y), Gram(z, tc.m)
-			sys, err := NewSystem(gram, zeta, tc.c)
+			sys, err := NewSystem(context.Background(), gram, zeta, tc.c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -172,7 +172,7 @@ func TestWeightedRidge(t *testing.T) {
 					omega[i] = 0.1 + rng.Float64()
 				}
 			}
-			wr, err := NewWeightedRidge(Gram(z, N), tgt, omega)
+			wr, err := NewWeightedRidge(context.Background(), Gram(z, N), tgt, omega)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -206,7 +206,7 @@ func TestLOOBlocks(t *testing.T) {
 	for i := range y {
 		y[i] = float64(2*(i%3/2) - 1)
 	}
-	sys, err := NewSystem(Gram(z, m), BalanceWeights(y), 1)
+	sys, err := NewSystem(context.Background(), Gram(z, m), BalanceWeights(y), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,20 +244,38 @@ func TestRejectsBadWeights(t *testing.T) {
 		f    func() error
 		want string
 	}{
-		{"system short zeta", func() error { _, err := NewSystem(gram, []float64{1, 1}, 1); return err }, "2 weights zeta for 3 rows"},
-		{"system zero zeta", func() error { _, err := NewSystem(gram, []float64{1, 0, 1}, 1); return err }, "zeta[1] is 0"},
-		{"system NaN zeta", func() error { _, err := NewSystem(gram, []float64{1, 1, math.NaN()}, 1); return err }, "zeta[2] is NaN"},
-		{"system Inf C", func() error { _, err := NewSystem(gram, []float64{1, 1, 1}, math.Inf(1)); return err }, "C = +Inf"},
-		{"ridge short omega", func() error { _, err := NewWeightedRidge(gram, y, []float64{1, 1}); return err }, "2 weights omega for 3 rows"},
-		{"ridge zero omega", func() error { _, err := NewWeightedRidge(gram, y, []float64{0, 1, 1}); return err }, "omega[0] is 0"},
-		{"ridge negative omega", func() error { _, err := NewWeightedRidge(gram, y, []float64{1, -1, 1}); return err }, "omega[1] is -1"},
-		{"ridge short targets", func() error { _, err := NewWeightedRidge(gram, y[:2], []float64{1, 1}); return err }, "2 targets for 3 rows"},
+		{"system short zeta", func() error { _, err := NewSystem(context.Background(), gram, []float64{1, 1}, 1); return err }, "2 weights zeta for 3 rows"},
+		{"system zero zeta", func() error { _, err := NewSystem(context.Background(), gram, []float64{1, 0, 1}, 1); return err }, "zeta[1] is 0"},
+		{"system NaN zeta", func() error {
+			_, err := NewSystem(context.Background(), gram, []float64{1, 1, math.NaN()}, 1)
+			return err
+		}, "zeta[2] is NaN"},
+		{"system Inf C", func() error {
+			_, err := NewSystem(context.Background(), gram, []float64{1, 1, 1}, math.Inf(1))
+			return err
+		}, "C = +Inf"},
+		{"ridge short omega", func() error { _, err := NewWeightedRidge(context.Background(), gram, y, []float64{1, 1}); return err }, "2 weights omega for 3 rows"},
+		{"ridge zero omega", func() error {
+			_, err := NewWeightedRidge(context.Background(), gram, y, []float64{0, 1, 1})
+			return err
+		}, "omega[0] is 0"},
+		{"ridge negative omega", func() error {
+			_, err := NewWeightedRidge(context.Background(), gram, y, []float64{1, -1, 1})
+			return err
+		}, "omega[1] is -1"},
+		{"ridge short targets", func() error {
+			_, err := NewWeightedRidge(context.Background(), gram, y[:2], []float64{1, 1})
+			return err
+		}, "2 targets for 3 rows"},
 		// A NaN or ±Inf value: NewWeightedRidge returned a ridge of NaN
 		// predictions, NewSystem called the system not positive definite.
-		{"system NaN Gram", func() error { _, err := NewSystem(nanGram, []float64{1, 1, 1}, 1); return err }, "LS-SVM: Gram matrix row 1 column 1 is NaN"},
-		{"ridge NaN Gram", func() error { _, err := NewWeightedRidge(nanGram, y, []float64{1, 1, 1}); return err }, "weighted ridge: Gram matrix row 1 column 1 is NaN"},
+		{"system NaN Gram", func() error { _, err := NewSystem(context.Background(), nanGram, []float64{1, 1, 1}, 1); return err }, "LS-SVM: Gram matrix row 1 column 1 is NaN"},
+		{"ridge NaN Gram", func() error {
+			_, err := NewWeightedRidge(context.Background(), nanGram, y, []float64{1, 1, 1})
+			return err
+		}, "weighted ridge: Gram matrix row 1 column 1 is NaN"},
 		{"ridge Inf target", func() error {
-			_, err := NewWeightedRidge(gram, []float64{1, math.Inf(-1), 1}, []float64{1, 1, 1})
+			_, err := NewWeightedRidge(context.Background(), gram, []float64{1, math.Inf(-1), 1}, []float64{1, 1, 1})
 			return err
 		}, "weighted ridge: target row 1 is -Inf"},
 	} {
@@ -273,7 +291,7 @@ func TestRejectsBadWeights(t *testing.T) {
 // is not positive and finite, where λ = 0 gave NaN predictions.
 func TestLOOShapesAndLambda(t *testing.T) {
 	gram := mat.NewSymDense(3, []float64{2, 1, 0, 1, 2, 1, 0, 1, 2})
-	s, err := NewSystem(gram, []float64{1, 1, 1}, 1)
+	s, err := NewSystem(context.Background(), gram, []float64{1, 1, 1}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -291,7 +309,7 @@ func TestLOOShapesAndLambda(t *testing.T) {
 	if _, _, err := s.LOO(ctx, []float64{1, -1, 1}, mat.NewDense(3, 2, []float64{0, 0, 0, 0, math.Inf(1), 0})); err == nil || err.Error() != "LS-SVM: H row 2 column 0 is +Inf" {
 		t.Errorf("Inf in H: %v", err)
 	}
-	wr, err := NewWeightedRidge(gram, []float64{1, -1, 1}, []float64{1, 1, 1})
+	wr, err := NewWeightedRidge(context.Background(), gram, []float64{1, -1, 1}, []float64{1, 1, 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,14 +343,17 @@ func TestDegenerateSystems(t *testing.T) {
 		f    func() error
 		want string
 	}{
-		{"system nil Gram", func() error { _, err := NewSystem(nil, nil, 1); return err }, "LS-SVM: no Gram matrix"},
-		{"system no rows", func() error { _, err := NewSystem(&mat.SymDense{}, nil, 1); return err }, "LS-SVM: no rows"},
+		{"system nil Gram", func() error { _, err := NewSystem(context.Background(), nil, nil, 1); return err }, "LS-SVM: no Gram matrix"},
+		{"system no rows", func() error { _, err := NewSystem(context.Background(), &mat.SymDense{}, nil, 1); return err }, "LS-SVM: no rows"},
 		// (One row was, and is, an error of its own: its leave-one-out
 		// denominator is 0.)
-		{"system one row", func() error { _, err := NewSystem(one, []float64{1}, 1); return err }, "LS-SVM system with C = 1: leave-one-out denominator 0 is 0"},
-		{"ridge nil Gram", func() error { _, err := NewWeightedRidge(nil, nil, nil); return err }, "weighted ridge: no Gram matrix"},
-		{"ridge no rows", func() error { _, err := NewWeightedRidge(&mat.SymDense{}, nil, nil); return err }, "weighted ridge: 0 rows: want at least 2"},
-		{"ridge one row", func() error { _, err := NewWeightedRidge(one, []float64{1}, []float64{1}); return err }, "weighted ridge: 1 row: want at least 2"},
+		{"system one row", func() error { _, err := NewSystem(context.Background(), one, []float64{1}, 1); return err }, "LS-SVM system with C = 1: leave-one-out denominator 0 is 0"},
+		{"ridge nil Gram", func() error { _, err := NewWeightedRidge(context.Background(), nil, nil, nil); return err }, "weighted ridge: no Gram matrix"},
+		{"ridge no rows", func() error { _, err := NewWeightedRidge(context.Background(), &mat.SymDense{}, nil, nil); return err }, "weighted ridge: 0 rows: want at least 2"},
+		{"ridge one row", func() error {
+			_, err := NewWeightedRidge(context.Background(), one, []float64{1}, []float64{1})
+			return err
+		}, "weighted ridge: 1 row: want at least 2"},
 	} {
 		var err error
 		func() {
@@ -354,7 +375,7 @@ func TestDegenerateSystems(t *testing.T) {
 // error): Gram and DualToPrimal on the rows of Z, Primal on those of z.
 func TestDocumentedPanics(t *testing.T) {
 	gram := mat.NewSymDense(3, []float64{2, 1, 0, 1, 2, 1, 0, 1, 2})
-	wr, err := NewWeightedRidge(gram, []float64{1, -1, 1}, []float64{1, 1, 1})
+	wr, err := NewWeightedRidge(context.Background(), gram, []float64{1, -1, 1}, []float64{1, 1, 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -395,7 +416,7 @@ func TestNilReceivers(t *testing.T) {
 		}()
 	}
 	gram := mat.NewSymDense(3, []float64{2, 1, 0, 1, 2, 1, 0, 1, 2})
-	wr, err := NewWeightedRidge(gram, []float64{1, -1, 1}, []float64{1, 1, 1})
+	wr, err := NewWeightedRidge(context.Background(), gram, []float64{1, -1, 1}, []float64{1, 1, 1})
 	if err != nil {
 		t.Fatal(err)
 	}

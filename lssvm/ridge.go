@@ -1,10 +1,12 @@
 package lssvm
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
@@ -35,8 +37,14 @@ type WeightedRidge struct {
 // an error when gram is nil or has fewer than two rows, when t and omega do
 // not have one element per row of gram, when a weight is not positive and
 // finite, when t or gram holds a NaN or ±Inf value, and when the
-// eigendecomposition fails.
-func NewWeightedRidge(gram *mat.SymDense, t, omega []float64) (*WeightedRidge, error) {
+// eigendecomposition fails. It checks ctx before and between its dense
+// steps (the products, the eigendecomposition), every checkRows rows of
+// its O(m²) loops and at its end, and returns ctx's error (see fitctx.Err),
+// not a regression, when ctx is done; it panics when ctx is nil.
+func NewWeightedRidge(ctx context.Context, gram *mat.SymDense, t, omega []float64) (*WeightedRidge, error) {
+	if err := fitctx.Start(ctx, "lssvm"); err != nil {
+		return nil, err
+	}
 	if gram == nil {
 		return nil, errors.New("weighted ridge: no Gram matrix (nil)")
 	}
@@ -74,6 +82,9 @@ func NewWeightedRidge(gram *mat.SymDense, t, omega []float64) (*WeightedRidge, e
 	}
 	c := mat.NewSymDense(N, nil)
 	for i := range N {
+		if err := checkRow(ctx, i); err != nil {
+			return nil, err
+		}
 		for j := i; j < N; j++ {
 			c.SetSym(i, j, wr.sqrtW[i]*wr.sqrtW[j]*(gram.At(i, j)-gp[i]-gp[j]+pgp))
 		}
@@ -93,6 +104,9 @@ func NewWeightedRidge(gram *mat.SymDense, t, omega []float64) (*WeightedRidge, e
 		vv += x * x
 	}
 	kappa := 2 / vv
+	if err := fitctx.Err(ctx, "lssvm"); err != nil {
+		return nil, err
+	}
 	g := make([]float64, N)
 	mat.NewVecDense(N, g).MulVec(c, mat.NewVecDense(N, v))
 	var vg float64
@@ -101,13 +115,22 @@ func NewWeightedRidge(gram *mat.SymDense, t, omega []float64) (*WeightedRidge, e
 	}
 	bs := mat.NewSymDense(N-1, nil)
 	for i := 1; i < N; i++ {
+		if err := checkRow(ctx, i); err != nil {
+			return nil, err
+		}
 		for j := i; j < N; j++ {
 			bs.SetSym(i-1, j-1, c.At(i, j)-kappa*(v[i]*g[j]+g[i]*v[j])+kappa*kappa*vg*v[i]*v[j])
 		}
 	}
+	if err := fitctx.Err(ctx, "lssvm"); err != nil {
+		return nil, err
+	}
 	var es mat.EigenSym
 	if !es.Factorize(bs, true) {
 		return nil, errors.New("eigendecomposition of the Gram matrix failed")
+	}
+	if err := fitctx.Err(ctx, "lssvm"); err != nil {
+		return nil, err
 	}
 	wr.eig = es.Values(nil)
 	for k, e := range wr.eig {
@@ -123,6 +146,9 @@ func NewWeightedRidge(gram *mat.SymDense, t, omega []float64) (*WeightedRidge, e
 	vtv := make([]float64, N-1)
 	mat.NewVecDense(N-1, vtv).MulVec(vecs.T(), mat.NewVecDense(N-1, v[1:]))
 	for i := range N {
+		if err := checkRow(ctx, i); err != nil {
+			return nil, err
+		}
 		row := wr.u.RawRowView(i)
 		for k := range row {
 			row[k] -= kappa * v[i] * vtv[k]
@@ -134,6 +160,9 @@ func NewWeightedRidge(gram *mat.SymDense, t, omega []float64) (*WeightedRidge, e
 	}
 	wr.ut = make([]float64, N-1)
 	mat.NewVecDense(N-1, wr.ut).MulVec(wr.u.T(), mat.NewVecDense(N, s))
+	if err := fitctx.Err(ctx, "lssvm"); err != nil {
+		return nil, err
+	}
 	return wr, nil
 }
 
@@ -207,4 +236,13 @@ func (wr *WeightedRidge) check(fn string, lambda float64) {
 	if !standardize.PositiveFinite(lambda) {
 		panic(fmt.Sprintf("lssvm: WeightedRidge.%s at λ = %v: want a positive, finite λ", fn, lambda))
 	}
+}
+
+// checkRow returns ctx's error (see fitctx.Err) when ctx is done and row i
+// of an O(m²) loop is a multiple of checkRows, and nil otherwise.
+func checkRow(ctx context.Context, i int) error {
+	if i%checkRows != 0 {
+		return nil
+	}
+	return fitctx.Err(ctx, "lssvm")
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/lssvm"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/floats"
@@ -118,7 +119,7 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (result Model, err 
 		return nil, err
 	}
 	if virtual == nil || u == 0 {
-		lambda, wf, bf, err := balancedRidgeByLOO(zx, train.Y)
+		lambda, wf, bf, err := balancedRidgeByLOO(ctx, zx, train.Y)
 		if err != nil {
 			return nil, fmt.Errorf("method: dam: %w", err)
 		}
@@ -148,7 +149,10 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (result Model, err 
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			loo, alpha, err := sys.solve(tau, lambda)
+			loo, alpha, err := sys.solve(ctx, tau, lambda)
+			if err != nil && ctx.Err() != nil { // stopped, not singular
+				return nil, fitctx.Stopped(ctx, err, fitCaller(dam{}))
+			}
 			if err != nil {
 				continue // numerically singular: not a candidate
 			}
@@ -241,9 +245,10 @@ func virtualLabels(ctx context.Context, sh standardize.Scaler, h, hu *mat.Dense,
 // unlabelled rows — with λ ∈ {1e-4, …, 1e4} chosen by chooseByLOO on the
 // exact leave-one-out predictions, and returns λ, the weights and the
 // intercept. It returns an error when the eigendecomposition fails or no λ
-// gives finite leave-one-out predictions.
-func balancedRidgeByLOO(z *mat.Dense, y []float64) (lambda float64, w []float64, b float64, err error) {
-	wr, cands, err := balancedRidgeCandidates(z, y)
+// gives finite leave-one-out predictions, and ctx's error (see fitctx.Err)
+// when ctx is done, checked between its dense steps and between two λ.
+func balancedRidgeByLOO(ctx context.Context, z *mat.Dense, y []float64) (lambda float64, w []float64, b float64, err error) {
+	wr, cands, err := balancedRidgeCandidates(ctx, z, y)
 	if err != nil {
 		return 0, nil, 0, err
 	}
@@ -256,15 +261,23 @@ func balancedRidgeByLOO(z *mat.Dense, y []float64) (lambda float64, w []float64,
 }
 
 // balancedRidgeCandidates prepares the regression of balancedRidgeByLOO and
-// returns it with the leave-one-out predictions of every λ of lambdaGrid.
-func balancedRidgeCandidates(z *mat.Dense, y []float64) (*lssvm.WeightedRidge, []looCandidate, error) {
+// returns it with the leave-one-out predictions of every λ of lambdaGrid
+// (see balancedRidgeByLOO for ctx).
+func balancedRidgeCandidates(ctx context.Context, z *mat.Dense, y []float64) (*lssvm.WeightedRidge, []looCandidate, error) {
 	m := len(y)
-	wr, err := lssvm.NewWeightedRidge(lssvm.Gram(z, m), y, lssvm.BalanceWeights(y))
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	gram := lssvm.Gram(z, m)
+	wr, err := lssvm.NewWeightedRidge(ctx, gram, y, lssvm.BalanceWeights(y))
 	if err != nil {
 		return nil, nil, err
 	}
 	cands := make([]looCandidate, len(lambdaGrid))
 	for k, l := range lambdaGrid {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, err
+		}
 		cands[k] = looCandidate{Strength: l, Pred: wr.LOOPredictions(m, l)}
 	}
 	return wr, cands, nil
@@ -375,8 +388,10 @@ func newDAMSystem(zl, zu *mat.Dense, y, v []float64) (*damSystem, error) {
 
 // solve returns the leave-one-out predictions of the labelled examples at
 // (tau, lambda) and α = M(y − g), or an error when Z⁻¹ + P is numerically
-// singular.
-func (s *damSystem) solve(tau, lambda float64) (loo, alpha []float64, err error) {
+// singular. It returns ctx's error when ctx is done, checked between its
+// dense steps (the product, the factorisation, the inversion) and every
+// solveCheckRows rows of its O(m²) loop.
+func (s *damSystem) solve(ctx context.Context, tau, lambda float64) (loo, alpha []float64, err error) {
 	m := s.m
 	mu := tau * float64(m) / float64(s.u)
 	f := make([]float64, len(s.s)) // the diagonal of P's middle factor
@@ -405,6 +420,11 @@ func (s *damSystem) solve(tau, lambda float64) (loo, alpha []float64, err error)
 	qfq.Mul(qf, s.q.T())
 	c := 1 / (mu * float64(s.u))
 	for i := range m {
+		if i%solveCheckRows == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, err
+			}
+		}
 		for j := i; j < m; j++ {
 			x := p.At(i, j) + (qfq.At(i, j)+qfq.At(j, i))/2 + c
 			if i == j {
@@ -422,13 +442,22 @@ func (s *damSystem) solve(tau, lambda float64) (loo, alpha []float64, err error)
 		}
 		r[i] = s.y[i] - g - s.vMean
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
 	var ch mat.Cholesky
 	if !ch.Factorize(p) {
 		return nil, nil, fmt.Errorf("DAM system at τ = %g, λ = %g is not positive definite", tau, lambda)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
 	var inv mat.SymDense
 	if err := ch.InverseTo(&inv); err != nil {
 		return nil, nil, fmt.Errorf("DAM system at τ = %g, λ = %g: %w", tau, lambda, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
 	}
 	alpha = make([]float64, m)
 	mat.NewVecDense(m, alpha).MulVec(&inv, mat.NewVecDense(m, r))
@@ -442,6 +471,10 @@ func (s *damSystem) solve(tau, lambda float64) (loo, alpha []float64, err error)
 	}
 	return loo, alpha, nil
 }
+
+// solveCheckRows is the number of rows of solve's O(m²) loop between two
+// checks of its context.
+const solveCheckRows = 64
 
 // primal returns the weights and intercept of the regression at (tau,
 // lambda) from its α (see solve): w = R(Aᵀα + μX̃ᵀv), b = c − x̄_Uᵀw with

@@ -43,12 +43,12 @@ func TestDAMSystem(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			loo, alpha, err := sys.solve(tc.tau, tc.lamb)
+			loo, alpha, err := sys.solve(context.Background(), tc.tau, tc.lamb)
 			if err != nil {
 				t.Fatal(err)
 			}
 			omega := damWeights(y, tc.u, tc.tau)
-			wr, err := lssvm.NewWeightedRidge(lssvm.Gram(z, N), tgt, omega)
+			wr, err := lssvm.NewWeightedRidge(context.Background(), lssvm.Gram(z, N), tgt, omega)
 			if err != nil {
 				t.Fatal(err)
 			}

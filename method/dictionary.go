@@ -115,7 +115,7 @@ func (dc dictionary) Fit(ctx context.Context, train Data, extra Extra) (result M
 	if err != nil {
 		return nil, err
 	}
-	lambda, w, b, err := balancedRidgeByLOO(zc, train.Y)
+	lambda, w, b, err := balancedRidgeByLOO(ctx, zc, train.Y)
 	if err != nil {
 		return nil, fmt.Errorf("method: dictionary: %w", err)
 	}
@@ -236,8 +236,14 @@ func pathCodes(ctx context.Context, path []*mat.Dense, signals *mat.Dense, spars
 // adaptPath returns the path of dictionaries from d0 towards the target
 // signals (see the dictionary type's step 3), d0 first, and the target's
 // squared residual on each dictionary of the path, or ctx's error, or an
-// error for a squared residual that is not finite (finiteResidual), which
-// could not decide the path.
+// error for a squared residual on d0 that is not finite (finiteResidual),
+// which could not decide the path. A later dictionary's residual needs no
+// such check: Codes refuses a non-finite dictionary, and OMP's codes of
+// finite signals on finite atoms are finite (a signal whose squares
+// overflow gets the zero code), so the residual is a sum of finite squares,
+// never NaN; +Inf, against the previous dictionary's finite residual
+// (the path goes on only from a finite one), stops the path as any step
+// that does not improve it.
 func adaptPath(ctx context.Context, d0, target *mat.Dense, sparsity, steps int) ([]*mat.Dense, []float64, error) {
 	K, p := d0.Dims()
 	path := []*mat.Dense{d0}
@@ -247,7 +253,7 @@ func adaptPath(ctx context.Context, d0, target *mat.Dense, sparsity, steps int) 
 		return nil, nil, err
 	}
 	r := sparsecode.ResidualNorm2(target, codes, d0, &res)
-	if err := finiteResidual(0, r); err != nil {
+	if err := finiteResidual(r); err != nil {
 		return nil, nil, err
 	}
 	resids := []float64{r}
@@ -288,9 +294,6 @@ func adaptPath(ctx context.Context, d0, target *mat.Dense, sparsity, steps int) 
 		}
 		var nextRes mat.Dense
 		nr := sparsecode.ResidualNorm2(target, nextCodes, next, &nextRes)
-		if err := finiteResidual(len(path), nr); err != nil {
-			return nil, nil, err
-		}
 		if nr > (1-dictPathTol)*r {
 			break
 		}
@@ -302,13 +305,13 @@ func adaptPath(ctx context.Context, d0, target *mat.Dense, sparsity, steps int) 
 }
 
 // finiteResidual returns an error when r, the target signals' squared
-// residual on dictionary k of the path, is +Inf or NaN: the squares of
+// residual on the path's first dictionary, is +Inf or NaN: the squares of
 // signals too large for float64 (Fit's, standardised, are far from it),
 // which adaptPath's comparisons of residuals cannot rank (+Inf against
 // +Inf never stops the path, NaN always does).
-func finiteResidual(k int, r float64) error {
+func finiteResidual(r float64) error {
 	if math.IsInf(r, 0) || math.IsNaN(r) {
-		return fmt.Errorf("the target signals' squared residual on dictionary %d of the path is %v: the signals are too large for float64's squares", k, r)
+		return fmt.Errorf("the target signals' squared residual on dictionary 0 of the path is %v: the signals are too large for float64's squares", r)
 	}
 	return nil
 }

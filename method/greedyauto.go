@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/standardize"
@@ -343,7 +344,7 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int)
 		}
 		return nil
 	})
-	if err = poolError(ctx, err); err != nil {
+	if err = fitctx.Stopped(ctx, err, fitCaller(a)); err != nil {
 		return nil, err
 	}
 	// The ridge member of each subsample: at the whole sample's λ, on the
@@ -367,7 +368,7 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int)
 		ridgeW[k], ridgeB[k] = w, b-ybar/float64(len(keeps[k]))
 		return nil
 	})
-	if err = poolError(ctx, err); err != nil {
+	if err = fitctx.Stopped(ctx, err, fitCaller(a)); err != nil {
 		return nil, err
 	}
 	return &autoCommittees{
@@ -556,18 +557,6 @@ func ridgeLambdaSample(y []float64, limit int) []int {
 // (one fit per committee): ridgeLambdaByLOO, a variable tests replace to
 // make the member fail beside a committee in progress.
 var ridgeMemberLOO = ridgeLambdaByLOO
-
-// poolError returns err, the error of parallel.For over a fit's items, or
-// ctx.Err() once ctx is done: For returns ctx's cause then, which a
-// caller's context.WithCancelCause makes any error (not naming the method,
-// perhaps not context.Canceled), where a fit returns ctx.Err() wrapped
-// (Method.Fit's rule, as every other method's checks do).
-func poolError(ctx context.Context, err error) error {
-	if err != nil && ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return err
-}
 
 // newGram computes greedytl-auto's shared cross-products: greedytl.NewGram,
 // which tests replace to see the context it is given.

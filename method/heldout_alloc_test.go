@@ -45,7 +45,7 @@ func TestHeldOutProbabilitiesAllocs(t *testing.T) {
 	ctx := context.Background()
 	cs := []float64{1}
 	allocs := testing.AllocsPerRun(1, func() {
-		if _, err := heldOutProbabilities(ctx, F, y, fold, k, cs, multinomialCVTol, &solverRuns{}); err != nil {
+		if _, err := heldOutProbabilities(ctx, F, y, nil, fold, k, cs, multinomialCVTol, &solverRuns{}); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -63,7 +63,7 @@ func BenchmarkHeldOutProbabilities(b *testing.B) {
 	cs := []float64{1}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := heldOutProbabilities(ctx, F, y, fold, k, cs, multinomialCVTol, &solverRuns{}); err != nil {
+		if _, err := heldOutProbabilities(ctx, F, y, nil, fold, k, cs, multinomialCVTol, &solverRuns{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -325,14 +325,15 @@ func (l logistic) path(ctx context.Context, z *mat.Dense, y []float64, hint [][]
 // of z, then the bias) of scikit-learn's standard L1-logistic fit
 // (standardL1Params) on all the columns of z with labels y, each started
 // from w = 0 as scikit-learn's grid search fits them, and whether each
-// converged.
+// converged; one linear.Trainer builds the solver's copy of the problem
+// once for every C.
 func (l logistic) standardPath(ctx context.Context, z *mat.Dense, y []float64) ([][]float64, []bool, error) {
 	_, p := z.Dims()
 	all := make([]int, p)
 	for j := range all {
 		all[j] = j
 	}
-	x := denseColumnsCSR(z, all)
+	tr := linear.NewTrainer(&linear.Problem{X: denseColumnsCSR(z, all), Y: y, Bias: 1})
 	out := make([][]float64, len(cGrid))
 	converged := make([]bool, len(cGrid))
 	for g, c := range cGrid {
@@ -340,7 +341,7 @@ func (l logistic) standardPath(ctx context.Context, z *mat.Dense, y []float64) (
 			return nil, nil, err
 		}
 		w := make([]float64, p+1)
-		conv, err := trainFavouringPositive(ctx, &linear.Problem{X: x, Y: y, Bias: 1}, standardL1Params(c, l.seed), all, w)
+		conv, err := trainFavouringPositive(ctx, tr, standardL1Params(c, l.seed), all, w)
 		if err != nil {
 			return nil, nil, fmt.Errorf("C = %g: %w", c, err)
 		}
@@ -494,7 +495,7 @@ func (s *workingSetSolver) addViolators(c float64, w []float64, set *[]int, add 
 // bias, writes the solution into w (zero outside the set) and reports
 // whether the solver converged.
 func (s *workingSetSolver) solveOn(ctx context.Context, params linear.Params, set []int, w []float64) (bool, error) {
-	return trainFavouringPositive(ctx, &linear.Problem{X: denseColumnsCSR(s.z, set), Y: s.y, Bias: 1}, params, set, w)
+	return trainFavouringPositive(ctx, linear.NewTrainer(&linear.Problem{X: denseColumnsCSR(s.z, set), Y: s.y, Bias: 1}), params, set, w)
 }
 
 // denseColumnsCSR returns the columns set of z, in that order, as a sparse
@@ -517,14 +518,14 @@ func denseColumnsCSR(z *mat.Dense, set []int) *sparse.CSR {
 	return x
 }
 
-// trainFavouringPositive trains prob (labels ±1, the columns of a matrix
-// whose columns set they are, and a bias feature) with params and writes
+// trainFavouringPositive trains tr's problem (labels ±1, the columns of a
+// matrix whose columns set they are, and a bias feature) with params and writes
 // the weights favouring +1 into w: column set[k]'s weight at set[k], the
 // bias last (len(w)−1), zero elsewhere. It reports whether the solver
 // converged (linear.Model.Converged) and returns linear.Train's errors,
 // ctx's included.
-func trainFavouringPositive(ctx context.Context, prob *linear.Problem, params linear.Params, set []int, w []float64) (bool, error) {
-	fit, err := linear.Train(ctx, prob, params)
+func trainFavouringPositive(ctx context.Context, tr *linear.Trainer, params linear.Params, set []int, w []float64) (bool, error) {
+	fit, err := tr.Train(ctx, params)
 	if err != nil {
 		return false, err
 	}

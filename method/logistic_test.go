@@ -205,7 +205,7 @@ func TestLOOHonestOnNoise(t *testing.T) {
 	}
 	// ridgeLOO is the leave-one-out of every candidate of balanced ridge on z.
 	ridgeLOO := func(t *testing.T, z *mat.Dense, y []float64) [][]float64 {
-		_, cands, err := balancedRidgeCandidates(z, y)
+		_, cands, err := balancedRidgeCandidates(context.Background(), z, y)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -243,7 +243,7 @@ func TestLOOHonestOnNoise(t *testing.T) {
 			var pred [][]float64
 			for _, tau := range tauGrid {
 				for _, l := range lambdaGrid {
-					loo, _, err := sys.solve(tau, l)
+					loo, _, err := sys.solve(context.Background(), tau, l)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -257,7 +257,7 @@ func TestLOOHonestOnNoise(t *testing.T) {
 			gram := lssvm.Gram(standardised(raw), m)
 			var pred [][]float64
 			for _, c := range cGrid {
-				sys, err := lssvm.NewSystem(gram, zeta, c)
+				sys, err := lssvm.NewSystem(context.Background(), gram, zeta, c)
 				if err != nil {
 					continue // singular at this C: not a candidate in MultiKT either
 				}

@@ -476,12 +476,27 @@ func Registered(name string) (Registration, bool) {
 	return r, ok
 }
 
+// UnknownMethodError is the error for a method name that is not
+// registered (New, NewMulti, Lookup, wrapped with the package's prefix):
+// "unknown method "NAME" (known: …)", Known the names that were valid
+// there. A caller that names where the name came from (a flag) finds it
+// with errors.As.
+type UnknownMethodError struct {
+	Name  string
+	Known []string
+}
+
+// Error returns "unknown method "NAME" (known: A, B, …)".
+func (e *UnknownMethodError) Error() string {
+	return fmt.Sprintf("unknown method %q (known: %s)", e.Name, strings.Join(e.Known, ", "))
+}
+
 // lookupName returns the registration of the binary method name. Its
 // errors carry no package prefix.
 func lookupName(name string) (Registration, error) {
 	r, ok := Registered(name)
 	if !ok {
-		return Registration{}, fmt.Errorf("unknown method %q (known: %s)", name, strings.Join(Names(), ", "))
+		return Registration{}, &UnknownMethodError{Name: name, Known: Names()}
 	}
 	if r.New == nil {
 		return Registration{}, fmt.Errorf("%s is a multi-class method: it fits class labels, two classes or more, through NewMulti, not ±1 labels through New (binary methods: %s)", name, strings.Join(Names(), ", "))

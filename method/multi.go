@@ -181,7 +181,7 @@ func NewMulti(spec string) (MultiMethod, error) {
 	}
 	r, ok := Registered(s.Name)
 	if !ok {
-		return nil, fmt.Errorf("method: unknown method %q (known: %s)", s.Name, strings.Join(MultiNames(), ", "))
+		return nil, fmt.Errorf("method: %w", &UnknownMethodError{Name: s.Name, Known: MultiNames()})
 	}
 	if r.NewMulti != nil {
 		if len(s.Params) > 0 {

@@ -107,24 +107,26 @@ func multiFile(t *testing.T, name string, train Data, y ClassLabels) (MultiModel
 }
 
 // sklearnMultinomialScript fits LogisticRegression(multi_class="multinomial",
-// solver="lbfgs") at C = argv[2] on the CSV argv[1] (class index first, then
-// the columns, used as they are) and prints the coefficients and the
-// intercepts (centred to sum 0) as JSON.
+// solver="lbfgs") at C = argv[2], with class_weight argv[3] when given
+// ("balanced"), on the CSV argv[1] (class index first, then the columns,
+// used as they are) and prints the coefficients and the intercepts
+// (centred to sum 0) as JSON.
 const sklearnMultinomialScript = `
 import json, sys, warnings
 import numpy as np
 warnings.filterwarnings("ignore")
 from sklearn.linear_model import LogisticRegression
 A = np.loadtxt(sys.argv[1], delimiter=",")
-m = LogisticRegression(multi_class="multinomial", solver="lbfgs", C=float(sys.argv[2]), tol=1e-12, max_iter=100000).fit(A[:, 1:], A[:, 0].astype(int))
+cw = sys.argv[3] if len(sys.argv) > 3 else None
+m = LogisticRegression(multi_class="multinomial", solver="lbfgs", C=float(sys.argv[2]), class_weight=cw, tol=1e-12, max_iter=100000).fit(A[:, 1:], A[:, 0].astype(int))
 b = m.intercept_ - m.intercept_.mean()
 print(json.dumps({"coef": m.coef_.tolist(), "intercept": b.tolist()}))
 `
 
 // multinomialObjective is the objective of multinomialLogistic, written
-// out from its definition: ½‖W‖² + C Σ_i (log Σ_k exp(w_kᵀz_i + b_k) −
-// (w_yᵀz_i + b_y)).
-func multinomialObjective(Z *mat.Dense, y []int, W *mat.Dense, b []float64, C float64) float64 {
+// out from its definition: ½‖W‖² + C Σ_i v_i (log Σ_k exp(w_kᵀz_i + b_k) −
+// (w_yᵀz_i + b_y)), v_i = v[i] (nil: all 1).
+func multinomialObjective(Z *mat.Dense, y []int, v []float64, W *mat.Dense, b []float64, C float64) float64 {
 	m, _ := Z.Dims()
 	K, _ := W.Dims()
 	var f float64
@@ -136,9 +138,54 @@ func multinomialObjective(Z *mat.Dense, y []int, W *mat.Dense, b []float64, C fl
 		for k := range K {
 			s += math.Exp(mat.Dot(W.RowView(k), Z.RowView(i)) + b[k])
 		}
-		f += C * (math.Log(s) - mat.Dot(W.RowView(y[i]), Z.RowView(i)) - b[y[i]])
+		vi := 1.0
+		if v != nil {
+			vi = v[i]
+		}
+		f += C * vi * (math.Log(s) - mat.Dot(W.RowView(y[i]), Z.RowView(i)) - b[y[i]])
 	}
 	return f
+}
+
+// sklearnMultinomial fits scikit-learn's multinomial logistic regression
+// (sklearnMultinomialScript, python py) at C with class_weight (""
+// for none) on the rows of Z labelled y, and returns its weights and its
+// intercepts (centred to sum 0).
+func sklearnMultinomial(t *testing.T, py string, Z *mat.Dense, y []int, K int, C float64, classWeight string) (*mat.Dense, []float64) {
+	t.Helper()
+	m, p := Z.Dims()
+	var csv bytes.Buffer
+	for i := range m {
+		csv.WriteString(strconv.Itoa(y[i]))
+		for j := range p {
+			fmt.Fprintf(&csv, ",%.17g", Z.At(i, j))
+		}
+		csv.WriteByte('\n')
+	}
+	path := filepath.Join(t.TempDir(), "z.csv")
+	if err := os.WriteFile(path, csv.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"-c", sklearnMultinomialScript, path, strconv.FormatFloat(C, 'g', -1, 64)}
+	if classWeight != "" {
+		args = append(args, classWeight)
+	}
+	out, err := exec.Command(py, args...).Output()
+	if err != nil {
+		t.Fatalf("scikit-learn: %v", err)
+	}
+	var want struct {
+		Coef      [][]float64 `json:"coef"`
+		Intercept []float64   `json:"intercept"`
+	}
+	if err := json.Unmarshal(out, &want); err != nil {
+		t.Fatal(err)
+	}
+	W := mat.NewDense(K, p, nil)
+	for k := range K {
+		W.SetRow(k, want.Coef[k])
+	}
+	return W, want.Intercept
 }
 
 // TestMultinomialMatchesSklearn fits the multinomial logistic regression at
@@ -173,12 +220,12 @@ func TestMultinomialMatchesSklearn(t *testing.T) {
 			for i := range all {
 				all[i] = i
 			}
-			x, _, err := fitMultinomial(context.Background(), F, y.Y, tc.K, all, tc.C, nil, 1e-10)
+			x, _, err := fitMultinomial(context.Background(), F, y.Y, nil, tc.K, all, tc.C, nil, 1e-10)
 			if err != nil {
 				t.Fatal(err)
 			}
 			_ = s
-			m, p := Z.Dims()
+			_, p := Z.Dims()
 			r := F.RawMatrix().Cols
 			W := mat.NewDense(tc.K, p, nil)
 			beta := mat.NewDense(tc.K, r, x[:tc.K*r])
@@ -192,42 +239,16 @@ func TestMultinomialMatchesSklearn(t *testing.T) {
 			for _, v := range b {
 				mean += v / float64(tc.K)
 			}
-			var csv bytes.Buffer
-			for i := range m {
-				csv.WriteString(strconv.Itoa(y.Y[i]))
-				for j := range p {
-					fmt.Fprintf(&csv, ",%.17g", Z.At(i, j))
-				}
-				csv.WriteByte('\n')
-			}
-			path := filepath.Join(t.TempDir(), "z.csv")
-			if err := os.WriteFile(path, csv.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			out, err := exec.Command(py, "-c", sklearnMultinomialScript, path, strconv.FormatFloat(tc.C, 'g', -1, 64)).Output()
-			if err != nil {
-				t.Fatalf("scikit-learn: %v", err)
-			}
-			var want struct {
-				Coef      [][]float64 `json:"coef"`
-				Intercept []float64   `json:"intercept"`
-			}
-			if err := json.Unmarshal(out, &want); err != nil {
-				t.Fatal(err)
-			}
+			wantW, wantB := sklearnMultinomial(t, py, Z, y.Y, tc.K, tc.C, "")
 			var worst float64
 			for k := range tc.K {
 				for j := range p {
-					worst = math.Max(worst, math.Abs(W.At(k, j)-want.Coef[k][j]))
+					worst = math.Max(worst, math.Abs(W.At(k, j)-wantW.At(k, j)))
 				}
-				worst = math.Max(worst, math.Abs(b[k]-mean-want.Intercept[k]))
+				worst = math.Max(worst, math.Abs(b[k]-mean-wantB[k]))
 			}
-			got := multinomialObjective(Z, y.Y, W, b, tc.C)
-			wantW := mat.NewDense(tc.K, p, nil)
-			for k := range tc.K {
-				wantW.SetRow(k, want.Coef[k])
-			}
-			peer := multinomialObjective(Z, y.Y, wantW, want.Intercept, tc.C)
+			got := multinomialObjective(Z, y.Y, nil, W, b, tc.C)
+			peer := multinomialObjective(Z, y.Y, nil, wantW, wantB, tc.C)
 			if got > peer*(1+1e-12) {
 				t.Errorf("objective %.17g, scikit-learn's %.17g: ours should be no larger", got, peer)
 			}

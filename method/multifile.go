@@ -419,9 +419,24 @@ func decodeLinearMulti(doc json.RawMessage) (MultiModel, error) {
 // file form is "nearest-neighbour".
 type nearestNeighbourModel struct {
 	multiBase
-	s     blockScaler
-	rows  *mat.Dense // m × (d+n), standardised
-	class []int
+	s      blockScaler
+	rows   *mat.Dense // m × (d+n), standardised
+	class  []int
+	radius float64 // the largest norm of a row of rows (maxNearestRatio)
+}
+
+// newNearestNeighbourModel returns the model of the standardised training
+// rows and their classes, with the largest norm of a row found once, here
+// (at fit and at decode), not at every Scores call, where it cost as much
+// again as one row's distances.
+func newNearestNeighbourModel(base multiBase, s blockScaler, rows *mat.Dense, class []int) *nearestNeighbourModel {
+	_, p := rows.Dims()
+	origin := make([]float64, p)
+	var r float64
+	for t := range class {
+		r = max(r, distance(rows.RawRowView(t), origin))
+	}
+	return &nearestNeighbourModel{multiBase: base, s: s, rows: rows, class: class, radius: r}
 }
 
 // maxNearestRatio bounds how far from the training rows a nearest-neighbour
@@ -440,8 +455,8 @@ const maxNearestRatio = 1 << 26
 
 // Scores returns, per row and class, minus the distance to the nearest
 // training row of the class. A row farther than maxNearestRatio times the
-// largest norm of a standardised training row, r > 0 (a row of norm +Inf
-// included), scores −Inf for every class, which Scores refuses as the
+// largest norm of a standardised training row, r > 0 (nn.radius; a row of
+// norm +Inf included), scores −Inf for every class, which Scores refuses as the
 // linear forms' overflowing scores (checkFiniteScores: "row i: the score
 // of class 0 is -Inf (an input far outside the training range?)"): its
 // distances are too close to its norm to rank the rows (a row of 1e308
@@ -453,10 +468,7 @@ const maxNearestRatio = 1 << 26
 func (nn *nearestNeighbourModel) Scores(d Data) (*mat.Dense, error) {
 	_, p := nn.rows.Dims()
 	origin := make([]float64, p)
-	var r float64 // the largest norm of a training row
-	for t := range nn.class {
-		r = max(r, distance(nn.rows.RawRowView(t), origin))
-	}
+	r := nn.radius
 	return nn.s.rowScores(d, len(nn.classes), func(z, best []float64) {
 		if r > 0 && distance(z, origin) > maxNearestRatio*r {
 			for k := range best {
@@ -587,8 +599,7 @@ func decodeNearestNeighbour(doc json.RawMessage) (MultiModel, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &nearestNeighbourModel{multiBase: multiBase{f.Method, f.Classes, f.Hyperparameters}, s: f.blockScaler,
-		rows: denseRows(f.Rows, d+n), class: f.RowClasses}, nil
+	return newNearestNeighbourModel(multiBase{f.Method, f.Classes, f.Hyperparameters}, f.blockScaler, denseRows(f.Rows, d+n), f.RowClasses), nil
 }
 
 // centroidCosineModel classifies L2-normalised standardised rows by the

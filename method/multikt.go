@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/greedytl/greedytl/hinge"
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/lssvm"
 	"gonum.org/v1/gonum/mat"
 )
@@ -122,7 +123,10 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (result Model, er
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		sys, err := lssvm.NewSystem(gram, zeta, c)
+		sys, err := lssvm.NewSystem(ctx, gram, zeta, c)
+		if err != nil && ctx.Err() != nil { // stopped, not singular
+			return nil, fitctx.Stopped(ctx, err, fitCaller(k))
+		}
 		if err != nil {
 			lastErr = err
 			continue // numerically singular at this C: not a candidate
@@ -153,7 +157,7 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (result Model, er
 		return nil, fmt.Errorf("method: %s: %w", k.name, err)
 	}
 	s := settings[best]
-	sys, err := lssvm.NewSystem(gram, zeta, s.c)
+	sys, err := lssvm.NewSystem(ctx, gram, zeta, s.c)
 	if err != nil {
 		return nil, fmt.Errorf("method: %s: %w", k.name, err)
 	}

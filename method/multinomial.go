@@ -17,14 +17,27 @@ import (
 
 // multinomialLogistic is the method "multinomial-logistic": L2-regularised
 // multinomial (softmax) logistic regression on the standardised [X, H],
+// class-balanced,
 //
-//	min_{W,b} ½‖W‖²_F + C Σ_i [log Σ_k exp(w_kᵀz_i + b_k) − (w_{y_i}ᵀz_i + b_{y_i})],
+//	min_{W,b} ½‖W‖²_F + C Σ_i v_i [log Σ_k exp(w_kᵀz_i + b_k) − (w_{y_i}ᵀz_i + b_{y_i})],
 //
-// the intercepts b unpenalised (scikit-learn's
-// LogisticRegression(multi_class="multinomial", solver="lbfgs"); b is
-// reported with Σ_k b_k = 0, which leaves the scores' differences
-// unchanged). It is solved by L-BFGS (lbfgs) to a gradient of
-// infinity norm multinomialTol on the objective divided by C·m.
+// the intercepts b unpenalised, v_i = m / (K · n_{y_i}) the weight that
+// gives every class the same total weight (classBalancedWeights; scikit-learn's
+// LogisticRegression(multi_class="multinomial", solver="lbfgs",
+// class_weight="balanced"); b is reported with Σ_k b_k = 0, which leaves
+// the scores' differences unchanged). With every class of the same number
+// of examples every v_i is 1, and the fit is the unweighted one, bit for
+// bit. With uneven counts the unweighted loss lets the class frequencies
+// speak through the intercepts, the more the harder C regularises W: with
+// a class of one example beside classes of ten, C = 1 (below) on rows of
+// unit norm (greedytl-nway's) predicted the larger classes for every test
+// row of the smaller (docs/results/README.md, "Several classes at once",
+// uneven shots). The weights make the fit aim at the balanced error, the
+// measure its C is chosen by; with training counts that follow the rows
+// to be classified, they shift predictions toward the smaller classes.
+//
+// It is solved by L-BFGS (lbfgs) to a gradient of infinity norm
+// multinomialTol on the objective divided by C·m.
 //
 // C ∈ grid.Regularization() (1e-4 … 1e4) is chosen by stratified k-fold
 // cross-validation on the training examples, k = min(5, the smallest class's
@@ -111,9 +124,12 @@ func (ml multinomialLogistic) FitMulti(ctx context.Context, train Data, y ClassL
 
 // fitMultinomialModel fits the multinomial logistic model on the columns
 // of Z from column first on (the earlier ones get weight 0), standardised
-// by s, C chosen as multinomialLogistic says. The model reports the L-BFGS
-// runs, of the cross-validation and of the final fit, that stopped before
-// their tolerance (NotConverged).
+// by s, C chosen as multinomialLogistic says, each example's loss
+// weighted so that every class has the same total weight
+// (classBalancedWeights: of the cross-validation's sample in its fits, of
+// all the examples in the final fit). The model reports the L-BFGS runs,
+// of the cross-validation and of the final fit, that stopped before their
+// tolerance (NotConverged).
 func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat.Dense, y ClassLabels, seed uint64, first int) (*LinearMulti, error) {
 	m, p := Z.Dims()
 	K := len(y.Names)
@@ -135,7 +151,7 @@ func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat
 		ycv = y.rows(rows)
 	}
 	runs := &solverRuns{solver: fmt.Sprintf("L-BFGS (to a gradient tolerance, at most %d iterations)", multinomialIters)}
-	c, err := chooseMultinomialC(ctx, Fcv, ycv, seed, runs)
+	c, err := chooseMultinomialC(ctx, Fcv, ycv, classBalancedWeights(ycv), seed, runs)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +159,7 @@ func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat
 	for i := range all {
 		all[i] = i
 	}
-	x, converged, err := fitMultinomial(ctx, F, y.Y, K, all, c, nil, multinomialTol)
+	x, converged, err := fitMultinomial(ctx, F, y.Y, classBalancedWeights(y), K, all, c, nil, multinomialTol)
 	if err != nil {
 		return nil, err
 	}
@@ -264,15 +280,16 @@ func cvSubsample(y ClassLabels, seed uint64) []int {
 }
 
 // chooseMultinomialC chooses C by stratified cross-validation (see
-// multinomialLogistic); runs counts its fits.
-func chooseMultinomialC(ctx context.Context, F *mat.Dense, y ClassLabels, seed uint64, runs *solverRuns) (float64, error) {
+// multinomialLogistic), the fits' losses weighted by weights (nil: all 1);
+// runs counts its fits.
+func chooseMultinomialC(ctx context.Context, F *mat.Dense, y ClassLabels, weights []float64, seed uint64, runs *solverRuns) (float64, error) {
 	counts := y.Counts()
 	k := min(multinomialFolds, slices.Min(counts))
 	if k < 2 {
 		return multinomialDefaultC, nil
 	}
 	cs := grid.Regularization()
-	prob, err := heldOutProbabilities(ctx, F, y, multinomialFoldsOf(y, k, seed), k, cs, multinomialCVTol, runs)
+	prob, err := heldOutProbabilities(ctx, F, y, weights, multinomialFoldsOf(y, k, seed), k, cs, multinomialCVTol, runs)
 	if err != nil {
 		return 0, err
 	}
@@ -300,8 +317,10 @@ func bestHeldOut(errs, losses []float64) int {
 // probabilities of the rows of F (prob[g][i*K+c], example i, class c, at
 // C = cs[g]) from the fits on the other folds of fold (k folds), each to a
 // gradient of tol, warm-started from the previous C's fit of the same
-// fold; runs counts the fits.
-func heldOutProbabilities(ctx context.Context, F *mat.Dense, y ClassLabels, fold []int, k int, cs []float64, tol float64, runs *solverRuns) ([][]float64, error) {
+// fold, the examples' losses weighted by weights (nil: all 1; the same
+// weights in every fold, as scikit-learn's LogisticRegressionCV weighs
+// them); runs counts the fits.
+func heldOutProbabilities(ctx context.Context, F *mat.Dense, y ClassLabels, weights []float64, fold []int, k int, cs []float64, tol float64, runs *solverRuns) ([][]float64, error) {
 	K := len(y.Names)
 	m := len(y.Y)
 	prob := make([][]float64, len(cs))
@@ -315,7 +334,7 @@ func heldOutProbabilities(ctx context.Context, F *mat.Dense, y ClassLabels, fold
 		for g, c := range cs {
 			var err error
 			var converged bool
-			if x, converged, err = fitMultinomial(ctx, F, y.Y, K, in, c, x, tol); err != nil {
+			if x, converged, err = fitMultinomial(ctx, F, y.Y, weights, K, in, c, x, tol); err != nil {
 				return nil, err
 			}
 			runs.add(converged)
@@ -333,6 +352,25 @@ func heldOutProbabilities(ctx context.Context, F *mat.Dense, y ClassLabels, fold
 		}
 	}
 	return prob, nil
+}
+
+// classBalancedWeights returns the weight of each example of y that gives
+// every class the same total weight, m / (K · n_c) for an example of a
+// class of n_c of the m examples in K classes (scikit-learn's
+// class_weight="balanced"): the weights sum to m, so that C keeps its
+// meaning. With every class of the same count they are all exactly 1, and
+// it returns nil (no weights: the same fit, bit for bit).
+func classBalancedWeights(y ClassLabels) []float64 {
+	counts := y.Counts()
+	if slices.Min(counts) == slices.Max(counts) {
+		return nil
+	}
+	m, K := len(y.Y), len(counts)
+	w := make([]float64, m)
+	for i, c := range y.Y {
+		w[i] = float64(m) / float64(K*counts[c])
+	}
+	return w
 }
 
 // balancedErrorLogLoss returns the class-balanced 0-1 error of the argmax
@@ -376,16 +414,22 @@ func softmaxInPlace(p []float64) {
 var errNotFinite = errors.New("method: multinomial-logistic: the objective is not finite")
 
 // fitMultinomial minimises the objective of multinomialLogistic divided by
-// C·|rows| over the rows of F listed, from x0 (nil: zero), to a gradient of
-// infinity norm tol, and returns the parameters — B (K × r, row-major),
+// C·|rows| over the rows of F listed, each example's loss multiplied by its
+// weight weights[i] (nil: all 1; classBalancedWeights), from x0 (nil:
+// zero), to a gradient of infinity norm tol, and returns the parameters — B (K × r, row-major),
 // then b (K) — and whether L-BFGS reached tol (lbfgs).
-func fitMultinomial(ctx context.Context, F *mat.Dense, y []int, K int, rows []int, C float64, x0 []float64, tol float64) ([]float64, bool, error) {
+func fitMultinomial(ctx context.Context, F *mat.Dense, y []int, weights []float64, K int, rows []int, C float64, x0 []float64, tol float64) ([]float64, bool, error) {
 	_, r := F.Dims()
 	Fs := rowsOf(F, rows)
 	m := len(rows)
 	yy := make([]int, m)
+	ww := make([]float64, m) // the rows' weights
 	for t, i := range rows {
 		yy[t] = y[i]
+		ww[t] = 1
+		if weights != nil {
+			ww[t] = weights[i]
+		}
 	}
 	logits := mat.NewDense(m, K, nil)
 	inv := 1 / float64(m)
@@ -406,12 +450,15 @@ func fitMultinomial(ctx context.Context, F *mat.Dense, y []int, K int, rows []in
 				s += math.Exp(v - mx)
 			}
 			lse := mx + math.Log(s)
-			f += lse - row[yy[i]]
+			// A weight of 1 leaves every value as it was unweighted,
+			// bit for bit: 1·v = v.
+			f += ww[i] * (lse - row[yy[i]])
 			if grad != nil {
+				wi := ww[i] * inv
 				for k, v := range row {
-					row[k] = math.Exp(v-lse) * inv // residual P − Y, scaled
+					row[k] = math.Exp(v-lse) * wi // residual P − Y, weighted and scaled
 				}
-				row[yy[i]] -= inv
+				row[yy[i]] -= wi
 			}
 		}
 		f *= inv

@@ -1,6 +1,7 @@
 package method
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -81,8 +82,8 @@ func TestNearestNeighbourAnyScale(t *testing.T) {
 		Rc.Scale(c, R)
 		Qc.Scale(c, Q)
 		names := []string{"a", "b", "c"}[:slices.Max(class)+1]
-		return &nearestNeighbourModel{multiBase: multiBase{"nearest-neighbour", names, map[string]float64{}},
-			s: blockScaler{X: identity}, rows: &Rc, class: class}, &Qc
+		return newNearestNeighbourModel(multiBase{"nearest-neighbour", names, map[string]float64{}},
+			blockScaler{X: identity}, &Rc, class), &Qc
 	}
 	for _, c := range []float64{1, 1e-200, 1e-160, 1e200, 1e300} {
 		nn, Qc := scaled(c)
@@ -203,8 +204,8 @@ func TestNearestNeighbourRefusesRowsBeyondResolution(t *testing.T) {
 	identity := standardize.Scaler{Mean: make([]float64, 2), Scale: []float64{1, 1}}
 	model2 := func(rows []float64, class []int) *nearestNeighbourModel {
 		names := []string{"a", "b", "c"}[:slices.Max(class)+1]
-		return &nearestNeighbourModel{multiBase: multiBase{"nearest-neighbour", names, map[string]float64{}},
-			s: blockScaler{X: identity}, rows: mat.NewDense(len(class), 2, rows), class: class}
+		return newNearestNeighbourModel(multiBase{"nearest-neighbour", names, map[string]float64{}},
+			blockScaler{X: identity}, mat.NewDense(len(class), 2, rows), class)
 	}
 	// The boundary, with the scaler the identity: r = 2, the third row's.
 	rows := []float64{1, 0, 0, 1, -2, 0, 0, -1, 0.5, 0.5, -0.5, 0.25}
@@ -269,5 +270,35 @@ func TestNearestNeighbourRefusesRowsBeyondResolution(t *testing.T) {
 	}
 	if got, err := zero.Predict(Data{X: mat.NewDense(1, 2, []float64{1.5e308, 1.5e308})}); err == nil || err.Error() != refused {
 		t.Errorf("r = 0, (1.5e308, 1.5e308), of norm +Inf: %v %v, want refused", got, err)
+	}
+}
+
+// TestNearestNeighbourRadius: the largest norm of a training row that
+// Scores bounds rows by (maxNearestRatio), found once at fit and at decode
+// (newNearestNeighbourModel), equals the brute-force maximum of √Σv² over
+// the standardised training rows, in the fitted model and in the one read
+// back from its file; a model decoded without it (radius 0) would refuse
+// no far row.
+func TestNearestNeighbourRadius(t *testing.T) {
+	train, y, _, _ := multiProblem(5, 3, 4, 1, 6, 3)
+	fitted, file := multiFile(t, "nearest-neighbour", train, y)
+	back, err := Read(bytes.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, m := range map[string]MultiModel{"fitted": fitted, "read": back.Multi} {
+		nn := m.(*nearestNeighbourModel)
+		var want float64
+		m, p := nn.rows.Dims()
+		for i := range m {
+			var s float64
+			for j := range p {
+				s += nn.rows.At(i, j) * nn.rows.At(i, j)
+			}
+			want = max(want, math.Sqrt(s))
+		}
+		if want == 0 || nn.radius != want {
+			t.Errorf("%s: radius %v, the largest row norm is %v", name, nn.radius, want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -327,6 +328,29 @@ func TestWholeSettingsRead(t *testing.T) {
 			if v != want {
 				t.Errorf("%q: method %q, setting %v, want %v", spec, m.Name(), v, want)
 			}
+		}
+	}
+}
+
+// TestUnknownMethodError: New, NewMulti and Lookup refuse an unregistered
+// name with an *UnknownMethodError (errors.As), which a caller names by
+// where the name came from (fit's --method), their messages unchanged:
+// New's and Lookup's list the binary methods, NewMulti's every method.
+func TestUnknownMethodError(t *testing.T) {
+	binary := `method: unknown method "nope" (known: ` + strings.Join(Names(), ", ") + ")"
+	multi := `method: unknown method "nope" (known: ` + strings.Join(MultiNames(), ", ") + ")"
+	_, errNew := New("nope:lambda=1")
+	_, errMulti := NewMulti("nope")
+	_, errLookup := Lookup("nope")
+	for _, tc := range []struct {
+		name  string
+		err   error
+		want  string
+		known []string
+	}{{"New", errNew, binary, Names()}, {"NewMulti", errMulti, multi, MultiNames()}, {"Lookup", errLookup, binary, Names()}} {
+		var u *UnknownMethodError
+		if tc.err == nil || tc.err.Error() != tc.want || !errors.As(tc.err, &u) || u.Name != "nope" || !slices.Equal(u.Known, tc.known) {
+			t.Errorf("%s: %v, want %q as an *UnknownMethodError", tc.name, tc.err, tc.want)
 		}
 	}
 }

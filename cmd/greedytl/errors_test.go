@@ -149,9 +149,11 @@ func TestBadInputMessages(t *testing.T) {
 			`invalid argument "1_0" for "-c, --cost" flag: want a number, got "1_0" (see 'greedytl train --help')`},
 		// "--method: method: …" before: the method package's errors name
 		// the method or the spec, and are passed on as they are, as
-		// experiment --methods passes them.
-		{"unknown method", fit("--method", "nope"), `method: unknown method "nope" (known: ` + strings.Join(method.MultiNames(), ", ") + ")"},
-		{"unknown method with a GreedyTL flag", fit("--method", "nope", "--delta", "0.1"), `method: unknown method "nope" (known: ` + strings.Join(method.Names(), ", ") + ")"},
+		// experiment --methods passes them; but an unknown method, which
+		// said "method: unknown method" where experiment's says
+		// "experiment: unknown method", names the flag.
+		{"unknown method", fit("--method", "nope"), `--method: unknown method "nope" (known: ` + strings.Join(method.MultiNames(), ", ") + ")"},
+		{"unknown method with a GreedyTL flag", fit("--method", "nope", "--delta", "0.1"), `--method: unknown method "nope" (known: ` + strings.Join(method.Names(), ", ") + ")"},
 		{"settings to a native multi-class method", fit("--method", "nearest-mean:x=1"), `method: nearest-mean takes no settings (spec "nearest-mean:x=1")`},
 		{"predict: feature count", []string{"predict", "--model", model, "--features", X3},
 			"model " + model + " on X = " + X3 + ": method: predict: X has 2 columns, the model was trained on 6 features"},

@@ -396,7 +396,7 @@ func (f flagSetting) applies(base, spec string) error {
 			}
 			return badInputf("--%s applies to the greedytl methods; %s sets its own hyperparameters (see 'greedytl help fit')", f.flag, spec)
 		}
-		return badInput(err)
+		return methodInput(err)
 	}
 	return nil
 }
@@ -416,8 +416,8 @@ func (o *fitOptions) configure(c *cobra.Command) (method.Method, error) {
 }
 
 // newOfSpec returns what newMethod (method.New, method.NewMulti) makes of
-// the spec of the flags o of the command c; its errors are bad input,
-// named --method's.
+// the spec of the flags o of the command c; its errors are bad input
+// (methodInput).
 func newOfSpec[M any](o *fitOptions, c *cobra.Command, newMethod func(spec string) (M, error)) (M, error) {
 	var none M
 	spec, err := o.spec(c)
@@ -433,9 +433,21 @@ func newOfSpec[M any](o *fitOptions, c *cobra.Command, newMethod func(spec strin
 				err = typedErr
 			}
 		}
-		return none, badInput(err)
+		return none, methodInput(err)
 	}
 	return m, nil
+}
+
+// methodInput returns err, the method package's error for --method's
+// spec, as bad input, as it is (it names the spec), but for an unknown
+// method, which names --method ("--method: unknown method …", as
+// experiment's say "experiment: unknown method …").
+func methodInput(err error) error {
+	var unknown *method.UnknownMethodError
+	if errors.As(err, &unknown) {
+		return badInputf("--method: %w", unknown)
+	}
+	return badInput(err)
 }
 
 func runFit(c *cobra.Command, s *streams, o *fitOptions) error {

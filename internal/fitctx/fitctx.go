@@ -13,8 +13,6 @@ package fitctx
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 )
 
 // Require panics when ctx is nil, naming the caller (for example
@@ -32,37 +30,72 @@ func Start(ctx context.Context, caller string) error {
 	return Err(ctx, caller)
 }
 
-// Err returns nil while ctx is not done, and afterwards its error wrapped
-// as "<caller>: fit interrupted: <ctx.Err()>" (errors.Is finds
-// context.Canceled or context.DeadlineExceeded in it).
+// Err returns nil while ctx is not done, and afterwards its error as an
+// *Interruption naming the caller, "<caller>: fit interrupted: <ctx.Err()>"
+// (errors.Is finds context.Canceled or context.DeadlineExceeded in it).
 func Err(ctx context.Context, caller string) error {
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("%s: %s: %w", caller, Interrupted, err)
+		return &Interruption{Caller: caller, Err: err}
 	}
 	return nil
 }
 
-// Interrupted is the words of every fit's error when its context is done:
-// Err's ("<caller>: fit interrupted: context canceled"), and the root
-// package's, which say where the fit stopped ("greedytl.Fit: fit
-// interrupted after 3 steps: …").
-const Interrupted = "fit interrupted"
+// interrupted is the words of every fit's error when its context is done
+// (Interruption.Error).
+const interrupted = "fit interrupted"
+
+// Interruption is the error of a fit whose context is done, the one type
+// that every fit's interruption is (errors.As finds it however it is
+// wrapped): "<Caller>: fit interrupted: <Err>", or with At, where the fit
+// stopped, "<Caller>: fit interrupted <At>: <Err>" (the root package's:
+// "greedytl.Fit: fit interrupted after 3 steps: context canceled").
+type Interruption struct {
+	Caller string // who was interrupted: "greedytl.Fit", "linear: training"
+	At     string // where it stopped ("after 3 steps"), or ""
+	Err    error  // the context's error, ctx.Err()
+}
+
+// Error returns "<Caller>: fit interrupted[ <At>]: <Err>".
+func (e *Interruption) Error() string {
+	at := ""
+	if e.At != "" {
+		at = " " + e.At
+	}
+	return e.Caller + ": " + interrupted + at + ": " + e.Err.Error()
+}
+
+// Unwrap returns the context's error, for errors.Is.
+func (e *Interruption) Unwrap() error { return e.Err }
+
+// Stopped returns Err(ctx, caller) once ctx is done, whatever err, and err
+// otherwise: the error of work that ctx's end may have stopped short — a
+// pool of a fit's items (parallel.For and ForLowest return ctx's cause,
+// which a caller's context.WithCancelCause makes any error, or whichever
+// item noticed first), a solver that returned early — is the
+// interruption's, naming the caller, once ctx is done.
+func Stopped(ctx context.Context, err error, caller string) error {
+	if cerr := Err(ctx, caller); cerr != nil {
+		return cerr
+	}
+	return err
+}
 
 // Finish returns (v, err) unchanged when err is not nil or ctx is not done,
 // and otherwise the zero value and Err(ctx, caller): a fit whose context
 // is done by the time it has finished returns the context's error, not its
-// result. A context error that does not say Interrupted (an inner loop's
+// result. A context error that is no Interruption (an inner loop's
 // ctx.Err(), bare or wrapped by the method: "method: l1-logistic: context
 // canceled") is returned as Err returns it, so that every cancelled fit's
-// message names the caller and says Interrupted; v, what the fit returned
+// error is an Interruption naming the caller; v, what the fit returned
 // beside its error, is returned as given whatever the error (only a
 // result, returned without an error, is withheld).
 func Finish[T any](ctx context.Context, v T, err error, caller string) (T, error) {
 	if err == context.Canceled || err == context.DeadlineExceeded {
-		return v, fmt.Errorf("%s: %s: %w", caller, Interrupted, err)
+		return v, &Interruption{Caller: caller, Err: err}
 	}
-	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) && !strings.Contains(err.Error(), Interrupted) {
-		return v, fmt.Errorf("%s: %s: %w", caller, Interrupted, ctx.Err())
+	var in *Interruption
+	if err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err()) && !errors.As(err, &in) {
+		return v, &Interruption{Caller: caller, Err: ctx.Err()}
 	}
 	if err != nil {
 		return v, err

@@ -1,0 +1,107 @@
+package method
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestLSSVMMethodsStopWhenDone: dam (with virtual labels, and without
+// sources: the balanced ridge) and multikt-l2/l1, cancelled during their
+// matrix operations (BLAS calls; the first few and about 20 spread over
+// the fit), return the context's error, no model, having done at most one
+// dense step's worth of matrix work after the cancel: no more BLAS calls
+// than the longer of a Cholesky factorisation and its inversion of an
+// m × m matrix (dam's solve, multikt's lssvm.NewSystem), or than an
+// eigendecomposition of one (lssvm.NewWeightedRidge: dam without sources),
+// make alone (denseSteps). Before the fix
+// lssvm.NewSystem, lssvm.NewWeightedRidge and DAM's solve ran their
+// factorisation, inversion and eigendecomposition back to back without a
+// check (multikt took a cancel inside NewSystem for a singular C and went
+// on): at m = 4,000 these fits returned 59 s to 1 min 58 s after a 2 s
+// deadline (loaded).
+func TestLSSVMMethodsStopWhenDone(t *testing.T) {
+	const m = 160
+	withSources := newConformanceCase(11, m, m/2, 5, 4)
+	factor, eig := denseSteps(t, m)
+	cases := []struct {
+		name, method string
+		c            conformanceCase
+		step         int64 // the longest dense step of the fit
+	}{
+		{"dam", "dam", withSources, factor}, // an eigendecomposition of d × d only
+		{"dam without sources", "dam", withSources.withoutSources(), eig},
+		{"multikt-l2", "multikt-l2", withSources, factor},
+		{"multikt-l1", "multikt-l1", withSources, factor},
+	}
+	for _, tc := range cases {
+		step := tc.step
+		t.Run(tc.name, func(t *testing.T) {
+			meth := newConformanceMethod(t, tc.method)
+			counted, restore := fitctxtest.UseBLASCountdown(0, func() {})
+			_, err := meth.Fit(context.Background(), tc.c.train, tc.c.extra)
+			restore()
+			if err != nil {
+				t.Fatal(err)
+			}
+			total := counted.Calls()
+			if total <= step+1 {
+				t.Fatalf("%d matrix operations in the fit, %d in its longest step: the test needs a fit of more than one step", total, step)
+			}
+			stride := max(1, total/20)
+			for at := int64(1); at <= total; at++ {
+				if at > 3 && at%stride != 0 && at != total {
+					continue
+				}
+				ctx, cancel := context.WithCancel(context.Background())
+				b, restore := fitctxtest.UseBLASCountdown(at, cancel)
+				model, err := meth.Fit(ctx, tc.c.train, tc.c.extra)
+				restore()
+				cancel()
+				if !errors.Is(err, context.Canceled) || model != nil {
+					t.Errorf("cancelled in matrix operation %d of %d: err %v (model %v), want context.Canceled", at, total, err, model != nil)
+				}
+				if after := b.Calls() - at; after > step {
+					t.Errorf("cancelled in matrix operation %d of %d: %d more after it, want at most %d (the longest dense step's)", at, total, after, step)
+				}
+			}
+		})
+	}
+}
+
+// denseSteps returns the matrix operations (BLAS calls) of the longer of a
+// Cholesky factorisation and its inversion, and of an eigendecomposition,
+// of a dense m × m positive definite matrix (they depend on m, not on the
+// values, once no column is zero).
+func denseSteps(t *testing.T, m int) (factor, eig int64) {
+	t.Helper()
+	// A dense matrix: LAPACK skips the reflections of columns that are
+	// zero already, so a sparse one would take fewer operations.
+	rng := rand.New(rand.NewPCG(2, 2))
+	z := mat.NewDense(m, m, nil)
+	for i := range z.RawMatrix().Data {
+		z.RawMatrix().Data[i] = rng.NormFloat64()
+	}
+	a := mat.NewSymDense(m, nil)
+	a.SymOuterK(1, z)
+	count := func(f func()) int64 {
+		b, restore := fitctxtest.UseBLASCountdown(0, func() {})
+		defer restore()
+		f()
+		return b.Calls()
+	}
+	var ch mat.Cholesky
+	chol := count(func() { ch.Factorize(a) })
+	var inv mat.SymDense
+	invOps := count(func() { ch.InverseTo(&inv) })
+	var es mat.EigenSym
+	eig = count(func() { es.Factorize(a, true) })
+	if chol == 0 || invOps == 0 || eig == 0 {
+		t.Fatalf("matrix operations at m = %d: Cholesky %d, inversion %d, eigendecomposition %d; want some of each", m, chol, invOps, eig)
+	}
+	return max(chol, invOps), eig
+}
