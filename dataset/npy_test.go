@@ -184,8 +184,8 @@ func TestDecodeNPYErrors(t *testing.T) {
 
 // TestTextDtypeHint: a .npy array of strings or objects (np.save of an
 // array of names: '<U3', '|S5', '|O') is refused with what the file should
-// hold, by what read it: a label file says to write names as text, one
-// per line; a dataset folder's labels.npy, that it holds class indices
+// hold, by what read it: a label file says to save names as str ('<U n',
+// which it reads: TestNPYStringLabels) or text, one per line; a dataset folder's labels.npy, that it holds class indices
 // beside classes.txt; a matrix, that features must be numbers. They said
 // only "unsupported dtype '<U3'". Another unsupported dtype ('<c16') and
 // DecodeNPY, which knows no use, get no hint.
@@ -252,6 +252,9 @@ func TestTextDtypeHint(t *testing.T) {
 			}},
 			{"DecodeNPY", "y.npy", bad, func() error { _, err := DecodeNPY(bytes.NewReader(b), "y.npy"); return err }},
 		} {
+			if strings.Contains(descr, "U") && tc.file == y || strings.Contains(descr, "U") && tc.what == "DecodeClassesHeader" {
+				continue // a label file's strings are read (TestNPYStringLabels)
+			}
 			t.Run(descr+" "+tc.what, func(t *testing.T) { checkError(t, nil, tc.read(), tc.file+": "+tc.want) })
 		}
 	}

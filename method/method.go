@@ -280,6 +280,12 @@ type Extra struct {
 	Oracle *Data
 	// Seed seeds any randomness of the fit.
 	Seed uint64
+	// Progress, if not nil, is called by a multi-class fit one class
+	// against the rest (OneVsRest) after each class's fit, with the number
+	// of classes fitted so far and the number of classes, in order
+	// (1 … K of K), for a caller that shows the work going on. Binary fits
+	// do not call it.
+	Progress func(done, total int)
 }
 
 // Needs says what a method requires beyond (X, H, y).

@@ -285,7 +285,7 @@ def _check_parsed(header, classes):
         raise ModelFileError('"sources" has no sha256 digest')
     for key in ("feature_names", "source_names"):
         if header.get(key) == []:
-            raise ModelFileError('"{}" names no column (a file without names has no "{}")'.format(key, key))
+            raise ModelFileError('"{}" names no column (a file without names has no "{}"; greedytl never writes an empty one)'.format(key, key))
     if labels is not None:
         _check_labels(labels["positive"], labels["negative"] or [])
     if labels is not None and classes:
