@@ -78,14 +78,17 @@
 //
 // Starting from S = ∅, each step adds the column that maximises s(S ∪ {i})
 // (ties go to the lowest candidate index: features in column order, then
-// sources in column order). Columns equal once standardised, or opposite
-// (the score cannot tell a column from its negation), tie at every step:
-// a column given twice, in two units or shifted, a one-hot pair x and
-// 1 − x. Their computed values differ by rounding, so each search takes
-// columns whose standardised values agree within the rounding of their
-// standardisation as one class and gives its members the lowest member's
-// values, bit for bit: the lowest index wins (ties.go). The loop stops,
-// without adding it, when the best column would lower the mean regularised error e(S)/m by less than
+// sources in column order). The rule holds among columns whose
+// standardised values are bitwise equal (exact duplicates: a column given
+// twice), whose computed scores are then bitwise equal too: the lowest
+// index wins in Fit's exact and sampled searches and in Gram.Fit. Columns
+// equal only up to rounding once standardised (a one-hot pair x and
+// 1 − x, a copy in other units, a negated copy) tie in exact arithmetic
+// but are chosen by their computed scores, which can differ by rounding,
+// and differently in Fit, Gram.Fit and the sampled search: the three may
+// pick different members of such a group (with predictions equal up to
+// rounding). The loop stops, without adding it, when the
+// best column would lower the mean regularised error e(S)/m by less than
 // Options.Delta (1e-4, the paper's rule), when Options.MaxK columns are
 // selected, or when no candidate is left.
 //
@@ -134,10 +137,9 @@
 // drawing it (so it checks only those columns for NaN and ±Inf; a column
 // laid out contiguously, as in the transpose of an N×m matrix passed via
 // its T method, is read fastest). When at most r candidates remain it
-// scores them all, with the exact search's classes of equal columns, and
-// so with r ≥ N it selects exactly what the exact search selects. (A step
-// that draws r of more candidates scores the drawn columns as
-// standardised.) Draws are seeded by Options.Seed: the same seed gives
+// scores them all, and so with r ≥ N it selects what the exact search
+// selects (but for the members of a group of columns equal only up to
+// rounding, above). Draws are seeded by Options.Seed: the same seed gives
 // the same model.
 //
 // A Gram (NewGram) serves many exact fits of one sample and of subsets of
@@ -145,7 +147,8 @@
 // the N×N cross-products of the sample's columns once (O(N²·m)), a
 // subset's by removing the rows it leaves out, and Gram.Fit runs the
 // exact search in covariance form, O(N·k + m·k) a step instead of O(N·m),
-// with Fit's selections and, up to rounding, its weights and path
+// with Fit's selections (but within a group of columns equal only up to
+// rounding, above) and, up to rounding, its weights and path
 // (docs/design.md §3, "Shared cross-products"). It pays when N ≤ m and the
 // paths are long.
 //
@@ -184,8 +187,7 @@
 // modelfile's). The search: engine.go (the engine
 // interface and the main loop), path.go (Ĝ and a in the primal or the dual
 // form, the record of each step, leave-one-out), exact.go and sample.go (the
-// exact and randomised engines), ties.go (columns equal once standardised,
-// for the tie rule), exact32.go and kernel32* (the exact
+// exact and randomised engines), exact32.go and kernel32* (the exact
 // search's float32 block beyond the cache, and its product), prune.go (the
 // randomised engine's bound on a candidate's gain), batch.go (the
 // randomised engine's batched scoring), errors.go (the engines' shared

@@ -37,12 +37,6 @@ type exactEngine struct {
 	f32 bool
 	s32 screen32
 
-	// tieRep and tieNeg are the tie classes of the slots (tieClasses; nil
-	// when there are none): the block holds each member as its class's
-	// lowest slot, negated where tieNeg is set.
-	tieRep []int32
-	tieNeg []bool
-
 	lambda float64
 	best   int       // best slot for the current state, -1 if none has a positive gain
 	colBuf []float64 // col's result
@@ -196,13 +190,9 @@ func newExact(ctx context.Context, in *inputs, y []float64) (*exactEngine, error
 		}
 		w0 = w1
 	}
-	// Columns equal once standardised get bitwise equal (or opposite)
-	// block columns, so that the tie rule decides between them (ties.go).
 	if e.f32 {
-		tieBlock(e, e.z32)
 		e.s32.start(e, y)
 	} else {
-		tieBlock(e, e.z)
 		e.gemvT(e.b, y, 1)
 	}
 	return e, nil

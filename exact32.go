@@ -223,8 +223,7 @@ func (s3 *screen32) pick(e *exactEngine, p *path) error {
 }
 
 // column returns slot s standardised in float64 from the input, exactly
-// as the float64 block would hold it (a tie member as its class's lowest
-// slot), keeping the last block32Cache such
+// as the float64 block would hold it, keeping the last block32Cache such
 // columns. The result must not be modified.
 func (s3 *screen32) column(e *exactEngine, s int) []float64 {
 	if v, ok := s3.cols[s]; ok {
@@ -239,24 +238,14 @@ func (s3 *screen32) column(e *exactEngine, s int) []float64 {
 	} else {
 		v = make([]float64, e.m)
 	}
-	// A tie member's column is its class's lowest (see tieBlock).
-	src, neg := s, false
-	if e.tieRep != nil {
-		src, neg = int(e.tieRep[s]), e.tieNeg[s]
-	}
-	j := int(e.glob[src])
+	j := int(e.glob[s])
 	b := &e.in.h
 	if j < e.in.d {
 		b = &e.in.x
 	} else {
 		j -= e.in.d
 	}
-	copy(v, e.standardized(b, j, src))
-	if neg {
-		for i, x := range v {
-			v[i] = -x
-		}
-	}
+	copy(v, e.standardized(b, j, s))
 	s3.cols[s] = v
 	s3.order = append(s3.order, s)
 	return v

@@ -984,9 +984,11 @@ func TestLarge(t *testing.T) {
 }
 
 // TestTies checks the tie rule: among identical columns the lowest
-// candidate index wins, features before sources, in both searches, at the
-// first step (group B: feature 3, sources 0 and 5) and at the second
-// (group A: feature 2, sources 1 and 4).
+// candidate index wins, features before sources, in Fit's exact and
+// sampled searches and in Gram.Fit (on its sample, and on a subset of a
+// larger sample whose other rows tell the copies apart), at the first step
+// (group B: feature 3, sources 0 and 5) and at the second (group A:
+// feature 2, sources 1 and 4).
 func TestTies(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 16))
 	m := 14
@@ -1011,6 +1013,43 @@ func TestTies(t *testing.T) {
 		o.FeatureFactor = 0
 		if got := fitT(t, X, H, y, o).Selected; !reflect.DeepEqual(got, []Column{{Source, 0}, {Source, 1}}) {
 			t.Errorf("sample %d, γ = 0: selected %v, want [source 0 source 1]", sample, got)
+		}
+	}
+	// Gram.Fit: on the sample itself, and on the first m rows of a sample
+	// with 3 more rows on which the copies differ.
+	X2, H2 := randDense(rng, m+3, 4), randDense(rng, m+3, 6)
+	y2 := append(slices.Clone(y), 1, -1, 1)
+	X2.Slice(0, m, 0, 4).(*mat.Dense).Copy(X)
+	H2.Slice(0, m, 0, 6).(*mat.Dense).Copy(H)
+	ctx := context.Background()
+	whole, err := NewGram(ctx, X, H, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big, err := NewGram(ctx, X2, H2, y2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := big.Subset(ctx, seq(0, m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, g := range map[string]*Gram{"Gram": whole, "Gram subset": sub} {
+		o := DefaultOptions()
+		o.MaxK = 2
+		want := []Column{{Feature, 3}, {Feature, 2}}
+		for _, gamma := range []float64{1, 0} {
+			o.FeatureFactor = gamma
+			if gamma == 0 {
+				want = []Column{{Source, 0}, {Source, 1}}
+			}
+			mod, err := g.Fit(ctx, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(mod.Selected, want) {
+				t.Errorf("%s, γ = %g: selected %v, want %v", name, gamma, mod.Selected, want)
+			}
 		}
 	}
 	// With r = 8 of 10 candidates the draws are random, and the tie rule

@@ -18,7 +18,10 @@ import (
 // columns, so that exact GreedyTL can be fitted on the sample and on many
 // subsamples of its rows (Subset) without reading the m rows at every
 // step: Gram.Fit selects the same columns and computes the same weights,
-// error path and statistics as Fit on the same rows, up to rounding.
+// error path and statistics as Fit on the same rows, up to rounding (of
+// columns equal only up to rounding once standardised, such as x and
+// 1 − x, it may select another member than Fit: see the package doc's
+// tie rule).
 //
 // A Gram keeps the m × N block of the sample's columns, centred and scaled
 // with its own statistics, and their N × N cross-product matrix: O(N·m +
@@ -392,53 +395,61 @@ func (g *Gram) prepare(ctx context.Context, st []colStats, f []float64) error {
 	return nil
 }
 
-// equalize gives the members of each tie class of the sample's columns
-// (ties.go: columns equal or opposite once standardised on the sample) the
-// cross-products of the class's lowest slot, bit for bit (negated for an
-// opposite member), as Fit's exact search gives them its block column:
-// their gains are then bitwise equal and ties go to the lowest candidate.
-// Cross-products computed from the base sample's columns, or in another
-// order of the rows, would break such ties either way at random. The
-// classes are those of the standardised columns with γ = 1, Fit's for
-// every γ up to the rounding of the factor γ (a feature and a source equal
-// at γ = 1 are no tie at another γ, but equalising their cross-products
-// changes them only within that rounding).
+// equalize gives slots whose columns are equal on the sample the
+// cross-products of the first of them, bit for bit. Fit's exact search
+// gives equal columns bitwise equal running values, so that ties go to the
+// lowest candidate; cross-products computed from the base sample's
+// columns (different for columns that differ only on rows a subset leaves
+// out) or in a different order of the rows would break such ties either
+// way at random.
 func (g *Gram) equalize() {
 	n, m := len(g.glob), g.m
 	if n < 2 {
 		return
 	}
-	standardized := func(a int, dst []float64) {
-		g.in.column(int(g.glob[a]), dst)
-		sc, f := scaleFactor(g.st[a].scale, 1)
-		standardizeColumn(dst, dst, 1, g.st[a].mean, sc, f)
+	// FNV-1a over the values (−0 as 0), column by column, reading by rows.
+	hash := make([]uint64, n)
+	for a := range hash {
+		hash[a] = 14695981039346656037
 	}
-	key := make([]float64, n)
-	z := make([]float64, m)
-	for a := range key {
-		standardized(a, z)
-		key[a] = tieKey(z)
+	v := make([]float64, m)
+	row := make([]float64, g.in.numCand())
+	for i := range m {
+		g.in.row(i, row)
+		for a, j := range g.glob {
+			hash[a] = (hash[a] ^ math.Float64bits(row[j]+0)) * 1099511628211
+		}
 	}
-	rep, neg := tieClasses(m, key, 0, 1, standardized, func(a int, maxz float64) float64 {
-		return tieBound(m, g.st[a].mean, g.st[a].scale, maxz)
+	order := make([]int, n)
+	for a := range order {
+		order[a] = a
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case hash[a] < hash[b]:
+			return -1
+		case hash[a] > hash[b]:
+			return 1
+		}
+		return 0
 	})
-	for b, r := range rep {
-		a := int(r)
-		if a == b {
-			continue
+	w := make([]float64, m)
+	for k := 1; k < n; k++ {
+		for r := k - 1; r >= 0 && hash[order[r]] == hash[order[k]]; r-- {
+			a, b := order[r], order[k] // a < b: SortStable keeps slot order
+			g.in.column(int(g.glob[a]), v)
+			g.in.column(int(g.glob[b]), w)
+			if !slices.Equal(v, w) {
+				continue
+			}
+			// b takes a's row, column and product with y.
+			copy(g.cs[b*n:b*n+n], g.cs[a*n:a*n+n])
+			for i := range n {
+				g.cs[i*n+b] = g.cs[i*n+a]
+			}
+			g.b[b] = g.b[a]
+			break
 		}
-		sign := 1.0
-		if neg[b] {
-			sign = -1
-		}
-		// b takes a's row, column and product with y, times its sign.
-		for i := range n {
-			g.cs[b*n+i] = sign * g.cs[a*n+i]
-		}
-		for i := range n {
-			g.cs[i*n+b] = sign * g.cs[i*n+a]
-		}
-		g.b[b] = sign * g.b[a]
 	}
 }
 
@@ -491,7 +502,10 @@ func (g *Gram) subsetProducts(ctx context.Context) ([]float64, error) {
 
 // Fit runs exact GreedyTL with options opts on the Gram's sample: it returns
 // what Fit returns for the sample's X, H and y — the same selected columns
-// and, up to rounding, the same weights, statistics and path — in O(N·k +
+// (but for the members of a group of columns equal only up to rounding
+// once standardised, which the two choose by scores that can differ by
+// rounding; exact duplicates go to the lowest index in both) and, up to
+// rounding, the same weights, statistics and path — in O(N·k +
 // m·k) a step for k selected columns instead of O(N·m). With opts.Sample >
 // 0 or opts.AutoLambda, and where the cross-products cannot stand in for
 // the columns (a column constant on the Gram's base sample but not on a

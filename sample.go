@@ -46,11 +46,6 @@ type sampleEngine struct {
 	nConstAll int     // number of constant columns, when allKnown
 	valid     []int32 // non-constant slots in candidate order, when allKnown
 
-	// ties are the members of tie classes (ties.go) among the valid
-	// columns whose cached column is still to be replaced by their
-	// class's lowest one (equalizeTies).
-	ties []tieMember
-
 	gen    int32 // current path generation (from 1)
 	nConst int   // constant columns counted by the current path
 	step   int64
@@ -380,9 +375,7 @@ func (e *sampleEngine) pickAll(p *path) (int, error) {
 		if len(e.valid) == 0 {
 			return 0, errNoCandidates
 		}
-		e.findTies()
 	}
-	e.equalizeTies()
 	cand := e.cand[:0]
 	for _, s := range e.valid {
 		if e.slots[s].selGen != e.gen {
@@ -394,59 +387,6 @@ func (e *sampleEngine) pickAll(p *path) (int, error) {
 		return -1, nil
 	}
 	return e.bestOf(p, cand)
-}
-
-// tieMember is a cached column s of a tie class whose lowest column is r,
-// opposite to it when neg.
-type tieMember struct {
-	s, r int32
-	neg  bool
-}
-
-// findTies finds the tie classes of the valid columns, once they are all
-// cached, and queues their members for equalizeTies: so that, where the
-// search scores every candidate, ties between columns equal once
-// standardised go to the lowest index as in the exact search. (A step
-// that draws r < N candidates scores them as standardised.)
-func (e *sampleEngine) findTies() {
-	valid, m := e.valid, e.m
-	key := make([]float64, len(valid))
-	for k, s := range valid {
-		key[k] = tieKey(e.col(int(s)))
-	}
-	rep, neg := tieClasses(m, key, 0, math.Max(e.in.gamma, 1), func(k int, dst []float64) {
-		copy(dst, e.col(int(valid[k])))
-	}, func(k int, maxz float64) float64 {
-		st := e.slots[valid[k]].st
-		return tieBound(m, st.mean, st.scale, maxz)
-	})
-	for k, r := range rep {
-		if int(r) != k {
-			e.ties = append(e.ties, tieMember{valid[k], valid[r], neg[k]})
-		}
-	}
-}
-
-// equalizeTies gives every queued tie member that the current path has
-// not selected the cached column of its class's lowest column (negated
-// when opposite), bit for bit, as the exact search does in its block; a
-// member the path has selected keeps its column until the next path.
-func (e *sampleEngine) equalizeTies() {
-	keep := e.ties[:0]
-	for _, t := range e.ties {
-		if e.slots[t.s].selGen == e.gen {
-			keep = append(keep, t)
-			continue
-		}
-		dst, src := e.col(int(t.s)), e.col(int(t.r))
-		for i, v := range src {
-			if t.neg {
-				v = -v
-			}
-			dst[i] = v
-		}
-	}
-	e.ties = keep
 }
 
 // bestOf scores the slots cand and returns the one with the largest gain
