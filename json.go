@@ -302,6 +302,9 @@ func (m *Model) validate() error {
 	if err := m.checkColumns(); err != nil {
 		return err
 	}
+	if o.MaxK > 0 && len(m.Selected) > o.MaxK {
+		return fmt.Errorf("inconsistent model: %d columns, more than its options' max_k = %d", len(m.Selected), o.MaxK)
+	}
 	if len(m.Path) != len(m.Selected) {
 		return fmt.Errorf("inconsistent model: %d columns, %d steps", len(m.Selected), len(m.Path))
 	}

@@ -524,3 +524,33 @@ func TestModelNilReaderWriter(t *testing.T) {
 		t.Errorf("ReadModel(nil): error %v", err)
 	}
 }
+
+// TestModelFileRefusesMoreColumnsThanMaxK: a model with more columns than
+// its options' max_k is inconsistent (Fit never selects more), and the
+// writer and the reader both refuse it through validate (both took it).
+func TestModelFileRefusesMoreColumnsThanMaxK(t *testing.T) {
+	mod := jsonModel(t, 0)
+	k := len(mod.Selected)
+	if k < 2 || mod.Options.MaxK != 6 {
+		t.Fatalf("test needs 2 to 6 columns and max_k = 6: %d, %d", k, mod.Options.MaxK)
+	}
+	want := fmt.Sprintf("inconsistent model: %d columns, more than its options' max_k = %d", k, k-1)
+	bad := *mod
+	bad.Options.MaxK = k - 1
+	if err := bad.WriteJSON(new(bytes.Buffer)); err == nil || err.Error() != "greedytl.Model.WriteJSON: "+want {
+		t.Errorf("WriteJSON: %v, want %q", err, want)
+	}
+	mod.Options.MaxK = k
+	var buf bytes.Buffer
+	if err := mod.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(buf.String(), fmt.Sprintf("max_k=%d", k), fmt.Sprintf("max_k=%d", k-1), 1)
+	text = strings.ReplaceAll(text, fmt.Sprintf(`"max_k": %d`, k), fmt.Sprintf(`"max_k": %d`, k-1))
+	if text == buf.String() {
+		t.Fatal("the edit changed nothing")
+	}
+	if _, err := ReadModel(strings.NewReader(text)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("ReadModel: %v, want %q", err, want)
+	}
+}

@@ -520,7 +520,7 @@ func lookupName(name string) (Registration, error) {
 		return Registration{}, &UnknownMethodError{Name: name, Known: Names()}
 	}
 	if r.New == nil {
-		return Registration{}, fmt.Errorf("%s fits three or more classes only, not ±1 labels (binary methods: %s)", name, strings.Join(Names(), ", "))
+		return Registration{}, fmt.Errorf("%s is a multi-class method: it fits class labels, two classes or more, through NewMulti, not ±1 labels through New (binary methods: %s)", name, strings.Join(Names(), ", "))
 	}
 	return r, nil
 }

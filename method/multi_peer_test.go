@@ -198,7 +198,7 @@ func TestNativeMultiAgainstScikitLearn(t *testing.T) {
 				}
 			}
 			for name, key := range map[string]string{"nearest-mean": "nearest-centroid-pred", "nearest-neighbour": "1nn-pred"} {
-				for i, got := range ArgmaxRows(scores[name]) {
+				for i, got := range argmaxOf(t, scores[name]) {
 					if w := int(want[key][0][i]); got != w {
 						t.Errorf("%s: test row %d predicted class %d, scikit-learn's %s %d", name, i, got, key, w)
 					}

@@ -133,7 +133,7 @@ func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Ext
 	}
 	model := &ovrModel{multiBase: multiBase{o.Binary.Name(), slices.Clone(y.Names), map[string]float64{}}, models: models, scale: scale}
 	if checkFiniteScores(trainScores) == nil { // else Predict's error, not a class
-		model.train = ArgmaxRows(trainScores)
+		model.train, _ = ArgmaxRows(trainScores) // finite: no error
 	}
 	return model, nil
 }

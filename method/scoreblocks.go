@@ -73,7 +73,7 @@ func predictByScores(m MultiModel, d Data) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ArgmaxRows(s), nil
+	return ArgmaxRows(s)
 }
 
 // predictInBlocks returns the argmax of bs's scores of every row of d,
@@ -89,7 +89,11 @@ func predictInBlocks(bs blockScorer, d Data) ([]int, bool) {
 		if err != nil {
 			return nil, false
 		}
-		pred = append(pred, ArgmaxRows(s)...)
+		p, err := ArgmaxRows(s)
+		if err != nil {
+			return nil, false
+		}
+		pred = append(pred, p...)
 	}
 	return pred, true
 }

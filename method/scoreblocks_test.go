@@ -57,7 +57,7 @@ func TestBlockScoresAreScores(t *testing.T) {
 				t.Fatalf("%d rows in %d block: the test scores no blocks", rows, blocks)
 			}
 			pred, err := model.Predict(test)
-			if err != nil || !slices.Equal(pred, ArgmaxRows(whole)) {
+			if err != nil || !slices.Equal(pred, argmaxOf(t, whole)) {
 				t.Errorf("%s, %d classes, %d columns: Predict differs from the argmax of Scores (err %v)", name, shape.K, shape.d+shape.n, err)
 			}
 		}

@@ -213,7 +213,8 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 		if err != nil {
 			return nil, nil, err
 		}
-		return method.ArgmaxRows(b), b, nil
+		pred, err := method.ArgmaxRows(b)
+		return pred, b, err
 	}
 	var all []float64 // with --scores, the blocks' scores, row by row
 	var pred []int

@@ -252,7 +252,8 @@ def decode(doc):
     else:
         scorer = _BINARY_SCORERS.get(name)
         if scorer is None and name in _MULTI_FORMS:
-            raise ModelFileError("{} fits three or more classes only, not ±1 labels (binary methods: {})".format(
+            raise ModelFileError("{} is a multi-class method: it fits class labels, two classes or more, through NewMulti, "
+                                 "not ±1 labels through New (binary methods: {})".format(
                 name, ", ".join(_BINARY_SCORERS)))
         if scorer is None:
             raise ModelFileError("unknown method {} (known: {})".format(
