@@ -205,3 +205,81 @@ func TestMultinomialLogisticUnevenMatchesSklearnBalanced(t *testing.T) {
 	}
 	t.Logf("class-balanced objective %.17g, scikit-learn's %.17g", got, peer)
 }
+
+// TestMultinomialCVWeightsAreTheCVSamples checks the wiring of the
+// class-balanced weights into multinomial-logistic's choice of C: FitMulti's
+// C is chooseMultinomialC's on the rows it reads (content order, as
+// fitMultiScaled reads them; the standardised columns, in their row span)
+// with classBalancedWeights of the cross-validation's own sample — all the
+// rows, or, with a class of more than multinomialCVPerClass examples, the
+// sub-sample cvSubsample draws. The problems are uneven and blurred (noise
+// of standard deviation 4 on clusters 4 apart) so that C matters, and each
+// was picked because the choice tells the wirings apart: unweighted
+// (nil) weights choose another C on each, and, on the two with a class
+// of 25, so do the whole sample's weights, which a sub-sample's rows
+// would read by the wrong index. The test checks that it still tells them
+// apart, so that it cannot pass for a reason other than the wiring.
+func TestMultinomialCVWeightsAreTheCVSamples(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		shots []int
+		seed  uint64
+	}{
+		{[]int{2, 9, 3}, 0},
+		{[]int{3, 10, 2, 6}, 1},
+		{[]int{2, 25, 6}, 1},
+		{[]int{4, 25, 3, 9}, 0},
+	} {
+		train, y, _, _ := unevenProblem(tc.seed, tc.shots, 1, 6, 0)
+		r, c := train.X.Dims()
+		rng := rand.New(rand.NewPCG(tc.seed, 3))
+		for i := range r {
+			for j := range c {
+				train.X.(*mat.Dense).Set(i, j, train.X.At(i, j)+4*rng.NormFloat64())
+			}
+		}
+		inOrder, order := inContentOrder(train, y.Y)
+		yc := y.rows(order)
+		_, Z, err := fitMultiBlocks(inOrder, standardize.Fit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		Fcv, ycv := Z, yc
+		rows := cvSubsample(yc, tc.seed)
+		if rows != nil {
+			Fcv, ycv = rowsOf(Z, rows), yc.rows(rows)
+		}
+		if Fcv, _, err = reduceRows(ctx, Fcv); err != nil {
+			t.Fatal(err)
+		}
+		choose := func(weights []float64) float64 {
+			c, err := chooseMultinomialC(ctx, Fcv, ycv, weights, tc.seed, &solverRuns{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}
+		want := choose(classBalancedWeights(ycv))
+		if u := choose(nil); u == want {
+			t.Fatalf("%v seed %d: the unweighted search chooses C = %g too: the problem no longer tells the wirings apart", tc.shots, tc.seed, u)
+		}
+		if sub := slices.Max(tc.shots) > multinomialCVPerClass; sub != (rows != nil) {
+			t.Fatalf("%v: cvSubsample returned %d rows", tc.shots, len(rows))
+		} else if sub {
+			if whole := choose(classBalancedWeights(yc)); whole == want {
+				t.Fatalf("%v seed %d: the whole sample's weights choose C = %g too: the problem no longer tells the wirings apart", tc.shots, tc.seed, whole)
+			}
+		}
+		mm, err := NewMulti("multinomial-logistic")
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, err := mm.FitMulti(ctx, train, y, Extra{Seed: tc.seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := model.Hyperparameters()["C"]; got != want {
+			t.Errorf("%v seed %d: FitMulti chose C = %g, the cross-validation weighted by its own sample's classes %g", tc.shots, tc.seed, got, want)
+		}
+	}
+}
