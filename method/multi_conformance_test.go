@@ -297,8 +297,11 @@ func checkMultiContexts(t *testing.T, name string, mm MultiMethod, train Data, y
 // each class's rows in the given order, and a permutation of 20 rows moved
 // greedytl-nway's C_blocks from 1000 to 0.0001). The problems have
 // several examples of every class, so that the folds matter: 4 classes of
-// 5, with and without sources, and 3 classes of 24, more than the 20 of a
-// class that the choice of C draws (cvSubsample).
+// 5, with and without sources, 3 classes of 24, more than the 20 of a
+// class that the choice of C draws (cvSubsample), and 4 classes of 2, 5, 9
+// and 3 examples (unevenProblem), whose fits weight each example by its
+// class's count (classBalancedWeights), so that the weights must follow
+// their rows.
 func TestMultiIgnoresRowOrder(t *testing.T) {
 	type problem struct {
 		what        string
@@ -322,6 +325,8 @@ func TestMultiIgnoresRowOrder(t *testing.T) {
 		}
 		problems = append(problems, problem{p.what, train, test, y})
 	}
+	train, y, test, _ := unevenProblem(24, []int{2, 5, 9, 3}, 4, 6, 4)
+	problems = append(problems, problem{"4 classes of 2, 5, 9 and 3", train, test, y})
 	for _, name := range MultiNames() {
 		if r, _ := Registered(name); r.NewMulti == nil {
 			continue // one against the rest: the binary method's own property

@@ -43,7 +43,12 @@ import (
 // cross-validation on the training examples, k = min(5, the smallest class's
 // count), when every class has at least two examples: the lowest
 // class-balanced held-out error (1 − balanced accuracy), ties broken by the
-// lower mean held-out log-loss, then by the smaller C. With a class of one
+// lower mean held-out log-loss, then by the smaller C. That log-loss is
+// not class-balanced: every held-out example counts alike
+// (balancedErrorLogLoss), so among the C of equal balanced error the
+// larger classes' examples weigh more in the tie-break, while the fits and
+// the error weigh the classes alike; weighting it too would be a change of
+// the published choice, to be measured first. With a class of one
 // example no fold split exists and C is scikit-learn's default, 1. The
 // folds are dealt with Extra.Seed from each class's rows in content order
 // (contentOrder, in which every native multi-class fit reads its rows:
@@ -410,7 +415,8 @@ func classBalancedWeights(y ClassLabels) []float64 {
 }
 
 // balancedErrorLogLoss returns the class-balanced 0-1 error of the held-out
-// argmaxes and the mean log-loss, summed over the examples in row order.
+// argmaxes and the mean log-loss, summed over the examples in row order,
+// every example counted alike (not class-balanced; see multinomialLogistic).
 func (h heldOut) balancedErrorLogLoss(y ClassLabels, counts []int) (errRate, logLoss float64) {
 	K := len(y.Names)
 	wrong := make([]int, K)

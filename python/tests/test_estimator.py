@@ -118,7 +118,8 @@ def test_inputs_refused_as_scikit_learn(cli):
     """NaN, infinity and no rows in X are refused at fit and at predict
     (dense and sparse) with scikit-learn's own messages, as
     LogisticRegression refuses them; fit takes no sample_weight (greedytl
-    weighs no examples) and says so as scikit-learn's estimators without
+    takes no per-example weights; greedytl-nway and multinomial-logistic
+    balance the classes themselves) and says so as scikit-learn's estimators without
     weights do, by not having the parameter, which meta-estimators check;
     score takes one, as every classifier's; there is no predict_proba
     (greedytl's scores are not probabilities: CalibratedClassifierCV makes
