@@ -140,11 +140,7 @@ func TestFitJSONStoppedMessage(t *testing.T) {
 	bin := buildGreedytl(t)
 	dir := t.TempDir()
 	var b strings.Builder
-	seed := uint64(1)
-	next := func() float64 { // a small LCG: uniform in [-1, 1)
-		seed = seed*6364136223846793005 + 1442695040888963407
-		return float64(seed>>11)/(1<<52) - 1
-	}
+	next := uniform(1)
 	var yb strings.Builder
 	for range 4000 {
 		for j := range 300 {

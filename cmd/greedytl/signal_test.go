@@ -488,11 +488,7 @@ func TestTrainCrossValidationInterruptMessage(t *testing.T) {
 	bin := buildGreedytl(t)
 	dir := t.TempDir()
 	var b strings.Builder
-	seed := uint64(1)
-	next := func() float64 { // a small LCG: uniform in [-1, 1)
-		seed = seed*6364136223846793005 + 1442695040888963407
-		return float64(seed>>11)/(1<<52) - 1
-	}
+	next := uniform(1)
 	for range 3000 {
 		if next() < 0 {
 			b.WriteString("-1")
@@ -514,6 +510,15 @@ func TestTrainCrossValidationInterruptMessage(t *testing.T) {
 		if want := "greedytl: stopped by SIGINT: linear: cross-validation: fit interrupted: context canceled"; code != 130 || !strings.Contains(stderr, want) {
 			t.Errorf("%v: exit %d, want 130 and %q:\n%s", args, code, want, stderr)
 		}
+	}
+}
+
+// uniform returns a small LCG from seed: numbers uniform in [-1, 1), the
+// same for the same seed, for data of a fit that takes a while.
+func uniform(seed uint64) func() float64 {
+	return func() float64 {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return float64(seed>>11)/(1<<52) - 1
 	}
 }
 
