@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -37,6 +39,7 @@ type fitOptions struct {
 	out          string
 	json         bool // --json: print fitReport on standard output
 	quiet        bool // -q: no progress of a fit one class against the rest
+	reported     bool // the model's fitReport was begun on standard output: no failure report may follow it
 }
 
 // fitReport is what fit --json prints on standard output once the model
@@ -90,13 +93,15 @@ func classesOf(err error) []string {
 }
 
 // reportFailure prints, with --json (and --out FILE), fit's report of the
-// error err on standard output: its message and the classes it names,
-// and the warnings printed before it.
-func (o *fitOptions) reportFailure(s *streams, err error) {
-	if err == nil || !o.json || s.isStdout(o.out) {
+// error err of the fit run under ctx on standard output: its message as
+// execute prints it (printedError) and the classes it names, and the
+// warnings printed before it; nothing when the model's report was begun
+// (a failed write of it), so that standard output holds one report.
+func (o *fitOptions) reportFailure(ctx context.Context, s *streams, err error) {
+	if err == nil || !o.json || s.isStdout(o.out) || o.reported {
 		return
 	}
-	rep := fitReport{Warnings: s.warnings, Error: &fitError{Message: err.Error(), Classes: classesOf(err)}}
+	rep := fitReport{Warnings: s.warnings, Error: &fitError{Message: printedError(ctx, err).Error(), Classes: classesOf(err)}}
 	if rep.Warnings == nil {
 		rep.Warnings = []warning{}
 	}
@@ -247,7 +252,7 @@ class-balanced leave-one-out on the training set):
       --unlabelled-features Xtest.npy --unlabelled-source-scores Htest.npy --out dam.json`,
 		RunE: func(c *cobra.Command, _ []string) error {
 			err := runFit(c, s, o)
-			o.reportFailure(s, err)
+			o.reportFailure(c.Context(), s, err)
 			return err
 		},
 	}
@@ -821,5 +826,11 @@ func (o *fitOptions) writeModel(s *streams, write func(io.Writer) error, what st
 	if rep.Warnings == nil {
 		rep.Warnings = []warning{}
 	}
-	return printJSON(s.out, rep)
+	var b bytes.Buffer
+	if err := printJSON(&b, rep); err != nil {
+		return err
+	}
+	n, err := s.out.Write(b.Bytes())
+	o.reported = n > 0 // cut short, it is the report still: no failure report after it
+	return err
 }
