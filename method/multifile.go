@@ -306,11 +306,10 @@ func (l *LinearMulti) blockScores(d Data) (blockFunc, int, error) {
 	var buf []float64
 	return func(lo, hi int) (*mat.Dense, error) {
 		out := reusedDense(&buf, hi-lo, len(l.classes))
-		out.Mul(Z.Slice(lo, hi, 0, p), l.w.T())
 		for i := range hi - lo {
-			row := out.RawRowView(i)
+			z, row := Z.RawRowView(lo + i)[:p], out.RawRowView(i)
 			for k := range row {
-				row[k] += l.b[k]
+				row[k] = rowDot(z, l.w.RawRowView(k)) + l.b[k]
 			}
 		}
 		return out, checkFiniteScores(out)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"iter"
 
+	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -34,11 +35,27 @@ var errNotBlockScored = errors.New("method: a member is not scored in blocks")
 var scoreBlockFloats = 1 << 20
 
 // minScoreBlockRows is the fewest rows of a block that predictByScores
-// scores: 4 × 64, so that gonum's matrix product (blas/gonum Dgemm, tiles
-// of 64 × 64, parallel from 4 tiles on) runs every block in parallel, as
-// it runs all the rows, on the same tiles of rows — the same sums in the
-// same order, bit for bit the scores of the whole product.
+// scores (a last block of fewer rows joins the one before it).
 const minScoreBlockRows = 256
+
+// rowDot returns the dot product of z and w (of equal lengths) in a fixed
+// order: the products of each 64 columns summed by gonum's own Ddot
+// (gonum.Implementation, whatever BLAS blas64.Use installed), the sums
+// added in column order — the order of gonum's parallel matrix product
+// (tiles of 64), which the linear models' scores had when a product of 4
+// tiles or more scored all the rows at once. A row's score is thus the same
+// bits in any block of rows, in a file read in blocks or whole, and in any
+// BLAS build (OpenBLAS chooses its kernel and blocking by the sizes of the
+// call, and gonum's serial product for fewer than 4 tiles sums each row in
+// one Ddot).
+func rowDot(z, w []float64) float64 {
+	var s float64
+	for c := 0; c < len(z); c += 64 {
+		e := min(c+64, len(z))
+		s += gonum.Implementation{}.Ddot(e-c, z[c:e], 1, w[c:e], 1)
+	}
+	return s
+}
 
 // scoreBlocks yields the blocks [lo, hi) of rows rows that predictByScores
 // scores for K classes: blockRows(K) rows each, starting at multiples of

@@ -103,3 +103,63 @@ func TestPredictHoldsABlockOfScores(t *testing.T) {
 		t.Errorf("Predict of %d rows of %d classes allocated %d bytes; the whole scores are %d", m, K, got, whole)
 	}
 }
+
+// TestLinearScoresOfARowAlone: a linear multi-class model (multinomial
+// logistic, and the greedytl-nway ensemble of two) scores a row the same
+// bits alone, among 9 rows and among 700 (where gonum's matrix product
+// takes its serial and its parallel path, whose sums differ in the last bit
+// beyond 64 columns), at 73 and 200 columns; so predict gives a row the
+// same scores in a file read in blocks or whole, and in any BLAS build
+// (rowDot). The scores equal gonum's parallel product's, the linear models'
+// scores of a large input before rowDot.
+func TestLinearScoresOfARowAlone(t *testing.T) {
+	for _, d := range []int{70, 197} {
+		train, y, test, _ := multiProblem(7, 5, 3, 140, d, 3)
+		for _, name := range []string{"multinomial-logistic", "greedytl-nway"} {
+			mm, _ := NewMulti(name)
+			model, err := mm.FitMulti(context.Background(), train, y, Extra{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole, err := model.Scores(test)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, _ := whole.Dims()
+			if rows < 700 {
+				t.Fatalf("%d test rows: the test needs a product of 4 tiles or more", rows)
+			}
+			for _, set := range [][]int{{0}, {5}, {0, 1, 2, 3, 4, 5, 6, 7, 8}, {699}} {
+				part, err := model.Scores(selectRows(test, set))
+				if err != nil {
+					t.Fatal(err)
+				}
+				for k, i := range set {
+					got, want := part.RawRowView(k), whole.RawRowView(i)
+					for c := range got {
+						if math.Float64bits(got[c]) != math.Float64bits(want[c]) {
+							t.Fatalf("%s, %d columns: row %d scored among %d rows gives class %d %v, among %d rows %v", name, d+3, i, len(set), c, got[c], rows, want[c])
+						}
+					}
+				}
+			}
+		}
+	}
+	// rowDot is the parallel product's order: a 700 × 5 product of 200
+	// columns (11 tiles).
+	Z, W := mat.NewDense(700, 200, nil), mat.NewDense(5, 200, nil)
+	for i, a := range [][]float64{Z.RawMatrix().Data, W.RawMatrix().Data} {
+		for j := range a {
+			a[j] = math.Sin(float64(j*(i+3)) * 0.7)
+		}
+	}
+	var P mat.Dense
+	P.Mul(Z, W.T())
+	for i := range 700 {
+		for k := range 5 {
+			if got, want := rowDot(Z.RawRowView(i), W.RawRowView(k)), P.At(i, k); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("rowDot of row %d, class %d: %v, gonum's product %v", i, k, got, want)
+			}
+		}
+	}
+}
