@@ -50,8 +50,10 @@ func ReadMatrixNames(path string, names *[]string) (*mat.Dense, error) {
 // text file a block at a time as it is read, holding a block of values and
 // the first column, not the whole matrix; a .npy file read whole, at once.
 // An error may follow blocks (a bad line after them, or a check of every
-// row at the end): then the file is not a matrix, and what fn made of the
-// blocks is to be dropped. fn's error stops the reading and is returned.
+// row at the end): then the file is not a matrix, the error is
+// ReadMatrixNames's for it, and what fn made of the blocks is to be
+// dropped. fn's error stops the reading and is returned as it is (a caller
+// that must tell it from the reader's records it).
 // *names (names not nil) is set when the file has been read.
 func ScanMatrixRows(path string, names *[]string, block int, fn func(*mat.Dense) error) error {
 	if block < 2 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -149,7 +150,9 @@ func TestPredictBadRowAfterFirstBlock(t *testing.T) {
 // TestPredictHoldsABlock checks that predict of a CSV of features holds a
 // block of them, not all: the live heap, sampled while it runs, grows by
 // less than half the matrix (reading it whole held all of it, and more
-// while its slice grew).
+// while its slice grew). So too when a bad last line fails it: the
+// reader's error is the one reading the file whole gives, which is not read
+// again.
 func TestPredictHoldsABlock(t *testing.T) {
 	smallBlocks(t, 1000)
 	const rows, cols = 60000, 40
@@ -189,6 +192,39 @@ func TestPredictHoldsABlock(t *testing.T) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
+	matrix := uint64(rows * cols * 8)
+	grew, code, stdout, stderr := liveHeapGrowth(func() (int, string, string) { return cli(t, "", "predict", model, "--features", features) })
+	if code != 0 || strings.Count(stdout, "\n") != rows {
+		t.Fatalf("exit %d, %d lines: %s", code, strings.Count(stdout, "\n"), stderr)
+	}
+	if grew > matrix/2 {
+		t.Errorf("the live heap grew by %d bytes while predict read a %d-byte matrix, want at most half of it", grew, matrix)
+	}
+	f, err = os.OpenFile(features, os.O_APPEND|os.O_WRONLY, 0)
+	if err == nil {
+		_, err = f.WriteString("1,x\n")
+		err = errors.Join(err, f.Close())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want := dataset.ReadMatrix(features)
+	if want == nil {
+		t.Fatal("the reader takes a bad last line")
+	}
+	grew, code, stdout, stderr = liveHeapGrowth(func() (int, string, string) { return cli(t, "", "predict", model, "--features", features) })
+	if code != 2 || stdout != "" || stderr != "greedytl: "+want.Error()+"\n" {
+		t.Fatalf("a bad last line: exit %d, stdout %d bytes, stderr %q; want 2, nothing, %q", code, len(stdout), stderr, want)
+	}
+	if grew > matrix/2 {
+		t.Errorf("a bad last line: the live heap grew by %d bytes while predict read a %d-byte matrix, want at most half of it", grew, matrix)
+	}
+}
+
+// liveHeapGrowth runs run and returns how much the live heap grew above
+// its size before run at its largest, sampled every millisecond, with what
+// run returned.
+func liveHeapGrowth(run func() (int, string, string)) (grew uint64, code int, stdout, stderr string) {
 	// The live heap at each collection: what predict holds, not the
 	// garbage that gc.go's policy lets grow between collections.
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
@@ -209,14 +245,8 @@ func TestPredictHoldsABlock(t *testing.T) {
 			}
 		}
 	}()
-	code, stdout, stderr := cli(t, "", "predict", model, "--features", features)
+	code, stdout, stderr = run()
 	close(done)
 	most := <-peak
-	if code != 0 || strings.Count(stdout, "\n") != rows {
-		t.Fatalf("exit %d, %d lines: %s", code, strings.Count(stdout, "\n"), stderr)
-	}
-	matrix := uint64(rows * cols * 8)
-	if grew := most - min(most, base); grew > matrix/2 {
-		t.Errorf("the live heap grew by %d bytes while predict read a %d-byte matrix, want at most half of it", grew, matrix)
-	}
+	return most - min(most, base), code, stdout, stderr
 }
