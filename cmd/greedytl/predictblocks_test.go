@@ -250,3 +250,34 @@ func liveHeapGrowth(run func() (int, string, string)) (grew uint64, code int, st
 	most := <-peak
 	return most - min(most, base), code, stdout, stderr
 }
+
+// TestPredictModelErrorInLaterBlock checks that a model's error on a block
+// after the first (a row of 1e308 whose class score is +Inf, the
+// 10000th row, in the 157th block of 64) is the error it gives on the file
+// read whole: the file's row, not the block's, and no scores.
+func TestPredictModelErrorInLaterBlock(t *testing.T) {
+	const rows = 20000
+	dir, X, _, y3, _, Xcsv, _, _ := blockSample(t, rows)
+	model := filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--method", "multinomial-logistic", "--features", X, "--labels", y3, "--out", model); code != 0 {
+		t.Fatal(stderr)
+	}
+	text, err := os.ReadFile(Xcsv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(text), "\n")
+	lines[10000] = "1e308,1e308,1e308,1e308,1e308" // after the header: the 10000th row
+	inf := writeText(t, dir, "inf.csv", strings.Join(lines, "\n"))
+	run := func(block int) (int, string, string) {
+		smallBlocks(t, block)
+		return cli(t, "", "predict", model, "--features", inf)
+	}
+	code, stdout, whole := run(rows + 1)
+	if code != 2 || stdout != "" || !strings.Contains(whole, "row 9999:") {
+		t.Fatalf("read whole: exit %d, stdout %d bytes, stderr %q; want 2, nothing, the 10000th row's error", code, len(stdout), whole)
+	}
+	if code, stdout, stderr := run(64); code != 2 || stdout != "" || stderr != whole {
+		t.Errorf("in blocks of 64: exit %d, stdout %d bytes, stderr %q; want 2, nothing, %q", code, len(stdout), stderr, whole)
+	}
+}
