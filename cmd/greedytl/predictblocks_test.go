@@ -281,3 +281,44 @@ func TestPredictModelErrorInLaterBlock(t *testing.T) {
 		t.Errorf("in blocks of 64: exit %d, stdout %d bytes, stderr %q; want 2, nothing, %q", code, len(stdout), stderr, whole)
 	}
 }
+
+// TestPredictBlocksOnlyFeaturesAlone checks that predict reads the sample
+// whole, not in blocks of the features alone, when it is more than a file
+// of features: with --source-scores (of other rows) and --sources (a
+// directory that is not one), which fail though the model needs neither,
+// and with the features on the command's standard input ("-", beside a
+// file named "-", which os.Stat finds).
+func TestPredictBlocksOnlyFeaturesAlone(t *testing.T) {
+	smallBlocks(t, 4)
+	dir, X, y2, _, _, Xcsv, _, _ := blockSample(t, 20)
+	model := filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--features", X, "--labels", y2, "--out", model); code != 0 {
+		t.Fatal(stderr)
+	}
+	one := writeText(t, dir, "one.csv", "0.5\n")
+	for _, tc := range []struct {
+		name, want string
+		args       []string
+	}{
+		{"--source-scores", "Xt.csv has 20 rows but " + one + " has 1", []string{"--source-scores", one}},
+		{"--sources", "sources directory " + filepath.Join(dir, "none"), []string{"--sources", filepath.Join(dir, "none")}},
+	} {
+		args := append([]string{"predict", model, "--features", Xcsv}, tc.args...)
+		if code, stdout, stderr := cli(t, "", args...); code != 2 || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 2, nothing, %q", tc.name, code, stdout, stderr, tc.want)
+		}
+	}
+	code, want, stderr := cli(t, "", "predict", model, "--features", Xcsv)
+	if code != 0 || strings.Count(want, "\n") != 20 {
+		t.Fatalf("from the file: exit %d, %q: %s", code, want, stderr)
+	}
+	text, err := os.ReadFile(Xcsv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	writeText(t, dir, "-", "1,2,3,4,5\n")
+	if code, stdout, stderr := cli(t, string(text), "predict", model, "--features", "-"); code != 0 || stdout != want {
+		t.Errorf("from standard input, beside a file named -: exit %d, stdout %q, stderr %q; want 0, %q", code, stdout, stderr, want)
+	}
+}
