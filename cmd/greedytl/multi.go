@@ -192,10 +192,13 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 	var all []float64 // the blocks' scores, row by row
 	blocks := func(d method.Data) error {
 		b, err := model.Scores(d)
-		if err == nil {
-			all = append(all, mat.DenseCopyOf(b).RawMatrix().Data...)
+		if err != nil {
+			return err
 		}
-		return err
+		for i := range b.RawMatrix().Rows {
+			all = append(all, b.RawRowView(i)...)
+		}
+		return nil
 	}
 	rows, done, err := o.scoreInBlocks(s, rec, blocks)
 	if err != nil {
