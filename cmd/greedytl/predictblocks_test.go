@@ -69,6 +69,40 @@ func smallBlocks(t *testing.T, n int) {
 	t.Cleanup(func() { predictBlock = old })
 }
 
+// blockModel fits method ("": the default) on blockSample's 40 training
+// rows, with its three-class labels when three, else ±1, and returns the
+// directory, the model file and the CSV of the m test rows.
+func blockModel(t *testing.T, m int, method string, three bool) (dir, model, Xcsv string) {
+	t.Helper()
+	dir, X, y2, y3, _, Xcsv, _, _ := blockSample(t, m)
+	args := []string{"fit", "--features", X, "--labels", y2}
+	if three {
+		args[4] = y3
+	}
+	if method != "" {
+		args = append(args, "--method", method)
+	}
+	model = filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", append(args, "--out", model)...); code != 0 {
+		t.Fatal(stderr)
+	}
+	return dir, model, Xcsv
+}
+
+// withLine writes to dir/name the text of the file path with its line i
+// (0: the first) replaced by line, and returns its path and text.
+func withLine(t *testing.T, dir, name, path string, i int, line string) (string, string) {
+	t.Helper()
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(text), "\n")
+	lines[i] = line
+	joined := strings.Join(lines, "\n")
+	return writeText(t, dir, name, joined), joined
+}
+
 // TestPredictInBlocksSameScores checks that predict scoring a CSV of
 // features in blocks (of 3 rows: 17 blocks) prints what it prints for the
 // same features read whole from .npy, for every method that fits on
@@ -120,18 +154,8 @@ func TestPredictInBlocksSameScores(t *testing.T) {
 // the file and line, prints no scores and writes no --out file.
 func TestPredictBadRowAfterFirstBlock(t *testing.T) {
 	smallBlocks(t, 4)
-	dir, X, y2, _, _, Xcsv, _, _ := blockSample(t, 20)
-	model := filepath.Join(dir, "m.json")
-	if code, _, stderr := cli(t, "", "fit", "--features", X, "--labels", y2, "--out", model); code != 0 {
-		t.Fatal(stderr)
-	}
-	text, err := os.ReadFile(Xcsv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(text), "\n")
-	lines[14] = "1,2,nan,4,5" // line 15: the 14th row, in the fourth block
-	bad := writeText(t, dir, "bad.csv", strings.Join(lines, "\n"))
+	dir, model, Xcsv := blockModel(t, 20, "", false)
+	bad, _ := withLine(t, dir, "bad.csv", Xcsv, 14, "1,2,nan,4,5") // line 15: the 14th row, in the fourth block
 	_, want := dataset.ReadMatrix(bad)
 	if want == nil || !strings.Contains(want.Error(), "bad.csv:15:") {
 		t.Fatalf("the reader's error: %v, want one naming bad.csv:15", want)
@@ -257,18 +281,8 @@ func liveHeapGrowth(run func() (int, string, string)) (grew uint64, code int, st
 // read whole: the file's row, not the block's, and no scores.
 func TestPredictModelErrorInLaterBlock(t *testing.T) {
 	const rows = 20000
-	dir, X, _, y3, _, Xcsv, _, _ := blockSample(t, rows)
-	model := filepath.Join(dir, "m.json")
-	if code, _, stderr := cli(t, "", "fit", "--method", "multinomial-logistic", "--features", X, "--labels", y3, "--out", model); code != 0 {
-		t.Fatal(stderr)
-	}
-	text, err := os.ReadFile(Xcsv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(text), "\n")
-	lines[10000] = "1e308,1e308,1e308,1e308,1e308" // after the header: the 10000th row
-	inf := writeText(t, dir, "inf.csv", strings.Join(lines, "\n"))
+	dir, model, Xcsv := blockModel(t, rows, "multinomial-logistic", true)
+	inf, _ := withLine(t, dir, "inf.csv", Xcsv, 10000, "1e308,1e308,1e308,1e308,1e308") // after the header: the 10000th row
 	run := func(block int) (int, string, string) {
 		smallBlocks(t, block)
 		return cli(t, "", "predict", model, "--features", inf)
@@ -290,11 +304,7 @@ func TestPredictModelErrorInLaterBlock(t *testing.T) {
 // file named "-", which os.Stat finds).
 func TestPredictBlocksOnlyFeaturesAlone(t *testing.T) {
 	smallBlocks(t, 4)
-	dir, X, y2, _, _, Xcsv, _, _ := blockSample(t, 20)
-	model := filepath.Join(dir, "m.json")
-	if code, _, stderr := cli(t, "", "fit", "--features", X, "--labels", y2, "--out", model); code != 0 {
-		t.Fatal(stderr)
-	}
+	dir, model, Xcsv := blockModel(t, 20, "", false)
 	one := writeText(t, dir, "one.csv", "0.5\n")
 	for _, tc := range []struct {
 		name, want string

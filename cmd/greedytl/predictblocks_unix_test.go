@@ -19,19 +19,8 @@ import (
 // nothing).
 func TestPredictFIFOReadOnce(t *testing.T) {
 	smallBlocks(t, 8)
-	dir, X, _, y3, _, Xcsv, _, _ := blockSample(t, 50)
-	model := filepath.Join(dir, "m.json")
-	if code, _, stderr := cli(t, "", "fit", "--method", "multinomial-logistic", "--features", X, "--labels", y3, "--out", model); code != 0 {
-		t.Fatal(stderr)
-	}
-	text, err := os.ReadFile(Xcsv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(text), "\n")
-	lines[30] = "1e308,1e308,1e308,1e308,1e308"
-	content := strings.Join(lines, "\n")
-	file := writeText(t, dir, "inf.csv", content)
+	dir, model, Xcsv := blockModel(t, 50, "multinomial-logistic", true)
+	file, content := withLine(t, dir, "inf.csv", Xcsv, 30, "1e308,1e308,1e308,1e308,1e308")
 	code, _, want := cli(t, "", "predict", model, "--features", file)
 	if code != 2 || !strings.Contains(want, "row 29:") {
 		t.Fatalf("from a file: exit %d, stderr %q; want 2, the 30th row's error", code, want)
