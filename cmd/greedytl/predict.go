@@ -270,8 +270,8 @@ var predictBlock = 8192
 // columns in turn over every row, so its first error on a block need not
 // be its first on the whole, and it numbers the block's rows, not the
 // file's. The reader's own errors (a line of the file, a check at its end)
-// are loadData's: they are returned as they are. The column names are
-// checked as loadData checks them.
+// are loadData's, and returned as it returns them (badInput). The column
+// names are checked as loadData checks them.
 func (o *predictOptions) scoreInBlocks(s *streams, rec sampleNames, score func(method.Data) error) (inputRows, bool, error) {
 	f := &o.data
 	if f.features == "" || f.scores != "" || f.sources.given() || f.features == stdinName {
