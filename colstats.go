@@ -92,7 +92,7 @@ func badColumn(b *inputMatrix, j int) error {
 	if err := b.nonFinite(j); err != nil {
 		return err
 	}
-	return fmt.Errorf("greedytl.Fit: column %d of %s cannot be standardised: its values are so far apart that their deviations from the mean overflow float64", j, b.name)
+	return fmt.Errorf("%s: column %d of %s cannot be standardised: its values are so far apart that their deviations from the mean overflow float64", b.caller, j, b.name)
 }
 
 // rowStatsScratch is rowStats' scratch, reused across calls.

@@ -78,7 +78,16 @@
 //
 // Starting from S = ∅, each step adds the column that maximises s(S ∪ {i})
 // (ties go to the lowest candidate index: features in column order, then
-// sources in column order). The loop stops, without adding it, when the
+// sources in column order). The rule holds among columns whose
+// standardised values are bitwise equal (exact duplicates: a column given
+// twice), whose computed scores are then bitwise equal too: the lowest
+// index wins in Fit's exact and sampled searches and in Gram.Fit. Columns
+// equal only up to rounding once standardised (a one-hot pair x and
+// 1 − x, a copy in other units, a negated copy) tie in exact arithmetic
+// but are chosen by their computed scores, which can differ by rounding,
+// and differently in Fit, Gram.Fit and the sampled search: the three may
+// pick different members of such a group (with predictions equal up to
+// rounding). The loop stops, without adding it, when the
 // best column would lower the mean regularised error e(S)/m by less than
 // Options.Delta (1e-4, the paper's rule), when Options.MaxK columns are
 // selected, or when no candidate is left.
@@ -128,8 +137,9 @@
 // drawing it (so it checks only those columns for NaN and ±Inf; a column
 // laid out contiguously, as in the transpose of an N×m matrix passed via
 // its T method, is read fastest). When at most r candidates remain it
-// scores them all, and so with r ≥ N it selects exactly what the exact
-// search selects. Draws are seeded by Options.Seed: the same seed gives
+// scores them all, and so with r ≥ N it selects what the exact search
+// selects (but for the members of a group of columns equal only up to
+// rounding, above). Draws are seeded by Options.Seed: the same seed gives
 // the same model.
 //
 // A Gram (NewGram) serves many exact fits of one sample and of subsets of
@@ -137,7 +147,8 @@
 // the N×N cross-products of the sample's columns once (O(N²·m)), a
 // subset's by removing the rows it leaves out, and Gram.Fit runs the
 // exact search in covariance form, O(N·k + m·k) a step instead of O(N·m),
-// with Fit's selections and, up to rounding, its weights and path
+// with Fit's selections (but within a group of columns equal only up to
+// rounding, above) and, up to rounding, its weights and path
 // (docs/design.md §3, "Shared cross-products"). It pays when N ≤ m and the
 // paths are long.
 //

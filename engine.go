@@ -59,6 +59,7 @@ func run(ctx context.Context, e engine, y []float64, lambda float64, opts *Optio
 		return nil, err
 	}
 	p := newPathFor(y, lambda, e.beta(), opts.MaxK, opts.Sample)
+	p.gamma = opts.FeatureFactor
 	m := float64(p.m)
 	for opts.MaxK == 0 || len(p.sel) < opts.MaxK {
 		if err := ctx.Err(); err != nil {

@@ -14,10 +14,25 @@ var errNoCandidates = fmt.Errorf("greedytl.Fit: no candidate columns: every colu
 // too, since a γ too large for λ breaks down as a λ too small does.
 func errSmallLambda(lambda, gamma, maxq float64) error {
 	if gamma > 1 {
-		return fmt.Errorf("greedytl.Fit: λ = %g is too small for these data, or FeatureFactor γ = %g too large (zᵀz/λ reaches %g; γ multiplies a feature's zᵀz by γ²)", lambda, gamma, maxq)
+		return fmt.Errorf("greedytl.Fit: %s (zᵀz/λ reaches %g; γ multiplies a feature's zᵀz by γ²)", tooSmall(lambda, gamma, true), maxq)
 	}
-	return fmt.Errorf("greedytl.Fit: λ = %g is too small for these data (zᵀz/λ reaches %g)", lambda, maxq)
+	return fmt.Errorf("greedytl.Fit: %s (zᵀz/λ reaches %g)", tooSmall(lambda, gamma, false), maxq)
 }
+
+// tooSmall is the cause a numerical breakdown names: λ too small for the
+// data, or, when gammaToo (γ > 1 scales a candidate feature beyond a
+// source: β = γ²), also the feature factor γ too large, which breaks the
+// search down as a λ too small does.
+func tooSmall(lambda, gamma float64, gammaToo bool) string {
+	if gammaToo {
+		return fmt.Sprintf("λ = %g is too small for these data, or FeatureFactor γ = %g too large", lambda, gamma)
+	}
+	return fmt.Sprintf("λ = %g is too small for these data", lambda)
+}
+
+// tooSmall is tooSmall for the path's λ and γ: γ is named when it scales
+// the candidate features beyond the sources (β > 1).
+func (p *path) tooSmall() string { return tooSmall(p.lambda, p.gamma, p.beta > 1) }
 
 // errScaleOverflow reports a selected feature c whose divisor, its
 // standard deviation over the feature factor γ < 1, overflows float64: a

@@ -319,8 +319,10 @@ func TestPredictErrors(t *testing.T) {
 		{"H columns", randDense(rng, 3, 4), randDense(rng, 3, 7), "H has 7 columns, the model was trained with 6 sources"},
 		{"one column", randDense(rng, 3, 1), randDense(rng, 3, 6), "X has 1 column, the model was trained with 4 features"}, // "1 columns", "with 4"
 		{"rows", randDense(rng, 3, 4), randDense(rng, 4, 6), "X has 3 rows but H has 4"},
-		{"nil X", nil, randDense(rng, 3, 6), "X is nil but the model uses feature"},
-		{"nil H", randDense(rng, 3, 4), nil, "H is nil but the model uses source"},
+		{"nil X", nil, randDense(rng, 3, 6), "X is absent (nil or empty) but the model uses feature"},
+		{"nil H", randDense(rng, 3, 4), nil, "H is absent (nil or empty) but the model uses source"},
+		// An empty matrix is absent too, and is not called nil.
+		{"empty X", &mat.Dense{}, randDense(rng, 3, 6), "X is absent (nil or empty) but the model uses feature"},
 	} {
 		if _, err := mod.Predict(c.X, c.H); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
@@ -982,9 +984,11 @@ func TestLarge(t *testing.T) {
 }
 
 // TestTies checks the tie rule: among identical columns the lowest
-// candidate index wins, features before sources, in both searches, at the
-// first step (group B: feature 3, sources 0 and 5) and at the second
-// (group A: feature 2, sources 1 and 4).
+// candidate index wins, features before sources, in Fit's exact and
+// sampled searches and in Gram.Fit (on its sample, and on a subset of a
+// larger sample whose other rows tell the copies apart), at the first step
+// (group B: feature 3, sources 0 and 5) and at the second (group A:
+// feature 2, sources 1 and 4).
 func TestTies(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 16))
 	m := 14
@@ -1009,6 +1013,43 @@ func TestTies(t *testing.T) {
 		o.FeatureFactor = 0
 		if got := fitT(t, X, H, y, o).Selected; !reflect.DeepEqual(got, []Column{{Source, 0}, {Source, 1}}) {
 			t.Errorf("sample %d, γ = 0: selected %v, want [source 0 source 1]", sample, got)
+		}
+	}
+	// Gram.Fit: on the sample itself, and on the first m rows of a sample
+	// with 3 more rows on which the copies differ.
+	X2, H2 := randDense(rng, m+3, 4), randDense(rng, m+3, 6)
+	y2 := append(slices.Clone(y), 1, -1, 1)
+	X2.Slice(0, m, 0, 4).(*mat.Dense).Copy(X)
+	H2.Slice(0, m, 0, 6).(*mat.Dense).Copy(H)
+	ctx := context.Background()
+	whole, err := NewGram(ctx, X, H, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big, err := NewGram(ctx, X2, H2, y2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := big.Subset(ctx, seq(0, m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, g := range map[string]*Gram{"Gram": whole, "Gram subset": sub} {
+		o := DefaultOptions()
+		o.MaxK = 2
+		want := []Column{{Feature, 3}, {Feature, 2}}
+		for _, gamma := range []float64{1, 0} {
+			o.FeatureFactor = gamma
+			if gamma == 0 {
+				want = []Column{{Source, 0}, {Source, 1}}
+			}
+			mod, err := g.Fit(ctx, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(mod.Selected, want) {
+				t.Errorf("%s, γ = %g: selected %v, want %v", name, gamma, mod.Selected, want)
+			}
 		}
 	}
 	// With r = 8 of 10 candidates the draws are random, and the tie rule

@@ -18,7 +18,10 @@ import (
 // columns, so that exact GreedyTL can be fitted on the sample and on many
 // subsamples of its rows (Subset) without reading the m rows at every
 // step: Gram.Fit selects the same columns and computes the same weights,
-// error path and statistics as Fit on the same rows, up to rounding.
+// error path and statistics as Fit on the same rows, up to rounding (of
+// columns equal only up to rounding once standardised, such as x and
+// 1 − x, it may select another member than Fit: see the package doc's
+// tie rule).
 //
 // A Gram keeps the m × N block of the sample's columns, centred and scaled
 // with its own statistics, and their N × N cross-product matrix: O(N·m +
@@ -80,9 +83,9 @@ type gramBase struct {
 // NewGram computes the cross-products of the training sample (X, H, y), with
 // Fit's arguments and checks: X (m×d) holds the target features, H (m×n)
 // the source scores, either may be absent (nil, a typed nil or an empty
-// matrix, as for Fit), y the ±1 labels. It returns Fit's
-// errors for invalid inputs (shapes, labels, non-finite values) and an
-// error when ctx is done. It costs O(N²·m) time for N = d + n candidates.
+// matrix, as for Fit), y the ±1 labels. It returns the errors Fit returns
+// for invalid inputs (shapes, labels, non-finite values), named
+// greedytl.NewGram, and an error when ctx is done. It costs O(N²·m) time for N = d + n candidates.
 //
 // The Gram keeps X and H, not copies of them (y is copied): Sample returns
 // them, Subset reads its rows from them and Fit hands some fits to the
@@ -93,7 +96,7 @@ func NewGram(ctx context.Context, X, H mat.Matrix, y []float64) (*Gram, error) {
 	if err := fitctx.Start(ctx, "greedytl.NewGram"); err != nil {
 		return nil, err
 	}
-	in, err := newInputs("greedytl.Fit", X, H, y, 1) // Fit's errors (see NewGram)
+	in, err := newInputs("greedytl.NewGram", X, H, y, 1) // Fit's checks (see NewGram)
 	if err != nil {
 		return nil, err
 	}
@@ -499,7 +502,10 @@ func (g *Gram) subsetProducts(ctx context.Context) ([]float64, error) {
 
 // Fit runs exact GreedyTL with options opts on the Gram's sample: it returns
 // what Fit returns for the sample's X, H and y — the same selected columns
-// and, up to rounding, the same weights, statistics and path — in O(N·k +
+// (but for the members of a group of columns equal only up to rounding
+// once standardised, which the two choose by scores that can differ by
+// rounding; exact duplicates go to the lowest index in both) and, up to
+// rounding, the same weights, statistics and path — in O(N·k +
 // m·k) a step for k selected columns instead of O(N·m). With opts.Sample >
 // 0 or opts.AutoLambda, and where the cross-products cannot stand in for
 // the columns (a column constant on the Gram's base sample but not on a
@@ -535,13 +541,13 @@ func (g *Gram) fitOrHand(ctx context.Context, opts Options, loo bool, caller str
 	if !loo && opts.StopAtMinLOO {
 		return nil, fmt.Errorf("%s: StopAtMinLOO needs the leave-one-out path (use Fit)", caller)
 	}
+	if err := opts.check(); err != nil {
+		return nil, fmt.Errorf("%s: invalid options: %w", caller, err)
+	}
 	if opts.Sample > 0 || opts.AutoLambda || g.fallback {
 		return Fit(ctx, g.x, g.h, g.y, opts)
 	}
-	if err := opts.check(); err != nil {
-		return nil, fmt.Errorf("greedytl.Fit: invalid options: %w", err)
-	}
-	mod, ok, err := g.fit(ctx, opts, loo)
+	mod, ok, err := g.fit(ctx, opts, loo, caller)
 	if err != nil {
 		return nil, err
 	}
@@ -594,7 +600,7 @@ type gramSearch struct {
 // fit runs the search of Fit in covariance form (gramSearch) and returns the
 // model, or false when Fit must decide instead (see Gram.Fit). Without loo
 // it leaves the leave-one-out path out (NaN; FitSelection).
-func (g *Gram) fit(ctx context.Context, opts Options, loo bool) (*Model, bool, error) {
+func (g *Gram) fit(ctx context.Context, opts Options, loo bool, caller string) (*Model, bool, error) {
 	in := g.in
 	d, m := in.d, g.m
 	fm := float64(m)
@@ -629,7 +635,7 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool) (*Model, bool, e
 	for a, ia := range idx {
 		if setupDue(a, n) { // rows of n values: the block is O(n²)
 			if err := ctx.Err(); err != nil {
-				return nil, false, &fitctx.Interruption{Caller: "greedytl.Fit", At: "while gathering the candidates' cross-products", Err: err}
+				return nil, false, &fitctx.Interruption{Caller: caller, At: "while gathering the candidates' cross-products", Err: err}
 			}
 		}
 		src, dst := g.cs[ia*N:ia*N+N], s.cg[a*n:a*n+n]
@@ -647,7 +653,7 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool) (*Model, bool, e
 	z := make([]float64, m)
 	for opts.MaxK == 0 || len(s.sel) < opts.MaxK {
 		if err := ctx.Err(); err != nil {
-			return nil, false, &fitctx.Interruption{Caller: "greedytl.Fit", At: fmt.Sprintf("after %d steps", len(s.sel)), Err: err}
+			return nil, false, &fitctx.Interruption{Caller: caller, At: fmt.Sprintf("after %d steps", len(s.sel)), Err: err}
 		}
 		j := s.pick()
 		if j < 0 {

@@ -62,14 +62,14 @@ func checkGramFit(t *testing.T, g *Gram, X, H *mat.Dense, y []float64, rows []in
 	if g.fallback {
 		t.Fatal("the Gram falls back to Fit")
 	}
-	got, ok, err := g.fit(ctx, opts, true)
+	got, ok, err := g.fit(ctx, opts, true, "greedytl.Gram.Fit")
 	if err != nil || !ok {
 		t.Fatalf("the Gram's fit failed (%v) or fell back to Fit", err)
 	}
 	if !opts.StopAtMinLOO {
 		// Without the leave-one-out path: the same model bit for bit but
 		// for its NaN LOOError.
-		sel, ok, err := g.fit(ctx, opts, false)
+		sel, ok, err := g.fit(ctx, opts, false, "greedytl.Gram.FitSelection")
 		if err != nil || !ok {
 			t.Fatalf("the Gram's fit without LOO failed (%v) or fell back to Fit", err)
 		}
@@ -627,5 +627,32 @@ func TestGramFitChecksContext(t *testing.T) {
 	}
 	if want := d * d / setupCheck; gathering < want {
 		t.Errorf("gathering %d × %d cross-products checked the context %d times, want at least %d (one per %d values)", d, d, gathering, want, setupCheck)
+	}
+}
+
+// TestGramErrorsNameTheirEntryPoint: NewGram's input errors and Gram.Fit's
+// options error name NewGram and Gram.Fit (docs/conventions.md), with the
+// options checked before a fit is handed to Fit (they named greedytl.Fit).
+func TestGramErrorsNameTheirEntryPoint(t *testing.T) {
+	ctx := context.Background()
+	X := mat.NewDense(4, 2, []float64{1, 2, 3, 4, 5, 6, 7, 9})
+	y := []float64{1, -1, 1, -1}
+	_, err := NewGram(ctx, mat.NewDense(4, 1, []float64{1, math.NaN(), 2, 3}), nil, y)
+	if err == nil || err.Error() != "greedytl.NewGram: X row 1 column 0 is NaN" {
+		t.Errorf("NewGram with a NaN: %v", err)
+	}
+	if _, err = NewGram(ctx, X, nil, []float64{1, 1, 1, 1}); err == nil || !strings.HasPrefix(err.Error(), "greedytl.NewGram: y holds one class only") {
+		t.Errorf("NewGram with one class: %v", err)
+	}
+	g, err := NewGram(ctx, X, nil, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sample := range []int{0, 3} {
+		o := DefaultOptions()
+		o.Lambda, o.Sample = -1, sample
+		if _, err := g.Fit(ctx, o); err == nil || !strings.HasPrefix(err.Error(), "greedytl.Gram.Fit: invalid options: Lambda must be positive") {
+			t.Errorf("Gram.Fit with λ = -1, Sample %d: %v", sample, err)
+		}
 	}
 }

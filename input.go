@@ -33,5 +33,6 @@ func newInputs(caller string, X, H mat.Matrix, y []float64, gamma float64) (*inp
 	if n > 0 {
 		in.h = newInputMatrix("H", H)
 	}
+	in.x.caller, in.h.caller = caller, caller
 	return in, nil
 }

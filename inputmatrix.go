@@ -13,6 +13,7 @@ import (
 // implementing mat.RawMatrixer) and for their transposes.
 type inputMatrix struct {
 	name       string // "X" or "H", for error messages
+	caller     string // the entry point given the matrix, their prefix ("greedytl.Fit")
 	rows, cols int
 	raw        blas64.General // valid when hasRaw
 	hasRaw     bool
@@ -100,7 +101,7 @@ func (b *inputMatrix) at(i, j int) float64 {
 func (b *inputMatrix) nonFinite(j int) error {
 	for i := 0; i < b.rows; i++ {
 		if v := b.at(i, j); !standardize.Finite(v) {
-			return fmt.Errorf("greedytl.Fit: %w", &standardize.NonFiniteError{Name: b.name, Row: i, Col: j, Value: v})
+			return fmt.Errorf("%s: %w", b.caller, &standardize.NonFiniteError{Name: b.name, Row: i, Col: j, Value: v})
 		}
 	}
 	return nil
@@ -110,7 +111,7 @@ func (b *inputMatrix) nonFinite(j int) error {
 // scanning row by row (standardize.CheckFinite).
 func (b *inputMatrix) checkFinite() error {
 	if err := standardize.CheckFinite(b.name, b.m); err != nil {
-		return fmt.Errorf("greedytl.Fit: %w", err)
+		return fmt.Errorf("%s: %w", b.caller, err)
 	}
 	return nil
 }

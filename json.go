@@ -107,11 +107,7 @@ func (m *Model) Write(w io.Writer, h modelfile.Header) error {
 	}
 	// Empty names are no names: the file leaves them out (SetNames).
 	f.Header.SetNames(f.Header.FeatureNames, f.Header.SourceNames)
-	err = checkHeader(&f.Header, m)
-	if err == nil && f.Header.Version != modelfile.Version {
-		err = fmt.Errorf("version %d: Write writes version %d files", f.Header.Version, modelfile.Version)
-	}
-	if err != nil {
+	if err := checkHeader(&f.Header, m, true); err != nil {
 		return fmt.Errorf("header a reader refuses: %w", err)
 	}
 	return modelfile.Write(w, f)
@@ -121,10 +117,17 @@ func (m *Model) Write(w io.Writer, h modelfile.Header) error {
 // readers refuse whatever its method name: modelfile.Header.Check's
 // refusals (format, version, no method, "sources", "labels", empty column
 // names) and column names that are not one per column of X or H
-// (modelfile.CheckNames). Write checks the header it writes with it, and
-// DecodeFile the header it reads, so that both refuse the same headers.
-func checkHeader(h *modelfile.Header, m *Model) error {
-	if err := h.Check(false); err != nil {
+// (modelfile.CheckNames). Write checks the header it writes with it
+// (written: with modelfile.Header.CheckWritten, which also refuses a
+// version other than the one Write writes, where Check checks the
+// version), and DecodeFile the header it reads, so that both refuse the
+// same headers, in the same order.
+func checkHeader(h *modelfile.Header, m *Model, written bool) error {
+	check := h.Check
+	if written {
+		check = h.CheckWritten
+	}
+	if err := check(false); err != nil {
 		return err
 	}
 	return modelfile.CheckNames(h.FeatureNames, h.SourceNames, m.NumFeatures, m.NumSources)
@@ -247,7 +250,7 @@ func DecodeFile(f modelfile.File) (*Model, error) {
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
-	if err := checkHeader(&mf.Header, m); err != nil {
+	if err := checkHeader(&mf.Header, m, false); err != nil {
 		return nil, err
 	}
 	if mf.Hyperparameters != nil {
@@ -298,6 +301,9 @@ func (m *Model) validate() error {
 	}
 	if err := m.checkColumns(); err != nil {
 		return err
+	}
+	if o.MaxK > 0 && len(m.Selected) > o.MaxK {
+		return fmt.Errorf("inconsistent model: %d columns, more than its options' max_k = %d", len(m.Selected), o.MaxK)
 	}
 	if len(m.Path) != len(m.Selected) {
 		return fmt.Errorf("inconsistent model: %d columns, %d steps", len(m.Selected), len(m.Path))

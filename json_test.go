@@ -331,6 +331,53 @@ func TestWriteRefusesAHeaderTheReaderRefuses(t *testing.T) {
 	}
 }
 
+// TestWriteRefusesTheVersionWhereTheReaderDoes: Write refuses a header's
+// faults in the reader's order, its version right after its format: a
+// header of version 1, which the readers read but Write does not write, and
+// of a fault the reader checks after the version (no method, incomplete
+// labels, names not one per column) is refused for its version,
+// as one of an unreadable version is, with the reader's message; one of
+// another format, for its format.
+func TestWriteRefusesTheVersionWhereTheReaderDoes(t *testing.T) {
+	mod := jsonModel(t, 0)
+	for _, c := range []struct {
+		name  string
+		fault func(h *modelfile.Header)
+	}{
+		{"no method", func(h *modelfile.Header) { h.Method = "" }},
+		{"labels without a negative", func(h *modelfile.Header) { h.Labels = &modelfile.LabelNames{Positive: "a"} }},
+		{"a feature name for a model of more features", func(h *modelfile.Header) { h.FeatureNames = []string{"f0"} }},
+	} {
+		for _, v := range []int{modelfile.Version1, 7} {
+			h := modelfile.NewHeader(mod.methodName(), nil, nil)
+			h.Version = v
+			c.fault(&h)
+			var buf bytes.Buffer
+			err := mod.Write(&buf, h)
+			want := "header a reader refuses: version 1: Write writes version 2 files"
+			if v != modelfile.Version1 {
+				doc, jerr := json.Marshal(h)
+				if jerr != nil {
+					t.Fatal(jerr)
+				}
+				_, perr := modelfile.Parse(doc)
+				if perr == nil || !strings.Contains(perr.Error(), "version 7") {
+					t.Fatalf("%s, version 7: the reader's error %v, want one naming the version", c.name, perr)
+				}
+				want = "header a reader refuses: " + perr.Error()
+			}
+			if err == nil || err.Error() != want {
+				t.Errorf("%s, version %d: err = %v, want %q", c.name, v, err, want)
+			}
+		}
+	}
+	h := modelfile.NewHeader(mod.methodName(), nil, nil)
+	h.Format, h.Version = "other", modelfile.Version1
+	if err := mod.Write(io.Discard, h); err == nil || !strings.Contains(err.Error(), "format") {
+		t.Errorf("another format, version 1: err = %v, want one naming the format", err)
+	}
+}
+
 // FuzzReadModel checks that ReadModel never panics and that whatever it
 // accepts is written back and read again unchanged.
 func FuzzReadModel(f *testing.F) {
@@ -475,5 +522,35 @@ func TestModelNilReaderWriter(t *testing.T) {
 	}
 	if _, err := ReadModel(nil); err == nil || err.Error() != "greedytl.ReadModel: no reader (nil)" {
 		t.Errorf("ReadModel(nil): error %v", err)
+	}
+}
+
+// TestModelFileRefusesMoreColumnsThanMaxK: a model with more columns than
+// its options' max_k is inconsistent (Fit never selects more), and the
+// writer and the reader both refuse it through validate (both took it).
+func TestModelFileRefusesMoreColumnsThanMaxK(t *testing.T) {
+	mod := jsonModel(t, 0)
+	k := len(mod.Selected)
+	if k < 2 || mod.Options.MaxK != 6 {
+		t.Fatalf("test needs 2 to 6 columns and max_k = 6: %d, %d", k, mod.Options.MaxK)
+	}
+	want := fmt.Sprintf("inconsistent model: %d columns, more than its options' max_k = %d", k, k-1)
+	bad := *mod
+	bad.Options.MaxK = k - 1
+	if err := bad.WriteJSON(new(bytes.Buffer)); err == nil || err.Error() != "greedytl.Model.WriteJSON: "+want {
+		t.Errorf("WriteJSON: %v, want %q", err, want)
+	}
+	mod.Options.MaxK = k
+	var buf bytes.Buffer
+	if err := mod.WriteJSON(&buf); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(buf.String(), fmt.Sprintf("max_k=%d", k), fmt.Sprintf("max_k=%d", k-1), 1)
+	text = strings.ReplaceAll(text, fmt.Sprintf(`"max_k": %d`, k), fmt.Sprintf(`"max_k": %d`, k-1))
+	if text == buf.String() {
+		t.Fatal("the edit changed nothing")
+	}
+	if _, err := ReadModel(strings.NewReader(text)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("ReadModel: %v, want %q", err, want)
 	}
 }

@@ -179,7 +179,7 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 		if standardize.Absent(p.a) {
 			for _, c := range m.Selected {
 				if c.Kind == p.kind {
-					return nil, fmt.Errorf("greedytl.Model.Predict: %s is nil but the model uses %v", p.name, c)
+					return nil, fmt.Errorf("greedytl.Model.Predict: %s is absent (nil or empty) but the model uses %v", p.name, c)
 				}
 			}
 			continue
@@ -195,7 +195,7 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 		blocks[k] = b
 	}
 	if rows < 0 {
-		return nil, fmt.Errorf("greedytl.Model.Predict: X and H are both nil")
+		return nil, fmt.Errorf("greedytl.Model.Predict: X and H are both absent (nil or empty)")
 	}
 	f := make([]float64, rows)
 	v := make([]float64, rows)

@@ -35,6 +35,7 @@ type path struct {
 	m      int
 	lambda float64
 	beta   float64 // the β of Ĝ
+	gamma  float64 // the feature factor γ, for tooSmall
 	s      float64 // λ + mβ, Ĝ's eigenvalue⁻¹ along 1
 	y      []float64
 	pos    []bool  // y_i = +1
@@ -235,7 +236,7 @@ func (p *path) score(z []float64) (c, t float64, err error) {
 // their check and message cannot drift apart.
 func (p *path) usable(c, t float64) error {
 	if !standardize.PositiveFinite(c) || math.IsNaN(t) || math.IsInf(t, 0) || math.IsInf(t*t, 0) {
-		return fmt.Errorf("greedytl.Fit: numerical breakdown at step %d (pivot %v, aᵀz = %v): λ = %g is too small for these data", len(p.sel)+1, c, t, p.lambda)
+		return fmt.Errorf("greedytl.Fit: numerical breakdown at step %d (pivot %v, aᵀz = %v): %s", len(p.sel)+1, c, t, p.tooSmall())
 	}
 	return nil
 }
@@ -347,7 +348,7 @@ func (p *path) solvePrimal(k int) (x []float64, err error) {
 	copy(p.fac, p.gm)
 	tri, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: k1, Stride: k1, Data: p.fac})
 	if !ok {
-		return nil, fmt.Errorf("greedytl.Fit: Z_SᵀZ_S + λI is not numerically positive definite at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
+		return nil, fmt.Errorf("greedytl.Fit: Z_SᵀZ_S + λI is not numerically positive definite at step %d: %s", len(p.sel), p.tooSmall())
 	}
 	x = make([]float64, k1)
 	gemv(x, B, k1, m, p.y)
@@ -374,7 +375,7 @@ func (p *path) solvePrimal(k int) (x []float64, err error) {
 		}
 	}
 	if _, ok := lapack64.Potri(tri); !ok {
-		return nil, fmt.Errorf("greedytl.Fit: Z_SᵀZ_S + λI is singular at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
+		return nil, fmt.Errorf("greedytl.Fit: Z_SᵀZ_S + λI is singular at step %d: %s", len(p.sel), p.tooSmall())
 	}
 	for i := range k1 {
 		for j := i + 1; j < k1; j++ {
@@ -382,10 +383,10 @@ func (p *path) solvePrimal(k int) (x []float64, err error) {
 		}
 	}
 	if cond := norm1(p.gm, k1) * norm1(p.fac, k1); !(cond <= condMax) {
-		return nil, fmt.Errorf("greedytl.Fit: Z_SᵀZ_S + λI is singular at step %d (condition number %.3g): λ = %g is too small for these data", len(p.sel), cond, p.lambda)
+		return nil, fmt.Errorf("greedytl.Fit: Z_SᵀZ_S + λI is singular at step %d (condition number %.3g): %s", len(p.sel), cond, p.tooSmall())
 	}
 	if !finiteSlice(p.a) || !finiteSlice(x) {
-		return nil, fmt.Errorf("greedytl.Fit: non-finite solution at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
+		return nil, fmt.Errorf("greedytl.Fit: non-finite solution at step %d: %s", len(p.sel), p.tooSmall())
 	}
 	return x, nil
 }
@@ -402,12 +403,12 @@ func (p *path) refresh() error {
 	copy(p.fac, p.kl)
 	tri, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: m, Stride: m, Data: p.fac})
 	if !ok {
-		return fmt.Errorf("greedytl.Fit: K_S + λI is not numerically positive definite at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
+		return fmt.Errorf("greedytl.Fit: K_S + λI is not numerically positive definite at step %d: %s", len(p.sel), p.tooSmall())
 	}
 	copy(p.a, p.y)
 	lapack64.Potrs(tri, blas64.General{Rows: m, Cols: 1, Stride: 1, Data: p.a})
 	if _, ok := lapack64.Potri(tri); !ok {
-		return fmt.Errorf("greedytl.Fit: K_S + λI is singular at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
+		return fmt.Errorf("greedytl.Fit: K_S + λI is singular at step %d: %s", len(p.sel), p.tooSmall())
 	}
 	for i := 0; i < m; i++ {
 		for j := i; j < m; j++ {
@@ -417,10 +418,10 @@ func (p *path) refresh() error {
 	}
 	// With the inverse at hand the 1-norm condition number is exact.
 	if cond := norm1(p.kl, m) * norm1(p.G, m); !(cond <= condMax) {
-		return fmt.Errorf("greedytl.Fit: K_S + λI is singular at step %d (condition number %.3g): λ = %g is too small for these data", len(p.sel), cond, p.lambda)
+		return fmt.Errorf("greedytl.Fit: K_S + λI is singular at step %d (condition number %.3g): %s", len(p.sel), cond, p.tooSmall())
 	}
 	if !finiteSlice(p.a) {
-		return fmt.Errorf("greedytl.Fit: non-finite dual solution at step %d: λ = %g is too small for these data", len(p.sel), p.lambda)
+		return fmt.Errorf("greedytl.Fit: non-finite dual solution at step %d: %s", len(p.sel), p.tooSmall())
 	}
 	return nil
 }
@@ -452,7 +453,7 @@ func (p *path) record() error {
 	reg := p.lambda*dot(p.y, p.a) + p.ysum*p.ysum*p.beta/p.s
 	if !(reg >= 0) {
 		// Positive in exact arithmetic: rounding has taken over.
-		return fmt.Errorf("greedytl.Fit: regularised error breaks down at step %d (e(S)/m = %v): λ = %g is too small for these data", len(p.sel), reg/float64(p.m), p.lambda)
+		return fmt.Errorf("greedytl.Fit: regularised error breaks down at step %d (e(S)/m = %v): %s", len(p.sel), reg/float64(p.m), p.tooSmall())
 	}
 	p.reg = append(p.reg, reg/float64(p.m))
 	p.loo = append(p.loo, loo)
@@ -492,7 +493,7 @@ func (p *path) looError() (float64, error) {
 	}
 	loo, pii, ok := balancedLOO(p.y, p.pos, p.npos, p.ysum, p.a, ybarS, diag, stride, invMS)
 	if !ok {
-		return 0, fmt.Errorf("greedytl.Fit: leave-one-out error breaks down at step %d (P_ii = %v): λ = %g is too small for these data", len(p.sel), pii, p.lambda)
+		return 0, fmt.Errorf("greedytl.Fit: leave-one-out error breaks down at step %d (P_ii = %v): %s", len(p.sel), pii, p.tooSmall())
 	}
 	return loo, nil
 }
@@ -535,6 +536,7 @@ func (p *path) weights(k int) (w []float64, reg, loo float64, err error) {
 	m := p.m
 	if pathForm == formPrimal || (pathForm == formAuto && k < m) {
 		q := newPathPrimal(p.y, p.lambda, p.beta, 1)
+		q.gamma = p.gamma
 		q.sel, q.selZ = p.sel[:k:k], p.selZ[:k*m:k*m]
 		x, err := q.solvePrimal(k)
 		if err != nil {
@@ -546,6 +548,7 @@ func (p *path) weights(k int) (w []float64, reg, loo float64, err error) {
 		return x[1:], q.reg[0], q.loo[0], nil
 	}
 	q := newPath(p.y, p.lambda, p.beta, 1)
+	q.gamma = p.gamma
 	for j := 0; j < k; j++ {
 		z := p.selZ[j*m : j*m+m]
 		ger(q.kl, m, 1, z, z)

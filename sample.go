@@ -428,7 +428,7 @@ func (e *sampleEngine) bestOfScalar(p *path, cand []int) (int, error) {
 		offer(s, c, t)
 	}
 	if best < 0 {
-		return 0, fmt.Errorf("greedytl.Fit: numerical breakdown at step %d (no candidate has a finite gain): λ = %g is too small for these data", len(p.sel)+1, p.lambda)
+		return 0, fmt.Errorf("greedytl.Fit: numerical breakdown at step %d (no candidate has a finite gain): %s", len(p.sel)+1, p.tooSmall())
 	}
 	return best, nil
 }

@@ -122,7 +122,8 @@ type Options struct {
 //   - X: the TF-IDF features of package text (hashing mode, opts.Dim
 //     columns, raw term counts, unit-norm rows), with the IDF fitted on all
 //     23,700 queries whatever the cut (see Vectorizer);
-//   - Dir: "embedded:clinc150".
+//   - Dir: "embedded:clinc150"; Embedded: "the embedded CLINC150 data",
+//     what messages call its features (dataset.Folder.FeaturesName).
 //
 // X is dense: the full set at DefaultDim takes 23,700 × 1,024 × 8 B ≈ 194 MB.
 // Load returns an error for negative options, a Dim above text.MaxDim, a
@@ -196,7 +197,7 @@ func load(opts Options) (*dataset.Folder, []Query, error) {
 		return nil, nil, err
 	}
 
-	folder := &dataset.Folder{Dir: "embedded:clinc150"}
+	folder := &dataset.Folder{Dir: "embedded:clinc150", Embedded: "the embedded CLINC150 data"}
 	domainOf := make(map[string]string)
 	for d, intents := range domains {
 		for _, in := range intents {

@@ -238,6 +238,11 @@ func TestLoadCut(t *testing.T) {
 	if !mat.Equal(again.X, cut.X) || !slices.Equal(again.Labels, cut.Labels) {
 		t.Error("two loads differ")
 	}
+	// Messages name its features as the embedded data, not as a file
+	// under its Dir ("embedded:clinc150/features.npy").
+	if got, want := cut.FeaturesName(), "the embedded CLINC150 data"; got != want {
+		t.Errorf("FeaturesName() = %q, want %q", got, want)
+	}
 }
 
 func TestLoadErrors(t *testing.T) {

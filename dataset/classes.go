@@ -229,13 +229,26 @@ func (lf *labelFile) classes(h LabelHeader) (*Classes, error) {
 		}
 		nums[i] = x + 0 // −0 is the class of 0
 	}
-	keys := make([]string, len(vals))
-	for i, v := range vals {
+	if !numeric {
+		nums = nil
+	}
+	c.index(nums)
+	return c, nil
+}
+
+// index sets c.Names and c.Y from c.vals: each distinct label a class,
+// compared by value and named in the shortest form when nums holds every
+// label's value (the labels are numbers), else as a trimmed string.
+func (c *Classes) index(nums []float64) {
+	keys := make([]string, len(c.vals))
+	for i, v := range c.vals {
 		keys[i] = strings.TrimSpace(v)
-		if numeric {
+		if nums != nil {
 			keys[i] = formatFloat(nums[i])
 		}
 	}
+	numeric := nums != nil
+	c.Names = nil
 	index := map[string]int{}
 	for i, k := range keys {
 		if _, ok := index[k]; !ok {
@@ -259,7 +272,25 @@ func (lf *labelFile) classes(h LabelHeader) (*Classes, error) {
 	for i, k := range keys {
 		c.Y[i] = index[k]
 	}
-	return c, nil
+}
+
+// As returns the labels of c read by the rule of the classes known (a
+// model's, or the training labels'), so that known.Lookup finds each of
+// them as training named it: when known's names are numbers, or c's are
+// not, c itself (numbers compared by value); else c's labels as names,
+// each distinct trimmed label a class of its own, as a file of labels not
+// all numbers reads ("01" and "1" two classes, where c, all numbers,
+// merged them into "1").
+func (c *Classes) As(known *Classes) *Classes {
+	if _, ok := known.values(); ok {
+		return c
+	}
+	if _, ok := c.values(); !ok || len(c.vals) != len(c.Y) {
+		return c
+	}
+	n := &Classes{file: c.file, vals: c.vals, header: c.header, src: c.src}
+	n.index(nil)
+	return n
 }
 
 // otherValue returns the first value of v that differs from v[0].

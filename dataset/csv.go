@@ -124,7 +124,10 @@ func (src *source) matrix(name string, names *[]string) (*mat.Dense, error) {
 // holding a comma unquoted ("a,b<TAB>c"). A first line that is Excel's separator directive ("sep=,",
 // "sep=;", "sep=" and a tab, "sep=|", or "sep= " for runs of blanks) names
 // it instead, and is skipped, as Excel reads it. Blank lines and lines whose first non-blank character is '#'
-// are skipped. Fields may be double-quoted, and blanks around them are
+// are skipped — but for a blank line between the rows of a file of one
+// column (or below its header), which is refused: it is a missing value,
+// as pandas' to_csv writes NaN there, and skipped would move every row
+// below up one. Fields may be double-quoted, and blanks around them are
 // ignored.
 //
 // The first content line may be a header of column names, which is
@@ -139,7 +142,13 @@ func (src *source) matrix(name string, names *[]string) (*mat.Dense, error) {
 // so a one- or two-column DataFrame must be written with header=False;
 // above rows that are all decimals, every value of every row below with a
 // point or an exponent (as pandas writes every float), such a line of two
-// or more columns is refused, not read as a row. Above any row with a
+// or more columns is refused, not read as a row, and so is a line of two
+// or more other integers above such rows that hold a value that is not an
+// integer ("3,7,9,12" above "0.5,…": numeric column names, as pandas
+// writes a frame's integer column names and greedytl predict --scores a
+// model's numeric classes; or a row of data written bare, as
+// np.savetxt(fmt='%g') writes 1.0, which taken for a header would be
+// lost). Above any row with a
 // value written bare ("1 0", as np.savetxt(fmt='%g') writes 1.0) it is
 // data. A lone "0" stays data: greedytl predict writes a
 // score of exactly 0 so, above scores that are not integers.
@@ -191,19 +200,25 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 		// n−1 (n ≥ 3, commas or tabs), kept as a row and dropped at the
 		// end if rows follow.
 		rangeHeader bool
-		rangeRow    bool     // the first line is 0, 1, …, n−1 but no rangeHeader: refused above rows all of decimals
-		decimals    = true   // every row after the first is allDecimals
-		header      []string // the header's column names (nil: none)
-		cols        = -1
-		rows        int
-		values      chunkedValues // the rows not yet given to fn
-		emitted     int           // the rows given to fn (a range header's included)
-		firstCol    []float64     // every row's first value, for countsRows
-		fields      [][]byte
-		scratch     []byte
-		quoted      []bool
-		err         error
-		dataLine    [2]int // the lines of the first two rows
+		// intRow: the first line is n ≥ 2 integers (0, 1, …, n−1 or any
+		// others) but no rangeHeader: refused above rows all of decimals
+		// (of other integers, when some value below is no integer).
+		intRow     bool
+		firstInts  []string // intRow's integers, for its error
+		fractional bool     // some value below the first row is not an integer
+		decimals   = true   // every row after the first is allDecimals
+		header     []string // the header's column names (nil: none)
+		cols       = -1
+		rows       int
+		values     chunkedValues // the rows not yet given to fn
+		emitted    int           // the rows given to fn (a range header's included)
+		firstCol   []float64     // every row's first value, for countsRows
+		fields     [][]byte
+		scratch    []byte
+		quoted     []bool
+		err        error
+		dataLine   [2]int // the lines of the first two rows
+		prevLine   int    // the line of the header or row before this one
 	)
 	var split fieldSplit // how the lines are split, also for parseValue's messages
 	// emit gives fn the rows read since the last block, but the first line
@@ -248,11 +263,16 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 				for j, f := range fields {
 					header[j] = string(f)
 				}
+				prevLine = lr.line
 				continue
 			}
 			rangeHeader = (split.sep == ',' || split.sep == '\t') && len(fields) >= 3 && isRangeHeader(fields)
-			rangeRow = !rangeHeader && len(fields) >= 2 && isRangeHeader(fields)
-		} else if rangeRow && decimals {
+			if intRow = !rangeHeader && len(fields) >= 2 && allIntegers(fields); intRow {
+				for _, f := range fields {
+					firstInts = append(firstInts, string(f))
+				}
+			}
+		} else if intRow && decimals {
 			decimals = allDecimals(fields)
 		}
 		if rows == 0 && headerLine > 0 && len(fields) != cols && split.sep == ',' && !split.directive && tabHeader(headerText, line) {
@@ -289,6 +309,10 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 			}
 			return errorf(name, lr.line, "expected %d values, got %d%s", cols, len(fields), hint)
 		}
+		if cols == 1 && lr.blank > prevLine && (rows > 0 || headerLine > 0) {
+			return blankValueError(name, lr.blank)
+		}
+		prevLine = lr.line
 		if rows > 0 && len(fields) > 1 && allEmpty(fields) {
 			return errorf(name, lr.line, "a row of %d empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data", len(fields))
 		}
@@ -298,6 +322,9 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 				return &Error{File: name, Line: lr.line, Err: err}
 			}
 			values.add(v)
+			if intRow && rows > 0 && v != math.Trunc(v) {
+				fractional = true
+			}
 			if j == 0 {
 				firstCol = append(firstCol, v)
 			}
@@ -321,8 +348,8 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 		}
 		return errorf(name, 0, "no rows")
 	}
-	if rangeRow && decimals && rows > 1 {
-		return rangeRowError(name, dataLine[0], cols)
+	if intRow && decimals && rows > 1 && (isRange(firstInts) || fractional) {
+		return intRowError(name, dataLine[0], firstInts)
 	}
 	index := firstCol // the first column of the matrix's rows
 	if rangeHeader && rows > 1 {
@@ -387,6 +414,15 @@ func (c *chunkedValues) join() []float64 {
 	out = append(out, c.cur...)
 	c.full, c.cur = nil, nil
 	return out
+}
+
+// blankValueError is the error of a blank line, line, between the rows of
+// a file of one column (or its header and first row): a missing value,
+// which pandas' to_csv writes so (a Series or one-column frame holding
+// NaN). Skipped, as blank lines are elsewhere, it would move every row
+// below up one, silently where no labels count the rows.
+func blankValueError(name string, line int) error {
+	return errorf(name, line, "a blank line between the rows of a one-column file: a missing value (pandas' to_csv writes NaN so), whose row would be lost and every row below moved up one; fill or drop the missing values (pandas: fillna or dropna) and write the file again, or delete the line if no row is missing")
 }
 
 // minIndexRows is the fewest rows whose first column, counting them, is
@@ -477,19 +513,56 @@ func allDecimals(fields [][]byte) bool {
 	return len(fields) > 0
 }
 
-// rangeRowError is the error of a first line, on line line, of the
-// integers 0, 1, …, n−1 (n ≥ 2) that no rangeHeader takes for a header
-// (two columns, or blank-separated) above rows all of decimals
-// (allDecimals, every row below): the header pandas' to_csv(path, index=False) writes above
-// a DataFrame made from an array of floats, whose values it writes with a
-// point. Read as a row it was an example of its own (and so was the "0"
-// pandas writes above an unnamed Series of labels).
-func rangeRowError(name string, line, n int) error {
-	names := "0, 1"
-	if n > 2 {
-		names = fmt.Sprintf("0, 1, …, %d", n-1)
+// allIntegers reports whether every field is an integer's spelling: digits
+// after an optional sign, as pandas writes integer column names.
+func allIntegers(fields [][]byte) bool {
+	for _, f := range fields {
+		d := bytes.TrimLeft(f, "+-")
+		if len(f)-len(d) > 1 || len(d) == 0 || bytes.IndexFunc(d, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+			return false
+		}
 	}
-	return errorf(name, line, "%s above rows of decimals: the column names pandas gives a DataFrame made from an array (to_csv writes them as its header), which would be read as a row of data; write the file without them (pandas: to_csv(path, index=False, header=False)) or save X with np.save (.npy); if the line is data, write it as the rows below are (0.0)", names)
+	return len(fields) > 0
+}
+
+// isRange reports whether ints are 0, 1, …, n−1.
+func isRange(ints []string) bool {
+	for j, s := range ints {
+		if s != strconv.Itoa(j) {
+			return false
+		}
+	}
+	return true
+}
+
+// intRowError is the error of a first line, on line line, of n ≥ 2
+// integers (ints) that no rangeHeader takes for a header above rows all of
+// decimals (allDecimals, every row below), and, unless they are 0, 1, …,
+// n−1, some of them not an integer (fractional): continuous data, in which
+// a row of n integers is unlikely, written by a writer that writes every
+// value with a point. 0, 1, …, n−1 (two columns, or
+// blank-separated) is the header pandas' to_csv(path, index=False) writes
+// above a DataFrame made from an array of floats, whose values it writes
+// with a point; other integers are numeric column names (pandas' of a
+// frame whose columns were named so, wavelengths, greedytl predict
+// --scores's header of a model's classes when they are numbers). Read as
+// a row it was an example of its own (and so was the "0" pandas writes
+// above an unnamed Series of labels); taken for a header it would drop a
+// row of data written bare above decimals (np.savetxt(fmt='%g')), so it is
+// refused either way.
+func intRowError(name string, line int, ints []string) error {
+	if isRange(ints) {
+		names := "0, 1"
+		if n := len(ints); n > 2 {
+			names = fmt.Sprintf("0, 1, …, %d", n-1)
+		}
+		return errorf(name, line, "%s above rows of decimals: the column names pandas gives a DataFrame made from an array (to_csv writes them as its header), which would be read as a row of data; write the file without them (pandas: to_csv(path, index=False, header=False)) or save X with np.save (.npy); if the line is data, write it as the rows below are (0.0)", names)
+	}
+	names := strings.Join(ints, ", ")
+	if len(ints) > 4 {
+		names = strings.Join(ints[:3], ", ") + ", …, " + ints[len(ints)-1]
+	}
+	return errorf(name, line, "integers %s above rows of decimals: a header of numeric column names (as pandas writes a frame whose columns are numbers, and greedytl predict --scores the classes of a model whose classes are numbers)? It would be read as a row of data; delete the line, or write the file without it (pandas: to_csv(path, index=False, header=False)), or save the matrix with np.save (.npy); if the line is data, write it as the rows below are (%s.0)", names, ints[0])
 }
 
 // isIndexHeader reports whether a first line's fields are column names

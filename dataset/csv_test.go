@@ -60,6 +60,15 @@ func TestDecodeCSV(t *testing.T) {
 		{"0,1 above a row half bare", "0,1\n0.5,0.25\n0.5,2\n", 3, 2, []float64{0, 1, 0.5, 0.25, 0.5, 2}},
 		{"0 1 2 separated by spaces is data", "0 1 2\n3 4 5\n", 2, 3, []float64{0, 1, 2, 3, 4, 5}},
 		{"0,1,2 alone is data", "0,1,2\n", 1, 3, []float64{0, 1, 2}},
+		// Other integers are data where 0, 1, … are: above a value written
+		// bare, of one column, or alone.
+		{"3,7 above a float written bare is data", "3,7\n0.5,2\n", 2, 2, []float64{3, 7, 0.5, 2}},
+		{"3 above floats is data", "3\n0.5\n0.25\n", 3, 1, []float64{3, 0.5, 0.25}},
+		{"3,7,9 alone is data", "3,7,9\n", 1, 3, []float64{3, 7, 9}},
+		// One column: blank lines before the rows or after them, and
+		// comments between them, hold no value (between them, refused).
+		{"one column, blank lines around", "\n \n0.5\n# c\n0.7\n\n\t\n", 2, 1, []float64{0.5, 0.7}},
+		{"3,7 above decimals of integers is data", "3,7\n0.0,2.0\n1.0,-4.0\n", 3, 2, []float64{3, 7, 0, 2, 1, -4}},
 		{"1,2,3 is data", "1,2,3\n4.0,5.0,6.0\n", 2, 3, m23},
 		{"0,2,1 is data", "0,2,1\n1.0,2.0,3.0\n", 2, 3, []float64{0, 2, 1, 1, 2, 3}},
 		// Classic Mac OS line ends (Excel's "CSV (Macintosh)"), as NumPy's
@@ -98,6 +107,8 @@ func TestDecodeCSVErrors(t *testing.T) {
 		rangeIndex = ": a row index, as pandas' to_csv writes by default (index=True; pandas' default column names 0, 1, … name none) and R's write.table its row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, give the file a header naming it (or save X with np.save, .npy)"
 		namedIndex = " counts the rows (0, 1, …, 9): a row index, as pandas writes it (to_csv of a named index, or of reset_index's column) and R's read.csv names row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, name it in the header (or save X with np.save, .npy)"
 		rowNames   = " (one more: row names below a header that names the data columns alone, as R's write.table writes by default? write the file without them: write.table(x, path, row.names=FALSE))"
+		blankValue = ": a blank line between the rows of a one-column file: a missing value (pandas' to_csv writes NaN so), whose row would be lost and every row below moved up one; fill or drop the missing values (pandas: fillna or dropna) and write the file again, or delete the line if no row is missing"
+		intRow     = " above rows of decimals: a header of numeric column names (as pandas writes a frame whose columns are numbers, and greedytl predict --scores the classes of a model whose classes are numbers)? It would be read as a row of data; delete the line, or write the file without it (pandas: to_csv(path, index=False, header=False)), or save the matrix with np.save (.npy); if the line is data, write it as the rows below are "
 		rangeRow   = " above rows of decimals: the column names pandas gives a DataFrame made from an array (to_csv writes them as its header), which would be read as a row of data; write the file without them (pandas: to_csv(path, index=False, header=False)) or save X with np.save (.npy); if the line is data, write it as the rows below are (0.0)"
 	)
 	tests := []struct {
@@ -200,6 +211,16 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"pandas' names of two columns", "# X\n0,1\n0.5,0.25\n1e-05,2.0\n", "x.csv:2: 0, 1" + rangeRow},
 		{"pandas' names, blank-separated", "0 1 2\n0.5 1.0 2.5\n", "x.csv:1: 0, 1, …, 2" + rangeRow},
 		{"pandas' names above many rows", "0,1\n0.25,0.75\n1.0,0.0\n# c\n0.5,0.5\n-2e+20,3.5E-3\n", "x.csv:1: 0, 1" + rangeRow},
+		// Numeric column names (a frame whose columns are class numbers or
+		// wavelengths; greedytl predict --scores of numeric classes) above
+		// decimals: read as a row, every row after it was one off.
+		// A blank line between the rows of one column is a missing value
+		// (pandas' to_csv of NaN): skipped, the rows below moved up.
+		{"one column, blank line between rows", "0.5\n\n0.7\n", "x.csv:2" + blankValue},
+		{"one column, blank line below the header", "y\n \n0.5\n0.7\n", "x.csv:2" + blankValue},
+		{"numeric names above decimals", "3,7,9,12\n0.5,0.25,-0.5,1e-3\n0.75,2.5,3.0,-1.25\n", "x.csv:1: integers 3, 7, 9, 12" + intRow + "(3.0)"},
+		{"many numeric names, tabs", "400\t450\t500\t550\t600\n0.5\t0.25\t-0.5\t1e-3\t2.0\n", "x.csv:1: integers 400, 450, 500, …, 600" + intRow + "(400.0)"},
+		{"negative numeric names, blanks", "-1 2\n0.5 0.25\n", "x.csv:1: integers -1, 2" + intRow + "(-1.0)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

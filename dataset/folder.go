@@ -34,6 +34,10 @@ type Folder struct {
 	Classes []string
 	// Groups holds each class's group name, or is nil without groups.txt.
 	Groups []string
+	// Embedded names, for a folder built in memory from data the program
+	// embeds (clinc150.Load: "the embedded CLINC150 data"), that data in
+	// messages, which have no file of it to name; "" for a folder of files.
+	Embedded string
 
 	// rows reads the features on demand (OpenFolder), or is nil.
 	rows *npyRows
@@ -216,6 +220,15 @@ func checkDistinct(path string, names []string) error {
 		return &Error{File: path, Line: j + 1, Err: twinError("class name", names[j], names[i], fmt.Sprintf("line %d", i+1))}
 	}
 	return nil
+}
+
+// FeaturesName returns what a message calls the file of f's features:
+// features.npy in Dir, or f.Embedded for data the program embeds.
+func (f *Folder) FeaturesName() string {
+	if f.Embedded != "" {
+		return f.Embedded
+	}
+	return filepath.Join(f.Dir, "features.npy")
 }
 
 // ClassIndex returns the index of the class called name, or an error listing

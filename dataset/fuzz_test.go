@@ -159,7 +159,9 @@ func FuzzDecodeCSV(f *testing.F) {
 		// row ("0.0") only where bare it is pandas' names of the columns:
 		// of three or more columns above rows (rangeHeader, skipped), of
 		// two above rows whose every value is spelled as a decimal
-		// (rangeRow, refused: checked below). Elsewhere, above a row with
+		// (intRow, refused: checked below), as is a first row of other
+		// integers of two or more columns above such rows holding a
+		// value that is not an integer. Elsewhere, above a row with
 		// a value written bare, or of one column, it is written bare and
 		// is data.
 		encode := func(point bool) *bytes.Buffer {
@@ -190,11 +192,12 @@ func FuzzDecodeCSV(f *testing.F) {
 			}
 			decimals = allDecimals(row)
 		}
-		range2 := c == 2 && decimals && isRangeHeader(first)
-		point := range2 || c >= 3 && r > 1 && isRangeHeader(first)
-		if range2 {
+		rangeHeader := c >= 3 && r > 1 && isRangeHeader(first)
+		intRow := !rangeHeader && c >= 2 && decimals && allIntegers(first) && (isRangeHeader(first) || fractional(m.RawMatrix().Data[c:]))
+		point := intRow || rangeHeader
+		if intRow {
 			if _, err := DecodeCSV(encode(false), "bare.csv"); err == nil || !strings.Contains(err.Error(), "above rows of decimals") {
-				t.Fatalf("0,1 above rows of decimals: %v, want the rangeRow error", err)
+				t.Fatalf("integers above rows of decimals: %v, want the intRow error", err)
 			}
 		}
 		b := encode(point)
@@ -356,4 +359,15 @@ func FuzzDecodeClasses(f *testing.F) {
 			t.Fatal("no labels and no error")
 		}
 	})
+}
+
+// fractional reports whether some value is not an integer (the rows
+// below an intRow that make it refused).
+func fractional(data []float64) bool {
+	for _, v := range data {
+		if v != math.Trunc(v) {
+			return true
+		}
+	}
+	return false
 }

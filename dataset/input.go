@@ -119,13 +119,14 @@ func maybeGunzip(r io.Reader, name string) (*bufio.Reader, bool, error) {
 // bytes) is an error before the first line.
 // Lines may be arbitrarily long.
 type lineReader struct {
-	br   *bufio.Reader
-	name string
-	line int    // number of the line last returned
-	long []byte // accumulates lines longer than the reader's buffer
-	rest []byte // the lines after a lone "\r" of the text last read, not yet returned (nil: none)
-	done bool
-	err  error // read error, an *Error; nil at a clean end of input
+	br    *bufio.Reader
+	name  string
+	line  int    // number of the line last returned
+	long  []byte // accumulates lines longer than the reader's buffer
+	rest  []byte // the lines after a lone "\r" of the text last read, not yet returned (nil: none)
+	done  bool
+	err   error // read error, an *Error; nil at a clean end of input
+	blank int   // the last blank line content skipped (0: none)
 }
 
 func newLineReader(r io.Reader, name string) *lineReader {
@@ -266,12 +267,15 @@ func (g *gzipReader) nextMember() error {
 }
 
 // content returns the next content line, skipping those isSkippable
-// skips; see next.
+// skips (noting the last blank one in lr.blank); see next.
 func (lr *lineReader) content() ([]byte, bool) {
 	for {
 		line, ok := lr.next()
 		if !ok || !isSkippable(line) {
 			return line, ok
+		}
+		if len(bytes.TrimLeft(line, " \t")) == 0 {
+			lr.blank = lr.line
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -18,7 +19,10 @@ import (
 // ReadLabels reads binary class labels from path and maps them to ±1.
 //
 // The file is a .npy array (1-D, or 2-D with one column; chosen by the
-// ".npy"/".npy.gz" suffix or the magic bytes) or text: one label per line
+// ".npy"/".npy.gz" suffix or the magic bytes) of numbers or of NumPy's
+// strings ('<U n', what np.save writes of an array of str: each string,
+// without the NULs that pad it, a label, checked as text labels are but
+// for comments) or text: one label per line
 // (the line trimmed of white space, Unicode's too (U+00A0), which may
 // contain spaces but no comma or tab), or all
 // labels on one line separated as DecodeCSV separates fields. Blank
@@ -112,6 +116,11 @@ type labelFile struct {
 	vals []string   // the values, a header included
 	at   []labelPos // text: the place of each value; nil for .npy
 	npy  bool       // a .npy file (its non-finite values are refused on reading)
+	// texts: a .npy array of strings ('<U n', labelDescr), its values as
+	// written, which checkLabels checks as text labels (but for comments,
+	// which a string holds as any other character, and headers, which an
+	// array has none of).
+	texts bool
 	// gaps are the first blank and comment lines before, between and
 	// after the lines of labels, which hold none.
 	gaps labelGaps
@@ -227,7 +236,13 @@ func DecodeClassesHeader(r io.Reader, name string, h LabelHeader) (*Classes, err
 func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 	if src.isNPY() || npyName {
 		var v []float64
-		a, err := src.npy(name)
+		a, texts, err := src.npyLabels(name)
+		if err == nil && texts != nil {
+			if len(texts) == 0 {
+				return nil, errorf(name, 0, "no labels")
+			}
+			return &labelFile{name: name, vals: texts, npy: true, texts: true}, nil
+		}
 		if err == nil {
 			v, err = a.vector(name)
 		}
@@ -283,8 +298,8 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 	big, allNumbers := -1, true
 	for i := skip; i < len(lf.vals); i++ {
 		isNum, err := checkLabel(lf.vals[i])
-		if i == 0 && err == nil {
-			err = blankLabel(lf.vals[i]) // a header's, when skipped (decodeLabelText)
+		if (i == 0 || lf.texts) && err == nil {
+			err = blankLabel(lf.vals[i]) // a header's, when skipped (decodeLabelText); any string's of an array
 		}
 		if err == nil {
 			err = hiddenError("label", lf.vals[i])
@@ -299,7 +314,7 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 			return lf.errorAt(i, err)
 		}
 		allNumbers = allNumbers && isNum
-		if isNum && big < 0 && !lf.npy { // .npy: refused on reading (NPYArray.vector)
+		if isNum && big < 0 && (!lf.npy || lf.texts) { // .npy numbers: refused on reading (NPYArray.vector)
 			if _, ok := bigInteger(lf.vals[i]); ok {
 				big = i
 			}
@@ -328,7 +343,7 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 	if missing >= 0 && quoted > 0 && bare == 0 {
 		return lf.errorAt(missing, fmt.Errorf("label %q, unquoted among quoted labels, is a missing value (as R's write.table and write.csv quote strings and write NA bare): give only the examples that have a label, or quote it if it is a class (\"NA\")", lf.vals[missing]))
 	}
-	if !lf.npy {
+	if !lf.npy || lf.texts {
 		if i, j, ok := canonicalTwin(lf.vals[skip:]); ok {
 			return lf.errorAt(skip+j, twinError("label", lf.vals[skip+j], lf.vals[skip+i], lf.place(skip+i)))
 		}
@@ -942,6 +957,34 @@ func dropBinaryHeader(vals []string) []string {
 	return vals
 }
 
+// oneNumber returns, for labels vals of one class that are numbers
+// (numeric) written in more than one way, the note that says they were
+// read as one number ("01", "1.0" and "1"), else "".
+func oneNumber(vals []string, numeric bool) string {
+	if !numeric {
+		return ""
+	}
+	var spellings []string
+	for _, v := range vals {
+		if v = strings.TrimSpace(v); !slices.Contains(spellings, v) {
+			spellings = append(spellings, v)
+		}
+	}
+	if len(spellings) < 2 {
+		return ""
+	}
+	const most = 4
+	quoted := make([]string, 0, most+1)
+	for _, v := range spellings[:min(len(spellings), most)] {
+		quoted = append(quoted, strconv.Quote(v))
+	}
+	if len(spellings) > most {
+		quoted = append(quoted, "…")
+	}
+	x, _ := number.Parse(spellings[0])
+	return fmt.Sprintf(": %s all read as the number %s, as labels that are all numbers are compared by value", strings.Join(quoted, ", "), formatFloat(x+0))
+}
+
 // labelClass is one distinct label value.
 type labelClass struct {
 	text  string  // first spelling seen
@@ -988,7 +1031,7 @@ func binaryLabels(name string, vals []string, positive string) ([]float64, error
 	case len(classes) == 0:
 		return nil, errorf(name, 0, "no labels")
 	case len(classes) == 1:
-		return nil, errorf(name, 0, "only one class (all labels are %s)", strconv.Quote(classes[0].text))
+		return nil, errorf(name, 0, "only one class (all labels are %s%s)", strconv.Quote(classes[0].text), oneNumber(vals, numeric))
 	case len(classes) > 2:
 		return nil, errorf(name, 0, "expected two classes, found %d distinct labels: %s", len(classes), listClasses(classes))
 	}

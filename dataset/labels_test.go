@@ -73,7 +73,9 @@ func TestReadLabelsErrors(t *testing.T) {
 	}{
 		{"empty", "y.txt", nil, "", " no labels"},
 		{"comments only", "y.txt", []byte("# none\n"), "", " no labels"},
-		{"one class", "y.txt", []byte("1\n1.0\n+1\n"), "", " only one class (all labels are \"1\")"},
+		{"one class", "y.txt", []byte("1\n1.0\n+1\n"), "", " only one class (all labels are \"1\": \"1\", \"1.0\", \"+1\" all read as the number 1, as labels that are all numbers are compared by value)"},
+		{"one class spelled apart", "y.txt", []byte("01\n1.0\n1\n01\n"), "", " only one class (all labels are \"01\": \"01\", \"1.0\", \"1\" all read as the number 1, as labels that are all numbers are compared by value)"},
+		{"one class spelled once", "y.txt", []byte("01\n01\n"), "", " only one class (all labels are \"01\")"},
 		{"header one class", "y.csv", []byte("y\n1\n1\n"), "", " only one class (all labels are \"1\")"},
 		{"three classes", "y.txt", []byte("a\nb\nc\na\n"), "a", " expected two classes, found 3 distinct labels: \"a\", \"b\", \"c\""},
 		{"many classes", "y.txt", []byte("0\n1\n2\n3\n4\n5\n6\n"), "", " expected two classes, found 7 distinct labels: \"0\", \"1\", \"2\", \"3\", \"4\", ... (2 more)"},
@@ -102,6 +104,7 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"npy +Inf", "y.npy", npyFile(1, dict("<f8", false, "(3,)"), encode(le, 1.0, -1.0, math.Inf(1))), "", " row 2 is +Inf"},
 		{"npy matrix", "y.npy", npyFile(1, dict("<f8", false, "(1, 2)"), encode(le, 1.0, 0.0)), "", " expected a 1-D array or a single column, got shape (1, 2)"},
 		{"npy empty", "y.npy", npyFile(1, dict("<f8", false, "(0,)"), nil), "", " no labels"},
+		{"npy 3-D", "y.npy", npyFile(1, dict("<f8", false, "(1, 1, 2)"), encode(le, 1.0, 2.0)), "", " unsupported shape (1, 1, 2): expected a 1-D array or a single column (one label per example)"},
 		{"npy one class", "y.npy", npyFile(1, dict("<i4", false, "(2,)"), encode(le, int32(4), int32(4))), "", " only one class (all labels are \"4\")"},
 	}
 	for _, tt := range tests {

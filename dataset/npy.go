@@ -44,7 +44,7 @@ type NPYArray struct {
 
 // npyType is a supported element type.
 type npyType struct {
-	kind  byte // 'f' float, 'i' signed, 'u' unsigned, 'b' bool
+	kind  byte // 'f' float, 'i' signed, 'u' unsigned, 'b' bool; 'U' fixed-width UTF-32 strings (labelDescr)
 	size  int  // bytes per element
 	order binary.ByteOrder
 }
@@ -84,15 +84,22 @@ func decodeNPY(r io.Reader, name string, size int64) (*NPYArray, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := hd.readData(r, name, size >= 0)
+	return hd.decode(r, name, size >= 0)
+}
+
+// decode reads the values of the array whose header is l from r
+// (positioned at the data) into an NPYArray, in row-major order; sized is
+// readData's.
+func (l *npyLayout) decode(r io.Reader, name string, sized bool) (*NPYArray, error) {
+	data, err := l.readData(r, name, sized)
 	if err != nil {
 		return nil, err
 	}
-	shape := hd.intShape()
-	if hd.fortran && len(shape) == 2 && shape[0] > 1 && shape[1] > 1 {
+	shape := l.intShape()
+	if l.fortran && len(shape) == 2 && shape[0] > 1 && shape[1] > 1 {
 		data = transpose(data, shape[1], shape[0])
 	}
-	return &NPYArray{Descr: hd.descr, Shape: shape, Data: data}, nil
+	return &NPYArray{Descr: l.descr, Shape: shape, Data: data}, nil
 }
 
 // npyLayout is a parsed and checked .npy header: the array's dtype and
@@ -109,6 +116,12 @@ type npyLayout struct {
 // r at the first data byte. With a known size (bytes left in r, else -1),
 // the data's length is checked against the shape.
 func readNPYHeader(r io.Reader, name string, size int64) (*npyLayout, error) {
+	return readNPYHeaderOf(r, name, size, parseDescr)
+}
+
+// readNPYHeaderOf is readNPYHeader for the dtypes that descr parses
+// (parseDescr's, or labelDescr's, which adds strings).
+func readNPYHeaderOf(r io.Reader, name string, size int64, descr func(string) (npyType, error)) (*npyLayout, error) {
 	var pre [12]byte
 	n, err := io.ReadFull(r, pre[:8])
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && err != io.EOF {
@@ -167,18 +180,18 @@ func readNPYHeader(r io.Reader, name string, size int64) (*npyLayout, error) {
 	if err != nil {
 		return nil, errorf(name, 0, "malformed header: %v", err)
 	}
-	typ, err := parseDescr(h.descr)
+	typ, err := descr(h.descr)
 	if err != nil {
 		return nil, &Error{File: name, Err: err}
 	}
 	if len(h.dims) == 0 || len(h.dims) > 2 {
-		return nil, errorf(name, 0, "unsupported shape %s: expected a 1-D or 2-D array", shapeString(h.dims))
+		return nil, &Error{File: name, Err: &shapeError{shape: shapeString(h.dims)}}
 	}
 	// The shape is checked in 64 bits first, then against this
 	// platform's int, so that a file is refused alike on 32 and 64 bits
 	// unless its size is all that differs.
 	count, ok := shapeCount(h.dims, math.MaxInt64)
-	if !ok {
+	if !ok || count > math.MaxInt64/int64(typ.size) { // a string's size is not bounded by 8
 		return nil, errorf(name, 0, "shape %s is too large", shapeString(h.dims))
 	}
 	l := &npyLayout{npyHeader: h, typ: typ, count: count, offset: int64(8 + lenBytes + hlen), nbytes: count * int64(typ.size)}
@@ -233,28 +246,46 @@ func (l *npyLayout) readData(r io.Reader, name string, sized bool) ([]float64, e
 		prealloc = min(l.count, maxPrealloc)
 	}
 	data := make([]float64, 0, int(prealloc))
-	buf := make([]byte, min(l.nbytes, 1<<20/int64(l.typ.size)*int64(l.typ.size)))
-	for read := int64(0); read < l.nbytes; {
-		chunk := buf[:min(int64(len(buf)), l.nbytes-read)]
-		if k, err := io.ReadFull(r, chunk); err != nil {
-			if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
-				return nil, errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(l.dims), l.descr, l.nbytes, read+int64(k))
-			}
-			return nil, &Error{File: name, Err: err}
-		}
+	err := l.eachChunk(r, name, func(chunk []byte, read int64) error {
 		if !fits && (read+int64(len(chunk)))/int64(l.typ.size) > math.MaxInt/8 {
-			return nil, l.tooLarge(name)
+			return l.tooLarge(name)
 		}
 		var err error
 		if data, err = appendValues(data, chunk, l.typ); err != nil {
-			return nil, &Error{File: name, Err: err}
+			return &Error{File: name, Err: err}
 		}
-		read += int64(len(chunk))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	if !fits {
 		return nil, l.tooLarge(name) // an empty array of a dimension beyond int
 	}
 	return data, nil
+}
+
+// eachChunk reads the array's data from r (positioned at it) in chunks of
+// whole elements, at most 1 MiB or one element, and calls each with every
+// chunk and the bytes read before it, stopping at its first error. Data
+// shorter than the shape needs is an error saying so.
+func (l *npyLayout) eachChunk(r io.Reader, name string, each func(chunk []byte, read int64) error) error {
+	size := int64(l.typ.size)
+	buf := make([]byte, min(l.nbytes, max(size, 1<<20/size*size)))
+	for read := int64(0); read < l.nbytes; {
+		chunk := buf[:min(int64(len(buf)), l.nbytes-read)]
+		if k, err := io.ReadFull(r, chunk); err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
+				return errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(l.dims), l.descr, l.nbytes, read+int64(k))
+			}
+			return &Error{File: name, Err: err}
+		}
+		if err := each(chunk, read); err != nil {
+			return err
+		}
+		read += int64(len(chunk))
+	}
+	return nil
 }
 
 func truncatedOr(name string, err error, msg string) error {
@@ -300,14 +331,8 @@ func parseDescr(s string) (npyType, error) {
 	t := npyType{order: binary.NativeEndian}
 	if name, ok := npyNames[s]; ok {
 		s = name
-	} else if s != "" && strings.IndexByte("<>|=", s[0]) >= 0 {
-		switch s[0] {
-		case '<':
-			t.order = binary.LittleEndian
-		case '>':
-			t.order = binary.BigEndian
-		}
-		s = s[1:]
+	} else {
+		t.order, s = splitByteOrder(s)
 	}
 	if code, ok := npyCodes[s]; ok {
 		s = code
@@ -329,6 +354,22 @@ func parseDescr(s string) (npyType, error) {
 		return npyType{}, bad
 	}
 	return t, nil
+}
+
+// splitByteOrder returns the byte order a dtype s begins with ('<'
+// little-endian, '>' big-endian; '|', '=' or none the machine's) and the
+// rest of s.
+func splitByteOrder(s string) (binary.ByteOrder, string) {
+	if s == "" || strings.IndexByte("<>|=", s[0]) < 0 {
+		return binary.NativeEndian, s
+	}
+	switch s[0] {
+	case '<':
+		return binary.LittleEndian, s[1:]
+	case '>':
+		return binary.BigEndian, s[1:]
+	}
+	return binary.NativeEndian, s[1:]
 }
 
 // npyCodes maps NumPy's one-character type codes (numpy.dtype('d'), which
@@ -379,10 +420,26 @@ func (e *dtypeError) Error() string {
 	return msg
 }
 
+// shapeError is the error of an array of neither 1 nor 2 dimensions:
+// "unsupported shape (2, 3, 4): expected" what the reader takes, want
+// (hintText sets it), or else a 1-D or 2-D array (DecodeNPY's).
+type shapeError struct {
+	shape, want string
+}
+
+func (e *shapeError) Error() string {
+	want := e.want
+	if want == "" {
+		want = "a 1-D or 2-D array"
+	}
+	return "unsupported shape " + e.shape + ": expected " + want
+}
+
 // npyHint is what a reader of .npy arrays adds to the message of an array
 // it cannot take (hintText), by what the array should hold: text, of an
-// array of strings or objects; bigInt, of an integer beyond 2⁵³.
-type npyHint struct{ text, bigInt string }
+// array of strings or objects; bigInt, of an integer beyond 2⁵³; shape,
+// what it takes, of an array of other dimensions than 1 or 2.
+type npyHint struct{ text, bigInt, shape string }
 
 // The hints (hintText) of an array read as a matrix, as a label file and
 // as a dataset folder's labels.npy, each with the README's advice.
@@ -390,14 +447,17 @@ var (
 	matrixHint = npyHint{
 		text:   "features and source scores must be numbers (float32 or float64), not strings or objects",
 		bigInt: "save the array as float64 (a.astype(np.float64)) if that rounding is meant",
+		shape:  "a 2-D array (rows: examples, columns: features or sources)",
 	}
 	labelHint = npyHint{
-		text:   `a .npy label file holds numbers; write labels that are names as text, one per line: np.savetxt("y.txt", y, fmt="%s") (README: Using it on your data, Input files)`,
+		text:   `a .npy label file holds numbers or str (NumPy's '<U' dtype): save names as str, np.save("y.npy", y.astype(str)), or as text, one per line: np.savetxt("y.txt", y, fmt="%s") (README: Using it on your data, Input files)`,
 		bigInt: "labels are compared as float64s, so integers near it would read as one class: number the classes 0, 1, … (np.unique(y, return_inverse=True)[1])",
+		shape:  "a 1-D array or a single column (one label per example)",
 	}
 	folderHint = npyHint{
 		text:   `labels.npy holds integer class indices 0…C−1, and classes.txt the names, one per line: names, idx = np.unique(labels, return_inverse=True), then np.save("DIR/labels.npy", idx) and np.savetxt("DIR/classes.txt", names, fmt="%s") (README: Using it on your data, the dataset folder)`,
 		bigInt: "labels.npy holds integer class indices 0…C−1 (np.unique(labels, return_inverse=True)[1])",
+		shape:  "a 1-D array or a single column (one class index per example)",
 	}
 )
 
@@ -405,7 +465,9 @@ var (
 // h added to its message when the array's dtype is one of strings or
 // Python objects (NumPy's kinds 'U', 'S', 'a' and 'O': what np.save writes
 // of an array of names), which no reader of this package takes, or when
-// it holds an integer beyond 2⁵³; other errors are returned as they are.
+// it holds an integer beyond 2⁵³, and with what the reader takes when the
+// array has neither 1 nor 2 dimensions; other errors are returned as they
+// are.
 func hintText(err error, h npyHint) error {
 	var de *dtypeError
 	if errors.As(err, &de) {
@@ -416,6 +478,10 @@ func hintText(err error, h npyHint) error {
 	var be *bigIntError
 	if errors.As(err, &be) {
 		be.hint = h.bigInt
+	}
+	var se *shapeError
+	if errors.As(err, &se) {
+		se.want = h.shape
 	}
 	return err
 }
@@ -762,16 +828,26 @@ func readNPYFile(path string) (*NPYArray, error) {
 // compressed file is refused instead of read as other numbers.
 func (src *source) npy(name string) (*NPYArray, error) {
 	a, err := decodeNPY(src.br, name, src.size)
-	if err != nil || src.size >= 0 {
-		return a, err
+	if err != nil {
+		return nil, err
+	}
+	return a, src.npyEnd(name)
+}
+
+// npyEnd returns an error when src, a stream (of unknown size) whose
+// array has been read, holds more bytes (a sized file's were checked
+// against the header).
+func (src *source) npyEnd(name string) error {
+	if src.size >= 0 {
+		return nil
 	}
 	switch n, err := io.Copy(io.Discard, src.br); {
 	case err != nil:
-		return nil, &Error{File: name, Err: err}
+		return &Error{File: name, Err: err}
 	case n > 0:
-		return nil, errorf(name, 0, "%d bytes of unexpected data after the array", n)
+		return errorf(name, 0, "%d bytes of unexpected data after the array", n)
 	}
-	return a, nil
+	return nil
 }
 
 // ReadNPYMatrix reads a 2-D .npy file (optionally gzip-compressed) as a

@@ -241,7 +241,7 @@ func TestRunNWayErrors(t *testing.T) {
 		{"ways without nway", func(c *Config) { c.Protocol = ProtocolStandard }, "settings of --protocol nway"},
 		{"a multi-class method in the binary protocol", func(c *Config) {
 			c.Protocol, c.Ways, c.TestPerClass, c.Noise = ProtocolStandard, nil, 0, []int{0}
-		}, "fits three or more classes only"},
+		}, "is a multi-class method: it fits class labels, two classes or more, through NewMulti"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			cfg := nwayConfig(t.TempDir(), src, "simpleshot")(t)

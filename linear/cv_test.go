@@ -783,3 +783,49 @@ func TestSelectCWarmStarts(t *testing.T) {
 		t.Errorf("%d warm-started fits, %d differing from a cold start: the check is too weak", warm, differ)
 	}
 }
+
+// TestSelectCFoldsKeepTheirColumnForm: SelectC's folds are solvers' own
+// copies (withRows sets Problem.kept), so a primal L1 solver builds each
+// fold's column form at the fold's first C and reuses it at every later
+// one, and no two folds share one.
+func TestSelectCFoldsKeepTheirColumnForm(t *testing.T) {
+	prob := lrRandomProblem(7, 120, 15, 0.4, 1)
+	grid := []float64{0.01, 0.1, 1, 10}
+	real := trainFoldFunc
+	defer func() { trainFoldFunc = real }()
+	var mu sync.Mutex
+	kept := map[int][]*lrColumns{}
+	trainFoldFunc = func(ctx context.Context, k int, fp *Problem, p Params, prev *warmStart) (*warmStart, error) {
+		ws, err := real(ctx, k, fp, p, prev)
+		var cols *lrColumns
+		if fp.kept != nil {
+			cols = fp.kept.lr
+		}
+		mu.Lock()
+		kept[k] = append(kept[k], cols)
+		mu.Unlock()
+		return ws, err
+	}
+	const folds = 4
+	if _, _, err := SelectC(context.Background(), prob, Params{Solver: L1RLR}, grid, folds, 1); err != nil {
+		t.Fatal(err)
+	}
+	if len(kept) != folds {
+		t.Fatalf("%d folds trained, want %d", len(kept), folds)
+	}
+	seen := map[*lrColumns]int{}
+	for k, cs := range kept {
+		if len(cs) != len(grid) {
+			t.Errorf("fold %d: trained at %d C values, want %d", k, len(cs), len(grid))
+		}
+		for i, c := range cs {
+			if c == nil || c != cs[0] {
+				t.Errorf("fold %d, C number %d: column form %p, want the first C's, %p (non-nil)", k, i, c, cs[0])
+			}
+		}
+		if j, ok := seen[cs[0]]; ok && cs[0] != nil {
+			t.Errorf("folds %d and %d share a column form", j, k)
+		}
+		seen[cs[0]] = k
+	}
+}

@@ -542,3 +542,74 @@ func TestTrainerMatchesTrain(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainerRebuildsForTheNextSolver: a Trainer of a Dense problem whose
+// first solver reads rows (L2RLR, its copy kept dense) and whose next reads
+// columns (L1RLR, which needs CSR) builds the next solver's copy: both
+// models are Train's, bitwise.
+func TestTrainerRebuildsForTheNextSolver(t *testing.T) {
+	sp := lrRandomProblem(31, 40, 12, 0.4, 1)
+	dense, err := NewDense64(sp.X.Dense().RawMatrix().Data, 12, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prob := &Problem{Dense: dense, Y: sp.Y, Bias: 1}
+	tr := NewTrainer(prob)
+	for _, s := range []Solver{L2RLR, L1RLR} {
+		got, err := tr.Train(context.Background(), Params{Solver: s, C: 0.5})
+		if err != nil {
+			t.Fatalf("%v: %v", s, err)
+		}
+		want, err := Train(context.Background(), prob, Params{Solver: s, C: 0.5})
+		if err != nil {
+			t.Fatalf("%v: %v", s, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%v: the Trainer's model differs from Train's", s)
+		}
+	}
+}
+
+// TestTrainerTrainsUnderEachCallsContext: a Trainer whose first Train's
+// context has ended since trains the next under the next call's live
+// context, to Train's model.
+func TestTrainerTrainsUnderEachCallsContext(t *testing.T) {
+	prob := lrRandomProblem(31, 40, 12, 0.4, 1)
+	tr := NewTrainer(prob)
+	first, cancel := context.WithCancel(context.Background())
+	if _, err := tr.Train(first, Params{Solver: L1RLR, C: 0.5}); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	got, err := tr.Train(context.Background(), Params{Solver: L1RLR, C: 5})
+	if err != nil {
+		t.Fatalf("the second Train, under a live context: %v", err)
+	}
+	want, err := Train(context.Background(), prob, Params{Solver: L1RLR, C: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Error("the Trainer's second model differs from Train's")
+	}
+}
+
+// TestTrainerModelsOwnTheirLabels: changing one of a Trainer's models'
+// Labels leaves the next model's as they were.
+func TestTrainerModelsOwnTheirLabels(t *testing.T) {
+	prob := lrRandomProblem(31, 40, 12, 0.4, 1)
+	tr := NewTrainer(prob)
+	a, err := tr.Train(context.Background(), Params{Solver: L1RLR, C: 0.5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := slices.Clone(a.Labels)
+	a.Labels[0] = 99
+	b, err := tr.Train(context.Background(), Params{Solver: L1RLR, C: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(b.Labels, want) {
+		t.Errorf("the next model's labels %v, want %v", b.Labels, want)
+	}
+}

@@ -92,7 +92,7 @@ func TestConcurrentModels(t *testing.T) {
 			if err != nil || !mat.Equal(got, want) {
 				t.Errorf("concurrent Scores: %v", err)
 			}
-			if pred, err := model.Predict(test); err != nil || !slices.Equal(pred, ArgmaxRows(want)) {
+			if pred, err := model.Predict(test); err != nil || !slices.Equal(pred, argmaxOf(t, want)) {
 				t.Errorf("concurrent Predict: %v", err)
 			}
 			model.Selected()

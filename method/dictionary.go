@@ -238,12 +238,16 @@ func pathCodes(ctx context.Context, path []*mat.Dense, signals *mat.Dense, spars
 // squared residual on each dictionary of the path, or ctx's error, or an
 // error for a squared residual on d0 that is not finite (finiteResidual),
 // which could not decide the path. A later dictionary's residual needs no
-// such check: Codes refuses a non-finite dictionary, and OMP's codes of
-// finite signals on finite atoms are finite (a signal whose squares
-// overflow gets the zero code), so the residual is a sum of finite squares,
-// never NaN; +Inf, against the previous dictionary's finite residual
-// (the path goes on only from a finite one), stops the path as any step
-// that does not improve it.
+// such check, because every dictionary of the path has unit-norm atoms
+// (KSVD's d0; each later atom is sparsecode.Normalise's, or the previous
+// dictionary's where Normalise refuses a zero one): OMP's codes of finite
+// signals are finite (a signal whose squares overflow gets the zero code),
+// so each product of a code and an atom's value is finite, and a residual
+// value can overflow only through the sum of those products (±Inf, never
+// NaN), whose square, like the square of any finite value too large for
+// float64, makes the squared residual +Inf, never NaN; +Inf, against the
+// previous dictionary's finite residual (the path goes on only from a
+// finite one), stops the path as any step that does not improve it.
 func adaptPath(ctx context.Context, d0, target *mat.Dense, sparsity, steps int) ([]*mat.Dense, []float64, error) {
 	K, p := d0.Dims()
 	path := []*mat.Dense{d0}

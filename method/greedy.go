@@ -131,9 +131,11 @@ type GreedyTL struct {
 	// Defaults are the registration's options; Name lists the settings of
 	// Options that differ from them.
 	Defaults greedytl.Options
-	// Options are passed to greedytl.Fit, except that Options.Seed is
-	// replaced by Extra.Seed (which seeds the randomised search, Sample >
-	// 0, and is recorded in the model's options whatever the search).
+	// Options are passed to greedytl.Fit, except Options.Seed: Extra.Seed
+	// when Sample > 0 (it seeds the randomised search, and the model's
+	// options record it), else 0, since the exact search draws nothing: a
+	// seed it never used would make identical models write different
+	// files.
 	Options greedytl.Options
 }
 
@@ -154,6 +156,18 @@ func (g *GreedyTL) naming() greedyNaming {
 // 0.
 func (g *GreedyTL) Needs() Needs { return Needs{Seed: g.Options.Sample > 0} }
 
+// DrawsAtRandom reports whether a fit on d feature and n source columns
+// draws at random: Sample > 0 below the candidates the search may draw
+// from (the sources alone when γ = 0); with Sample at least that many,
+// every step scores every candidate and the seed changes nothing.
+func (g *GreedyTL) DrawsAtRandom(d, n int) bool {
+	candidates := d + n
+	if g.Options.FeatureFactor == 0 {
+		candidates = n
+	}
+	return g.Options.Sample > 0 && g.Options.Sample < candidates
+}
+
 // Fit runs greedytl.Fit on train. It returns greedytl.Fit's errors and those
 // of invalid training data (see the package doc).
 func (g *GreedyTL) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
@@ -162,7 +176,10 @@ func (g *GreedyTL) Fit(ctx context.Context, train Data, extra Extra) (result Mod
 	}
 	defer endFit(ctx, g, &result, &err)
 	o := g.Options
-	o.Seed = extra.Seed
+	o.Seed = 0
+	if o.Sample > 0 {
+		o.Seed = extra.Seed
+	}
 	return fitGreedy(ctx, g.Name(), train, o)
 }
 

@@ -147,25 +147,42 @@ func TestGreedy59Seed(t *testing.T) {
 	}
 }
 
-// Every GreedyTL variant records Extra.Seed in its model's options, the
-// exact search too (where it draws nothing): so that a model's options are
-// the same whether its method was configured by a spec or by setting
-// Options, whose Seed Fit replaces.
+// A GreedyTL variant records Extra.Seed in its model's options where it
+// draws (greedytl-59), and seed 0 in the exact search, which draws nothing,
+// whether configured by a spec or by setting Options (whose Seed Fit
+// replaces): so that identical exact fits write identical files, whatever
+// Extra.Seed (they recorded it, and wrote different files).
 func TestGreedyRecordsSeed(t *testing.T) {
 	c := newConformanceCase(8, 20, 6, 5, 30)
-	c.extra.Seed = 7
 	for _, spec := range []string{"greedytl", "greedytl:lambda=10", "greedytl-sp", "greedytl-59"} {
-		meth, err := New(spec)
-		if err != nil {
-			t.Fatal(err)
+		var files [2]string
+		for k, seed := range []uint64{7, 8} {
+			meth, err := New(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			meth.(*GreedyTL).Options.Seed = 3 // replaced
+			extra := c.extra
+			extra.Seed = seed
+			m, err := meth.Fit(context.Background(), c.train, extra)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := uint64(0)
+			if spec == "greedytl-59" {
+				want = seed
+			}
+			if got := rootModel(t, m).Options.Seed; got != want {
+				t.Errorf("%s, Extra.Seed %d: model records seed %d, want %d", spec, seed, got, want)
+			}
+			var buf bytes.Buffer
+			if err := Write(&buf, m, FileInfo{}); err != nil {
+				t.Fatal(err)
+			}
+			files[k] = buf.String()
 		}
-		meth.(*GreedyTL).Options.Seed = 3 // replaced by Extra.Seed
-		m, err := meth.Fit(context.Background(), c.train, c.extra)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := rootModel(t, m).Options.Seed; got != 7 {
-			t.Errorf("%s: model records seed %d, want Extra.Seed = 7", spec, got)
+		if exact := spec != "greedytl-59"; exact != (files[0] == files[1]) {
+			t.Errorf("%s: files with Extra.Seed 7 and 8 equal: %v, want %v", spec, files[0] == files[1], exact)
 		}
 	}
 }

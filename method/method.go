@@ -280,6 +280,12 @@ type Extra struct {
 	Oracle *Data
 	// Seed seeds any randomness of the fit.
 	Seed uint64
+	// Progress, if not nil, is called by a multi-class fit one class
+	// against the rest (OneVsRest) after each class's fit, with the number
+	// of classes fitted so far and the number of classes, in order
+	// (1 … K of K), for a caller that shows the work going on. Binary fits
+	// do not call it.
+	Progress func(done, total int)
 }
 
 // Needs says what a method requires beyond (X, H, y).
@@ -287,6 +293,21 @@ type Needs struct {
 	Unlabelled bool // transductive: Extra.Unlabelled must be set
 	Oracle     bool // an oracle: reads the held-out labels (for reference only)
 	Seed       bool // Fit draws at random with Extra.Seed (other seeds, other models)
+}
+
+// DrawsAtRandom reports whether m (a Method or a MultiMethod) draws at
+// random with Extra.Seed when fitted on d feature and n source columns:
+// as its Needs say, unless it tells by the data (a method with a method
+// DrawsAtRandom(d, n int) bool: greedytl's randomised search, which
+// draws nothing when its sample holds every candidate).
+func DrawsAtRandom(m interface{ Needs() Needs }, d, n int) bool {
+	if !m.Needs().Seed {
+		return false
+	}
+	if dm, ok := m.(interface{ DrawsAtRandom(d, n int) bool }); ok {
+		return dm.DrawsAtRandom(d, n)
+	}
+	return true
 }
 
 // Method is a learner for the target task: it fits a Model on a labelled
@@ -499,7 +520,7 @@ func lookupName(name string) (Registration, error) {
 		return Registration{}, &UnknownMethodError{Name: name, Known: Names()}
 	}
 	if r.New == nil {
-		return Registration{}, fmt.Errorf("%s fits three or more classes only, not ±1 labels (binary methods: %s)", name, strings.Join(Names(), ", "))
+		return Registration{}, fmt.Errorf("%s is a multi-class method: it fits class labels, two classes or more, through NewMulti, not ±1 labels through New (binary methods: %s)", name, strings.Join(Names(), ", "))
 	}
 	return r, nil
 }

@@ -219,22 +219,27 @@ func checkMultiTrain(data Data, y ClassLabels) (m, d, n int, err error) {
 }
 
 // ArgmaxRows returns the column of the largest value of every row of s,
-// the lowest column winning a tie: MultiModel.Predict of the rows whose
-// Scores are s, for a caller that needs both.
-func ArgmaxRows(s *mat.Dense) []int {
+// the lowest column winning a tie (±Inf compare as usual): MultiModel.Predict
+// of the rows whose Scores are s, for a caller that needs both. A NaN has
+// no place in the order, so it returns an error naming the first (row and
+// column), as Scores never returns one.
+func ArgmaxRows(s *mat.Dense) ([]int, error) {
 	r, _ := s.Dims()
 	out := make([]int, r)
 	for i := range out {
 		row := s.RawRowView(i)
 		best := 0
 		for k, v := range row {
+			if math.IsNaN(v) {
+				return nil, fmt.Errorf("method.ArgmaxRows: row %d column %d is NaN", i, k)
+			}
 			if v > row[best] {
 				best = k
 			}
 		}
 		out[i] = best
 	}
-	return out
+	return out, nil
 }
 
 // OneClass reports whether model predicts one class, k, for every row of

@@ -81,7 +81,7 @@ func TestMultiConformance(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !slices.Equal(pred, ArgmaxRows(s1)) {
+			if !slices.Equal(pred, argmaxOf(t, s1)) {
 				t.Error("Predict is not the argmax of Scores")
 			}
 			// Row order.
@@ -297,8 +297,11 @@ func checkMultiContexts(t *testing.T, name string, mm MultiMethod, train Data, y
 // each class's rows in the given order, and a permutation of 20 rows moved
 // greedytl-nway's C_blocks from 1000 to 0.0001). The problems have
 // several examples of every class, so that the folds matter: 4 classes of
-// 5, with and without sources, and 3 classes of 24, more than the 20 of a
-// class that the choice of C draws (cvSubsample).
+// 5, with and without sources, 3 classes of 24, more than the 20 of a
+// class that the choice of C draws (cvSubsample), and 4 classes of 2, 5, 9
+// and 3 examples (unevenProblem), whose fits weight each example by its
+// class's count (classBalancedWeights), so that the weights must follow
+// their rows.
 func TestMultiIgnoresRowOrder(t *testing.T) {
 	type problem struct {
 		what        string
@@ -322,6 +325,8 @@ func TestMultiIgnoresRowOrder(t *testing.T) {
 		}
 		problems = append(problems, problem{p.what, train, test, y})
 	}
+	train, y, test, _ := unevenProblem(24, []int{2, 5, 9, 3}, 4, 6, 4)
+	problems = append(problems, problem{"4 classes of 2, 5, 9 and 3", train, test, y})
 	for _, name := range MultiNames() {
 		if r, _ := Registered(name); r.NewMulti == nil {
 			continue // one against the rest: the binary method's own property
@@ -359,8 +364,8 @@ func TestMultiIgnoresRowOrder(t *testing.T) {
 						}
 					}
 				}
-				if !slices.Equal(ArgmaxRows(s1), ArgmaxRows(s2)) {
-					t.Errorf("predictions %v with the rows permuted, %v without", ArgmaxRows(s2), ArgmaxRows(s1))
+				if !slices.Equal(argmaxOf(t, s1), argmaxOf(t, s2)) {
+					t.Errorf("predictions %v with the rows permuted, %v without", argmaxOf(t, s2), argmaxOf(t, s1))
 				}
 				if !bytes.Equal(f1, f2) {
 					t.Error("the model files differ with the rows permuted")
@@ -400,5 +405,30 @@ func TestMultiIgnoresSignedZeroOrder(t *testing.T) {
 		if !bytes.Equal(f1, f2) {
 			t.Errorf("%s: the model files of the two orders differ", name)
 		}
+	}
+}
+
+// argmaxOf is ArgmaxRows for scores the test knows are free of NaN.
+func argmaxOf(t testing.TB, s *mat.Dense) []int {
+	t.Helper()
+	pred, err := ArgmaxRows(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pred
+}
+
+// TestArgmaxRows: the lowest column wins a tie, ±Inf compare as numbers,
+// and a NaN, which has no place in the order, is an error naming it
+// (it won its row before).
+func TestArgmaxRows(t *testing.T) {
+	inf := math.Inf(1)
+	s := mat.NewDense(3, 3, []float64{1, 2, 2, -inf, -inf, -inf, 0, inf, -inf})
+	if got := argmaxOf(t, s); !slices.Equal(got, []int{1, 0, 1}) {
+		t.Errorf("ArgmaxRows: %v, want [1 0 1]", got)
+	}
+	s = mat.NewDense(2, 3, []float64{0, 1, 2, 1, math.NaN(), 2})
+	if got, err := ArgmaxRows(s); err == nil || err.Error() != "method.ArgmaxRows: row 1 column 1 is NaN" {
+		t.Errorf("ArgmaxRows with a NaN: %v, %v; want the error naming row 1 column 1", got, err)
 	}
 }

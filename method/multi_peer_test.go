@@ -198,7 +198,7 @@ func TestNativeMultiAgainstScikitLearn(t *testing.T) {
 				}
 			}
 			for name, key := range map[string]string{"nearest-mean": "nearest-centroid-pred", "nearest-neighbour": "1nn-pred"} {
-				for i, got := range ArgmaxRows(scores[name]) {
+				for i, got := range argmaxOf(t, scores[name]) {
 					if w := int(want[key][0][i]); got != w {
 						t.Errorf("%s: test row %d predicted class %d, scikit-learn's %s %d", name, i, got, key, w)
 					}
@@ -295,13 +295,13 @@ func TestMultinomialCVAgainstScikitLearn(t *testing.T) {
 			fold := multinomialFoldsOf(y, k, tc.seeds[1])
 			cs := grid.Regularization()
 			cs = cs[:len(cs)-2] // up to 100
-			prob, err := heldOutProbabilities(ctx, F, y, nil, fold, k, cs, 1e-10, &solverRuns{})
+			held, err := heldOutProbabilities(ctx, F, y, nil, fold, k, cs, 1e-10, &solverRuns{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			errs, losses := make([]float64, len(cs)), make([]float64, len(cs))
 			for g := range cs {
-				errs[g], losses[g] = balancedErrorLogLoss(prob[g], y, y.Counts())
+				errs[g], losses[g] = held[g].balancedErrorLogLoss(y, y.Counts())
 			}
 
 			path := filepath.Join(t.TempDir(), "z.csv")

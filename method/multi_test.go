@@ -107,18 +107,20 @@ func multiFile(t *testing.T, name string, train Data, y ClassLabels) (MultiModel
 }
 
 // sklearnMultinomialScript fits LogisticRegression(multi_class="multinomial",
-// solver="lbfgs") at C = argv[2], with class_weight argv[3] when given
+// solver=argv[3]) at C = argv[2], with class_weight argv[4] when given
 // ("balanced"), on the CSV argv[1] (class index first, then the columns,
-// used as they are) and prints the coefficients and the intercepts
-// (centred to sum 0) as JSON.
+// used as they are), to tol 1e-12 (lbfgs: a projected gradient or a
+// relative decrease of the objective divided by C; newton-cg: a gradient
+// of infinity norm 1e-12 on it), and prints the coefficients and the
+// intercepts (centred to sum 0) as JSON.
 const sklearnMultinomialScript = `
 import json, sys, warnings
 import numpy as np
 warnings.filterwarnings("ignore")
 from sklearn.linear_model import LogisticRegression
 A = np.loadtxt(sys.argv[1], delimiter=",")
-cw = sys.argv[3] if len(sys.argv) > 3 else None
-m = LogisticRegression(multi_class="multinomial", solver="lbfgs", C=float(sys.argv[2]), class_weight=cw, tol=1e-12, max_iter=100000).fit(A[:, 1:], A[:, 0].astype(int))
+cw = sys.argv[4] if len(sys.argv) > 4 else None
+m = LogisticRegression(multi_class="multinomial", solver=sys.argv[3], C=float(sys.argv[2]), class_weight=cw, tol=1e-12, max_iter=100000).fit(A[:, 1:], A[:, 0].astype(int))
 b = m.intercept_ - m.intercept_.mean()
 print(json.dumps({"coef": m.coef_.tolist(), "intercept": b.tolist()}))
 `
@@ -148,10 +150,11 @@ func multinomialObjective(Z *mat.Dense, y []int, v []float64, W *mat.Dense, b []
 }
 
 // sklearnMultinomial fits scikit-learn's multinomial logistic regression
-// (sklearnMultinomialScript, python py) at C with class_weight (""
-// for none) on the rows of Z labelled y, and returns its weights and its
-// intercepts (centred to sum 0).
-func sklearnMultinomial(t *testing.T, py string, Z *mat.Dense, y []int, K int, C float64, classWeight string) (*mat.Dense, []float64) {
+// (sklearnMultinomialScript, python py) with solver ("lbfgs",
+// "newton-cg") at C with class_weight ("" for none) on the rows of Z
+// labelled y, and returns its weights and its intercepts (centred to sum
+// 0).
+func sklearnMultinomial(t *testing.T, py string, Z *mat.Dense, y []int, K int, C float64, solver, classWeight string) (*mat.Dense, []float64) {
 	t.Helper()
 	m, p := Z.Dims()
 	var csv bytes.Buffer
@@ -166,7 +169,7 @@ func sklearnMultinomial(t *testing.T, py string, Z *mat.Dense, y []int, K int, C
 	if err := os.WriteFile(path, csv.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"-c", sklearnMultinomialScript, path, strconv.FormatFloat(C, 'g', -1, 64)}
+	args := []string{"-c", sklearnMultinomialScript, path, strconv.FormatFloat(C, 'g', -1, 64), solver}
 	if classWeight != "" {
 		args = append(args, classWeight)
 	}
@@ -239,7 +242,7 @@ func TestMultinomialMatchesSklearn(t *testing.T) {
 			for _, v := range b {
 				mean += v / float64(tc.K)
 			}
-			wantW, wantB := sklearnMultinomial(t, py, Z, y.Y, tc.K, tc.C, "")
+			wantW, wantB := sklearnMultinomial(t, py, Z, y.Y, tc.K, tc.C, "lbfgs", "")
 			var worst float64
 			for k := range tc.K {
 				for j := range p {

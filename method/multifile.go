@@ -288,26 +288,33 @@ func normaliseRows(Z *mat.Dense, d int, norm string) {
 
 // Scores returns W·z + B for every row of d, and an error for a nil
 // *LinearMulti.
-func (l *LinearMulti) Scores(d Data) (*mat.Dense, error) {
+func (l *LinearMulti) Scores(d Data) (*mat.Dense, error) { return wholeScores(l, d) }
+
+// blockScores standardises (and normalises) the rows of d and scores them
+// a block at a time (blockScorer).
+func (l *LinearMulti) blockScores(d Data) (blockFunc, int, error) {
 	if l == nil {
-		return nil, fmt.Errorf("method: predict: nil *LinearMulti")
+		return nil, 0, fmt.Errorf("method: predict: nil *LinearMulti")
 	}
 	Z, err := l.s.transform(d)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	nx, _ := l.s.dims()
 	normaliseRows(Z, nx, l.norm)
-	r, _ := Z.Dims()
-	out := mat.NewDense(r, len(l.classes), nil)
-	out.Mul(Z, l.w.T())
-	for i := 0; i < r; i++ {
-		row := out.RawRowView(i)
-		for k := range row {
-			row[k] += l.b[k]
+	r, p := Z.Dims()
+	var buf []float64
+	return func(lo, hi int) (*mat.Dense, error) {
+		out := reusedDense(&buf, hi-lo, len(l.classes))
+		out.Mul(Z.Slice(lo, hi, 0, p), l.w.T())
+		for i := range hi - lo {
+			row := out.RawRowView(i)
+			for k := range row {
+				row[k] += l.b[k]
+			}
 		}
-	}
-	return out, checkFiniteScores(out)
+		return out, checkFiniteScores(out)
+	}, r, nil
 }
 
 // Predict returns the argmax of the scores of every row.
@@ -324,15 +331,6 @@ func (l *LinearMulti) Selected() ([]Selection, bool) {
 		out[k], _ = lin.Selected()
 	}
 	return out, true
-}
-
-// predictByScores returns the argmax of m's scores on d.
-func predictByScores(m MultiModel, d Data) ([]int, error) {
-	s, err := m.Scores(d)
-	if err != nil {
-		return nil, err
-	}
-	return ArgmaxRows(s), nil
 }
 
 // linearMultiFile is the "linear" form.
@@ -465,11 +463,15 @@ const maxNearestRatio = 1 << 26
 // class a, both scores −1e20, though b is nearer). When r = 0 (every
 // standardised training row is the origin) no row is refused for being
 // far: every distance is the row's norm, a true tie.
-func (nn *nearestNeighbourModel) Scores(d Data) (*mat.Dense, error) {
+func (nn *nearestNeighbourModel) Scores(d Data) (*mat.Dense, error) { return wholeScores(nn, d) }
+
+// blockScores standardises the rows of d and scores them a block at a time
+// (blockScorer), as Scores says.
+func (nn *nearestNeighbourModel) blockScores(d Data) (blockFunc, int, error) {
 	_, p := nn.rows.Dims()
 	origin := make([]float64, p)
 	r := nn.radius
-	return nn.s.rowScores(d, len(nn.classes), func(z, best []float64) {
+	return nn.s.rowBlockScores(d, len(nn.classes), func(z, best []float64) {
 		if r > 0 && distance(z, origin) > maxNearestRatio*r {
 			for k := range best {
 				best[k] = math.Inf(-1)
@@ -490,22 +492,25 @@ func (nn *nearestNeighbourModel) Scores(d Data) (*mat.Dense, error) {
 	})
 }
 
-// rowScores standardises the rows of d (transform) and returns their
-// scores for K classes, score(z, row) writing those of the standardised
-// row z (which it may change) into row; an error for non-finite scores
-// (checkFiniteScores). It serves the forms that score each row on its own
-// by distances (nearest-neighbour, centroid-cosine).
-func (b blockScaler) rowScores(d Data, K int, score func(z, row []float64)) (*mat.Dense, error) {
+// rowBlockScores standardises the rows of d (transform) and returns their
+// number and a blockFunc of their scores for K classes, score(z, row)
+// writing those of the standardised row z (which it may change) into row;
+// a block's error is checkFiniteScores'. It serves the forms that score
+// each row on its own by distances (nearest-neighbour, centroid-cosine).
+func (b blockScaler) rowBlockScores(d Data, K int, score func(z, row []float64)) (blockFunc, int, error) {
 	Z, err := b.transform(d)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	r, _ := Z.Dims()
-	out := mat.NewDense(r, K, nil)
-	for i := range r {
-		score(Z.RawRowView(i), out.RawRowView(i))
-	}
-	return out, checkFiniteScores(out)
+	var buf []float64
+	return func(lo, hi int) (*mat.Dense, error) {
+		out := reusedDense(&buf, hi-lo, K)
+		for i := lo; i < hi; i++ {
+			score(Z.RawRowView(i), out.RawRowView(i-lo))
+		}
+		return out, checkFiniteScores(out)
+	}, r, nil
 }
 
 // distance returns the Euclidean distance between a and b: √Σ(a_j − b_j)²,
@@ -644,8 +649,12 @@ func normaliseRow(z []float64) {
 
 // Scores returns, per row and class, minus the distance of the normalised
 // row to the class's centroid.
-func (c *centroidCosineModel) Scores(d Data) (*mat.Dense, error) {
-	return c.s.rowScores(d, len(c.classes), func(u, row []float64) {
+func (c *centroidCosineModel) Scores(d Data) (*mat.Dense, error) { return wholeScores(c, d) }
+
+// blockScores standardises the rows of d and scores them a block at a time
+// (blockScorer), as Scores says.
+func (c *centroidCosineModel) blockScores(d Data) (blockFunc, int, error) {
+	return c.s.rowBlockScores(d, len(c.classes), func(u, row []float64) {
 		normaliseRow(u)
 		for k := range row {
 			row[k] = -distance(u, c.centroids.RawRowView(k))

@@ -13,13 +13,13 @@ import (
 func init() {
 	Register(Registration{
 		Name:        "greedytl-nway",
-		Description: "recommended for three or more classes: the mean class probabilities of two multinomial logistic regressions with moderated column scales (each column scaled only as far as the few examples support it), one on the features alone with each row L2-normalised, one on [X, H] with its features and its source scores L2-normalised separately (an equal say for the two blocks)",
+		Description: "recommended for three or more classes: the mean class probabilities of two class-balanced multinomial logistic regressions (every class the same total weight, whatever its count) with moderated column scales (each column scaled only as far as the few examples support it), one on the features alone with each row L2-normalised, one on [X, H] with its features and its source scores L2-normalised separately (an equal say for the two blocks)",
 		NewMulti:    func() MultiMethod { return greedyNWay{} },
 		DecodeMulti: decodeNamed("greedytl-nway", decodeEnsemble),
 	})
 	Register(Registration{
 		Name:        "multinomial-logistic",
-		Description: "multinomial (softmax) L2 logistic regression on the standardised [X, H], C by stratified cross-validation (C = 1 with a class of one example)",
+		Description: "multinomial (softmax) L2 logistic regression on the standardised [X, H], class-balanced (every class the same total weight, as scikit-learn's class_weight=\"balanced\"), C by stratified cross-validation (C = 1 with a class of one example)",
 		NewMulti:    func() MultiMethod { return multinomialLogistic{} },
 		DecodeMulti: decodeNamed("multinomial-logistic", decodeLinearMulti),
 	})

@@ -43,7 +43,12 @@ import (
 // cross-validation on the training examples, k = min(5, the smallest class's
 // count), when every class has at least two examples: the lowest
 // class-balanced held-out error (1 − balanced accuracy), ties broken by the
-// lower mean held-out log-loss, then by the smaller C. With a class of one
+// lower mean held-out log-loss, then by the smaller C. That log-loss is
+// not class-balanced: every held-out example counts alike
+// (balancedErrorLogLoss), so among the C of equal balanced error the
+// larger classes' examples weigh more in the tie-break, while the fits and
+// the error weigh the classes alike; weighting it too would be a change of
+// the published choice, to be measured first. With a class of one
 // example no fold split exists and C is scikit-learn's default, 1. The
 // folds are dealt with Extra.Seed from each class's rows in content order
 // (contentOrder, in which every native multi-class fit reads its rows:
@@ -289,13 +294,13 @@ func chooseMultinomialC(ctx context.Context, F *mat.Dense, y ClassLabels, weight
 		return multinomialDefaultC, nil
 	}
 	cs := grid.Regularization()
-	prob, err := heldOutProbabilities(ctx, F, y, weights, multinomialFoldsOf(y, k, seed), k, cs, multinomialCVTol, runs)
+	held, err := heldOutProbabilities(ctx, F, y, weights, multinomialFoldsOf(y, k, seed), k, cs, multinomialCVTol, runs)
 	if err != nil {
 		return 0, err
 	}
 	errs, losses := make([]float64, len(cs)), make([]float64, len(cs))
 	for g := range cs {
-		errs[g], losses[g] = balancedErrorLogLoss(prob[g], y, counts)
+		errs[g], losses[g] = held[g].balancedErrorLogLoss(y, counts)
 	}
 	return cs[bestHeldOut(errs, losses)], nil
 }
@@ -313,20 +318,33 @@ func bestHeldOut(errs, losses []float64) int {
 	return best
 }
 
-// heldOutProbabilities returns, for every C of cs, the held-out class
-// probabilities of the rows of F (prob[g][i*K+c], example i, class c, at
-// C = cs[g]) from the fits on the other folds of fold (k folds), each to a
+// heldOut is what the cross-validation of C keeps of one candidate's
+// held-out class probabilities, per example i: whether their argmax
+// (the lowest class winning a tie) is its class, and log(max(p_i,y_i,
+// 1e-300)). It holds m values, not the m × K probabilities (9 × m × K
+// float64 for the grid: 14.4 GB at 20,000 examples of 10,000 classes).
+type heldOut struct {
+	right   []bool
+	logProb []float64
+}
+
+// heldOutProbabilities returns, for every C of cs, what chooseMultinomialC
+// needs of the held-out class probabilities of the rows of F at C = cs[g]
+// (heldOut) from the fits on the other folds of fold (k folds), each to a
 // gradient of tol, warm-started from the previous C's fit of the same
 // fold, the examples' losses weighted by weights (nil: all 1; the same
 // weights in every fold, as scikit-learn's LogisticRegressionCV weighs
-// them); runs counts the fits.
-func heldOutProbabilities(ctx context.Context, F *mat.Dense, y ClassLabels, weights []float64, fold []int, k int, cs []float64, tol float64, runs *solverRuns) ([][]float64, error) {
+// them); runs counts the fits. It scores one held-out row at a time into a
+// K-vector, and checks ctx every heldOutCheckRows rows (at 10,000 classes
+// a fold's scoring is m/k × K products of the candidate's weights).
+func heldOutProbabilities(ctx context.Context, F *mat.Dense, y ClassLabels, weights []float64, fold []int, k int, cs []float64, tol float64, runs *solverRuns) ([]heldOut, error) {
 	K := len(y.Names)
 	m := len(y.Y)
-	prob := make([][]float64, len(cs))
-	for g := range prob {
-		prob[g] = make([]float64, m*K)
+	held := make([]heldOut, len(cs))
+	for g := range held {
+		held[g] = heldOut{right: make([]bool, m), logProb: make([]float64, m)}
 	}
+	p := make([]float64, K)
 	r := F.RawMatrix().Cols
 	for f := range k {
 		in, out := linear.FoldRows(fold, f)
@@ -341,17 +359,40 @@ func heldOutProbabilities(ctx context.Context, F *mat.Dense, y ClassLabels, weig
 			// Raw rows, not mat.Dot of RowViews, which allocate two
 			// vectors a product (m·K a candidate C: a sixth of the CPU of
 			// 1,000 classes); blas64.Dot is what mat.Dot calls on them.
-			for _, i := range out {
-				p := prob[g][i*K : (i+1)*K]
+			for t, i := range out {
+				if t%heldOutCheckRows == 0 {
+					if err := ctx.Err(); err != nil {
+						return nil, err
+					}
+				}
 				fi := blas64.Vector{N: r, Inc: 1, Data: F.RawRowView(i)}
 				for c := range K {
 					p[c] = blas64.Dot(blas64.Vector{N: r, Inc: 1, Data: x[c*r : (c+1)*r]}, fi) + x[K*r+c]
 				}
 				softmaxInPlace(p)
+				yi := y.Y[i]
+				held[g].right[i] = argmax(p) == yi
+				held[g].logProb[i] = math.Log(max(p[yi], 1e-300))
 			}
 		}
 	}
-	return prob, nil
+	return held, nil
+}
+
+// heldOutCheckRows is how many held-out rows heldOutProbabilities scores
+// between two checks of its context.
+const heldOutCheckRows = 64
+
+// argmax returns the index of the largest value of p, the lowest index
+// winning a tie.
+func argmax(p []float64) int {
+	best := 0
+	for k, v := range p {
+		if v > p[best] {
+			best = k
+		}
+	}
+	return best
 }
 
 // classBalancedWeights returns the weight of each example of y that gives
@@ -373,23 +414,17 @@ func classBalancedWeights(y ClassLabels) []float64 {
 	return w
 }
 
-// balancedErrorLogLoss returns the class-balanced 0-1 error of the argmax
-// of the probabilities prob (m × K, row-major) and their mean log-loss.
-func balancedErrorLogLoss(prob []float64, y ClassLabels, counts []int) (errRate, logLoss float64) {
+// balancedErrorLogLoss returns the class-balanced 0-1 error of the held-out
+// argmaxes and the mean log-loss, summed over the examples in row order,
+// every example counted alike (not class-balanced; see multinomialLogistic).
+func (h heldOut) balancedErrorLogLoss(y ClassLabels, counts []int) (errRate, logLoss float64) {
 	K := len(y.Names)
 	wrong := make([]int, K)
 	for i, c := range y.Y {
-		p := prob[i*K : (i+1)*K]
-		best := 0
-		for k, v := range p {
-			if v > p[best] {
-				best = k
-			}
-		}
-		if best != c {
+		if !h.right[i] {
 			wrong[c]++
 		}
-		logLoss -= math.Log(max(p[c], 1e-300))
+		logLoss -= h.logProb[i]
 	}
 	for k, w := range wrong {
 		errRate += float64(w) / float64(counts[k])

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -219,5 +221,58 @@ func TestEigenSymChecked(t *testing.T) {
 		if err != context.Canceled || vals != nil {
 			t.Errorf("cancelled in matrix operation %d of %d: values %v, err %v; want none and context.Canceled", at, total, vals != nil, err)
 		}
+	}
+}
+
+// dotCountdown is the program's BLAS with a count of its dot products of
+// n-vectors (blas64.Dot, the products heldOutProbabilities scores the
+// held-out rows with): it cancels a context at the first and counts those
+// after it.
+type dotCountdown struct {
+	blas.Float64
+	n      int
+	cancel context.CancelFunc
+	fired  bool
+	after  int
+}
+
+// Ddot cancels at the first product of n-vectors and counts the later ones.
+func (b *dotCountdown) Ddot(n int, x []float64, incX int, y []float64, incY int) float64 {
+	if n == b.n {
+		if b.fired {
+			b.after++
+		} else {
+			b.fired = true
+			b.cancel()
+		}
+	}
+	return b.Float64.Ddot(n, x, incX, y, incY)
+}
+
+// TestHeldOutScoringStopsWhenDone: heldOutProbabilities, cancelled while
+// it scores a fold's held-out rows (at its first product of a row and a
+// class's weights), returns the context's error after at most
+// heldOutCheckRows rows' worth of products (K a row). Before the fix the
+// scoring loop did not check its context: it scored every held-out row of
+// the fold (300 × 200 products here; at 10,000 classes of 2 examples, 10,000
+// × 10,000 a candidate C) and stopped only at the next C's fit.
+func TestHeldOutScoringStopsWhenDone(t *testing.T) {
+	const K, shots, r, k = 200, 3, 8, 2
+	F, y, fold := heldOutProblem(K, shots, r, k)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	prev := blas64.Implementation()
+	b := &dotCountdown{Float64: prev, n: r, cancel: cancel}
+	blas64.Use(b)
+	_, err := heldOutProbabilities(ctx, F, y, nil, fold, k, []float64{1, 10}, multinomialCVTol, &solverRuns{})
+	blas64.Use(prev)
+	if !b.fired {
+		t.Fatal("no product of a held-out row: the test no longer reaches the scoring loop")
+	}
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want context.Canceled", err)
+	}
+	if limit := heldOutCheckRows * K; b.after > limit {
+		t.Errorf("%d products after the cancel, want at most %d (%d rows of %d classes)", b.after, limit, heldOutCheckRows, K)
 	}
 }

@@ -34,6 +34,8 @@ import (
 // For a transductive method Extra.Unlabelled is passed to every fit; for an
 // oracle Extra.Oracle.Y holds class indices, turned into ±1 per class (so
 // every class must occur in it, as best-source needs both of its classes).
+// Extra.Progress, if set, is called after each class's fit (k of K), not
+// passed to the binary fits.
 type OneVsRest struct {
 	// Binary is the method fitted once per class.
 	Binary Method
@@ -48,6 +50,12 @@ func (o OneVsRest) Needs() Needs {
 		return Needs{}
 	}
 	return o.Binary.Needs()
+}
+
+// DrawsAtRandom reports whether the binary method draws at random on d
+// feature and n source columns (see method.DrawsAtRandom).
+func (o OneVsRest) DrawsAtRandom(d, n int) bool {
+	return o.Binary != nil && DrawsAtRandom(o.Binary, d, n)
 }
 
 // FitMulti fits one binary model per class (see OneVsRest).
@@ -98,6 +106,7 @@ func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Ext
 		d := shared
 		d.Y = oneAgainstRest(y.Y, k)
 		ex := extra
+		ex.Progress = nil // the classes' progress, not a binary fit's
 		if extra.Oracle != nil {
 			or := *extra.Oracle
 			or.Y = oneAgainstRest(oracleY, k)
@@ -118,10 +127,13 @@ func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Ext
 		for i, v := range f {
 			trainScores.Set(i, k, v/scale[k]) // as Scores computes them
 		}
+		if extra.Progress != nil {
+			extra.Progress(k+1, K)
+		}
 	}
 	model := &ovrModel{multiBase: multiBase{o.Binary.Name(), slices.Clone(y.Names), map[string]float64{}}, models: models, scale: scale}
 	if checkFiniteScores(trainScores) == nil { // else Predict's error, not a class
-		model.train = ArgmaxRows(trainScores)
+		model.train, _ = ArgmaxRows(trainScores) // finite: no error
 	}
 	return model, nil
 }
@@ -461,6 +473,46 @@ func (e *ensembleModel) Scores(d Data) (*mat.Dense, error) {
 		}
 	}
 	return out, checkFiniteScores(out)
+}
+
+// blockScores scores the rows of d a block at a time (blockScorer): each
+// member's block, softmaxed and weighted, added in the order of Scores. A
+// member that is not a blockScorer gives errNotBlockScored; the error of a
+// member's input checks or block is its own, not necessarily Scores' (a
+// later member's checks may fail before an earlier member's scores do).
+func (e *ensembleModel) blockScores(d Data) (blockFunc, int, error) {
+	score := make([]blockFunc, len(e.members))
+	rows := 0
+	for i, m := range e.members {
+		bs, ok := m.(blockScorer)
+		if !ok {
+			return nil, 0, errNotBlockScored
+		}
+		var err error
+		if score[i], rows, err = bs.blockScores(d); err != nil {
+			return nil, 0, err
+		}
+	}
+	var buf []float64
+	return func(lo, hi int) (*mat.Dense, error) {
+		var out *mat.Dense
+		for i, f := range score {
+			s, err := f(lo, hi)
+			if err != nil {
+				return nil, err
+			}
+			softmaxRows(s)
+			scaleInPlace(s, e.weights[i])
+			if out == nil {
+				_, K := s.Dims()
+				out = reusedDense(&buf, hi-lo, K)
+				out.Copy(s)
+			} else {
+				out.Add(out, s)
+			}
+		}
+		return out, checkFiniteScores(out)
+	}, rows, nil
 }
 
 // scaleInPlace multiplies every entry of s by f: what s.Scale(f, s) does,

@@ -233,6 +233,9 @@ func TestNewSpecErrors(t *testing.T) {
 		{"greedytl:auto_lambda=auto", `spec "greedytl:auto_lambda=auto": auto_lambda=auto: write lambda=auto or auto_lambda=1`},
 		{"no-transfer:lambda=auto", `no-transfer takes no settings (spec "no-transfer:lambda=auto")`},
 		{"greedytl:lambda=auto,lambda=2", "lambda and auto_lambda=true exclude each other"},
+		// A native multi-class method fits two classes too, through
+		// NewMulti: the message says so, not "three or more classes".
+		{"nearest-mean", "nearest-mean is a multi-class method: it fits class labels, two classes or more, through NewMulti, not ±1 labels through New (binary methods: greedytl,"},
 	} {
 		if _, err := New(tc.spec); err == nil || !strings.Contains(err.Error(), tc.msg) {
 			t.Errorf("New(%q): error %v, want one containing %q", tc.spec, err, tc.msg)

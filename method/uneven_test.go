@@ -3,6 +3,7 @@ package method
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -168,23 +169,85 @@ func TestClassBalancedWeights(t *testing.T) {
 	}
 }
 
-// TestMultinomialLogisticUnevenMatchesSklearnBalanced fits
-// multinomial-logistic on an uneven sample with a class of one example,
-// where C is the default, 1, and compares its weights and intercepts on
-// the standardised columns with scikit-learn's
-// LogisticRegression(C=1, class_weight="balanced") on the same columns by
-// the class-balanced objective (each example's loss weighted so that every
-// class has the same total weight): ours must be no larger than the
-// peer's minimiser's, to a relative 1e-9 (the fit stops at a gradient of
-// multinomialTol).
+// TestMultinomialLogisticUnevenMatchesSklearnBalanced compares the
+// class-balanced multinomial fit's weights and intercepts directly with
+// scikit-learn's LogisticRegression(multi_class="multinomial",
+// solver="newton-cg", class_weight="balanced") — the peer's own weights,
+// not ours, so that a wrong weight formula shows — on the same columns:
+//
+//   - fitMultinomial with classBalancedWeights, to a gradient of 1e-8, on
+//     four uneven problems of overlapping classes (unevenOverlapProblem)
+//     at C = 1, 0.1, 10, 1;
+//   - multinomial-logistic's model (FitMulti, its final fit to
+//     multinomialTol) on the standardised columns of an uneven sample with
+//     a class of one example, where C is the default 1.
+//
+// The tolerance follows from the solvers': ours stops at a gradient of
+// infinity norm g (so of 2-norm at most √(K(p+1))·g) on the objective
+// divided by C·m, whose curvature is at least 1/(C·m) along W and, along
+// the unpenalised intercepts, that of the weighted loss, taken as at least
+// 1/10; so the parameters are within √(K(p+1))·g·max(C·m, 10) of the
+// minimiser (8.1e-6 at C = 10, m = 19, K = 3, p = 5; 8.4e-6 for FitMulti's
+// model). newton-cg stops at 1e-12 on the objective divided by C, orders
+// below. The bound is orders below the fits' difference from the
+// unweighted ones, which the test checks (so that it tells the weighting
+// from none). (A tighter g is not reached: below about 1e-9 the objective's
+// decrease is lost in its rounding, and L-BFGS reports no convergence.)
 func TestMultinomialLogisticUnevenMatchesSklearnBalanced(t *testing.T) {
 	py := peertest.PythonWith(t, "numpy", "sklearn")
+	ctx := context.Background()
+	const gradTol = 1e-8
+	compare := func(what string, Z *mat.Dense, y ClassLabels, C float64, W *mat.Dense, b []float64, unW *mat.Dense, unB []float64, tol float64) {
+		t.Helper()
+		wantW, wantB := sklearnMultinomial(t, py, Z, y.Y, len(y.Names), C, "newton-cg", "balanced")
+		worst, worstUn := maxAbsDiff(W, b, wantW, wantB), maxAbsDiff(unW, unB, wantW, wantB)
+		t.Logf("%s: largest difference from scikit-learn's class_weight=\"balanced\" %.2g; the unweighted fit's %.2g", what, worst, worstUn)
+		if worst > tol {
+			t.Errorf("%s: weights and intercepts differ from scikit-learn's class_weight=\"balanced\" by up to %g, want ≤ %g", what, worst, tol)
+		}
+		if worstUn <= 100*tol {
+			t.Errorf("%s: the unweighted fit is within %g of scikit-learn's balanced one: the problem does not tell the weighting from none", what, worstUn)
+		}
+	}
+	for _, tc := range []struct {
+		seed  uint64
+		shots []int
+		d     int
+		C     float64
+	}{
+		{1, []int{2, 7, 4}, 3, 1},
+		{2, []int{1, 9, 5, 3}, 4, 0.1},
+		{3, []int{6, 2, 11}, 5, 10},
+		{4, []int{3, 3, 8, 1, 5}, 4, 1},
+	} {
+		Z, y := unevenOverlapProblem(tc.seed, tc.shots, tc.d)
+		fit := func(weights []float64) (*mat.Dense, []float64) {
+			all := make([]int, len(y.Y))
+			for i := range all {
+				all[i] = i
+			}
+			x, converged, err := fitMultinomial(ctx, Z, y.Y, weights, len(tc.shots), all, tc.C, nil, gradTol)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !converged {
+				t.Fatalf("seed %d: L-BFGS did not reach its tolerance", tc.seed)
+			}
+			_, p := Z.Dims()
+			K := len(tc.shots)
+			return mat.NewDense(K, p, slices.Clone(x[:K*p])), centred(x[K*p:])
+		}
+		W, b := fit(classBalancedWeights(y))
+		unW, unB := fit(nil)
+		compare(fmt.Sprintf("counts %v, C = %g", tc.shots, tc.C), Z, y, tc.C, W, b, unW, unB, parameterBound(Z, len(tc.shots), tc.C, gradTol))
+	}
+
 	train, y, _, _ := unevenProblem(5, []int{1, 4, 6, 3}, 1, 6, 2)
 	mm, err := NewMulti("multinomial-logistic")
 	if err != nil {
 		t.Fatal(err)
 	}
-	model, err := mm.FitMulti(context.Background(), train, y, Extra{Seed: 1})
+	model, err := mm.FitMulti(ctx, train, y, Extra{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,12 +259,156 @@ func TestMultinomialLogisticUnevenMatchesSklearnBalanced(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantW, wantB := sklearnMultinomial(t, py, Z, y.Y, len(y.Names), 1, "balanced")
-	weights := classBalancedWeights(y)
-	got := multinomialObjective(Z, y.Y, weights, l.w, l.b, 1)
-	peer := multinomialObjective(Z, y.Y, weights, wantW, wantB, 1)
-	if got > peer*(1+1e-9) {
-		t.Errorf("class-balanced objective %.17g, scikit-learn's %.17g: ours should be no larger", got, peer)
+	all := make([]int, len(y.Y))
+	for i := range all {
+		all[i] = i
 	}
-	t.Logf("class-balanced objective %.17g, scikit-learn's %.17g", got, peer)
+	x, _, err := fitMultinomial(ctx, Z, y.Y, nil, len(y.Names), all, multinomialDefaultC, nil, multinomialTol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	K, p := l.w.Dims()
+	compare("multinomial-logistic's model", Z, y, multinomialDefaultC, l.w, l.b, mat.NewDense(K, p, x[:K*p]), centred(x[K*p:]), parameterBound(Z, K, multinomialDefaultC, multinomialTol))
+}
+
+// parameterBound returns √(K(p+1))·g·max(C·m, 10), the distance from the
+// minimiser within which a fit of K classes on the m × p matrix Z at C,
+// stopped at a gradient of infinity norm g, lies (see
+// TestMultinomialLogisticUnevenMatchesSklearnBalanced).
+func parameterBound(Z *mat.Dense, K int, C, g float64) float64 {
+	m, p := Z.Dims()
+	return math.Sqrt(float64(K*(p+1))) * g * max(C*float64(m), 10)
+}
+
+// unevenOverlapProblem draws K = len(shots) classes of shots[k] examples
+// each, in d columns of standard normal noise, class k's shifted by 0.8 in
+// the columns j with j mod K = k: overlapping classes, on which the
+// class-balanced fit and the unweighted one differ at every C.
+func unevenOverlapProblem(seed uint64, shots []int, d int) (*mat.Dense, ClassLabels) {
+	rng := rand.New(rand.NewPCG(seed, 56))
+	names := make([]string, len(shots))
+	var y []int
+	for k, c := range shots {
+		names[k] = fmt.Sprintf("class%d", k)
+		for range c {
+			y = append(y, k)
+		}
+	}
+	Z := mat.NewDense(len(y), d, nil)
+	for i, k := range y {
+		for j := range d {
+			v := rng.NormFloat64()
+			if j%len(shots) == k {
+				v += 0.8
+			}
+			Z.Set(i, j, v)
+		}
+	}
+	return Z, ClassLabels{Names: names, Y: y}
+}
+
+// centred returns a copy of b less its mean (the intercepts as the models
+// report them, Σ_k b_k = 0).
+func centred(b []float64) []float64 {
+	var mean float64
+	for _, v := range b {
+		mean += v / float64(len(b))
+	}
+	out := make([]float64, len(b))
+	for k, v := range b {
+		out[k] = v - mean
+	}
+	return out
+}
+
+// maxAbsDiff returns the largest absolute difference between the weights
+// W and V and between the intercepts b and c.
+func maxAbsDiff(W *mat.Dense, b []float64, V *mat.Dense, c []float64) float64 {
+	var worst float64
+	K, p := W.Dims()
+	for k := range K {
+		for j := range p {
+			worst = max(worst, math.Abs(W.At(k, j)-V.At(k, j)))
+		}
+		worst = max(worst, math.Abs(b[k]-c[k]))
+	}
+	return worst
+}
+
+// TestMultinomialCVWeightsAreTheCVSamples checks the wiring of the
+// class-balanced weights into multinomial-logistic's choice of C: FitMulti's
+// C is chooseMultinomialC's on the rows it reads (content order, as
+// fitMultiScaled reads them; the standardised columns, in their row span)
+// with classBalancedWeights of the cross-validation's own sample — all the
+// rows, or, with a class of more than multinomialCVPerClass examples, the
+// sub-sample cvSubsample draws. The problems are uneven and blurred (noise
+// of standard deviation 4 on clusters 4 apart) so that C matters, and each
+// was picked because the choice tells the wirings apart: unweighted
+// (nil) weights choose another C on each, and, on the two with a class
+// of 25, so do the whole sample's weights, which a sub-sample's rows
+// would read by the wrong index. The test checks that it still tells them
+// apart, so that it cannot pass for a reason other than the wiring.
+func TestMultinomialCVWeightsAreTheCVSamples(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		shots []int
+		seed  uint64
+	}{
+		{[]int{2, 9, 3}, 0},
+		{[]int{3, 10, 2, 6}, 1},
+		{[]int{2, 25, 6}, 1},
+		{[]int{4, 25, 3, 9}, 0},
+	} {
+		train, y, _, _ := unevenProblem(tc.seed, tc.shots, 1, 6, 0)
+		r, c := train.X.Dims()
+		rng := rand.New(rand.NewPCG(tc.seed, 3))
+		for i := range r {
+			for j := range c {
+				train.X.(*mat.Dense).Set(i, j, train.X.At(i, j)+4*rng.NormFloat64())
+			}
+		}
+		inOrder, order := inContentOrder(train, y.Y)
+		yc := y.rows(order)
+		_, Z, err := fitMultiBlocks(inOrder, standardize.Fit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		Fcv, ycv := Z, yc
+		rows := cvSubsample(yc, tc.seed)
+		if rows != nil {
+			Fcv, ycv = rowsOf(Z, rows), yc.rows(rows)
+		}
+		if Fcv, _, err = reduceRows(ctx, Fcv); err != nil {
+			t.Fatal(err)
+		}
+		choose := func(weights []float64) float64 {
+			c, err := chooseMultinomialC(ctx, Fcv, ycv, weights, tc.seed, &solverRuns{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return c
+		}
+		want := choose(classBalancedWeights(ycv))
+		if u := choose(nil); u == want {
+			t.Fatalf("%v seed %d: the unweighted search chooses C = %g too: the problem no longer tells the wirings apart", tc.shots, tc.seed, u)
+		}
+		if sub := slices.Max(tc.shots) > multinomialCVPerClass; sub != (rows != nil) {
+			t.Fatalf("%v: cvSubsample returned %d rows", tc.shots, len(rows))
+		} else if sub {
+			if whole := choose(classBalancedWeights(yc)); whole == want {
+				t.Fatalf("%v seed %d: the whole sample's weights choose C = %g too: the problem no longer tells the wirings apart", tc.shots, tc.seed, whole)
+			}
+		}
+		mm, err := NewMulti("multinomial-logistic")
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, err := mm.FitMulti(ctx, train, y, Extra{Seed: tc.seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := model.Hyperparameters()["C"]; got != want {
+			t.Errorf("%v seed %d: FitMulti chose C = %g, the cross-validation weighted by its own sample's classes %g", tc.shots, tc.seed, got, want)
+		}
+	}
 }

@@ -212,11 +212,21 @@ func Parse(doc json.RawMessage) (File, error) {
 // the header, which a writer given a header makes before writing it
 // (greedytl.Model.Write): the one owner of what reader and writer refuse
 // of a header, with CheckNames for the names of a model's columns.
-func (h *Header) Check(multi bool) error {
+func (h *Header) Check(multi bool) error { return h.check(multi, checkVersion) }
+
+// CheckWritten returns Check's error for a header a writer is given, in
+// Check's order, and in the place of its version check also an error for
+// a version the readers read but greedytl does not write (1: "version 1:
+// Write writes version 2 files"), so that a writer refuses the faults of a
+// header in the order a reader would.
+func (h *Header) CheckWritten(multi bool) error { return h.check(multi, checkWrittenVersion) }
+
+// check is Check's checks, with version the check of the version.
+func (h *Header) check(multi bool, version func(int) error) error {
 	if h.Format != Format {
 		return fmt.Errorf("format is %q, want %q", h.Format, Format)
 	}
-	if err := checkVersion(h.Version); err != nil {
+	if err := version(h.Version); err != nil {
 		return err
 	}
 	if h.Method == "" {
@@ -279,4 +289,16 @@ func checkVersion(v int) error {
 		return nil
 	}
 	return fmt.Errorf("unsupported version %d: this greedytl reads model file versions %d and %d (a newer greedytl wrote it?)", v, Version1, Version)
+}
+
+// checkWrittenVersion returns checkVersion's error for v, and an error for a
+// version greedytl reads but does not write (1).
+func checkWrittenVersion(v int) error {
+	if err := checkVersion(v); err != nil {
+		return err
+	}
+	if v != Version {
+		return fmt.Errorf("version %d: Write writes version %d files", v, Version)
+	}
+	return nil
 }

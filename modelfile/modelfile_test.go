@@ -220,3 +220,39 @@ func TestNilReaderWriter(t *testing.T) {
 		}
 	}()
 }
+
+// TestCheckWritten: a writer's check of a header is Check's, with a version
+// the readers read but greedytl does not write (1) refused where Check
+// checks the version: after the format, before the method.
+func TestCheckWritten(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		set  func(h *Header)
+		want string // "" for none
+		// check: Check's error is CheckWritten's (it reads the version)
+		check bool
+	}{
+		{"the version written", func(h *Header) {}, "", true},
+		{"version 1", func(h *Header) { h.Version = Version1 }, "version 1: Write writes version 2 files", false},
+		{"version 1, no method", func(h *Header) { h.Version, h.Method = Version1, "" }, "version 1: Write writes version 2 files", false},
+		{"version 1, another format", func(h *Header) { h.Version, h.Format = Version1, "other" }, `format is "other"`, true},
+		{"version 7, no method", func(h *Header) { h.Version, h.Method = 7, "" }, "unsupported version 7", true},
+		{"no method", func(h *Header) { h.Method = "" }, "the file names no method", true},
+	} {
+		h := NewHeader("greedytl", nil, nil)
+		c.set(&h)
+		err := h.CheckWritten(false)
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+		} else if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want one starting %q", c.name, err, c.want)
+		}
+		if c.check {
+			if rerr := h.Check(false); (rerr == nil) != (err == nil) || (err != nil && rerr.Error() != err.Error()) {
+				t.Errorf("%s: Check says %v, CheckWritten %v: want the same", c.name, rerr, err)
+			}
+		}
+	}
+}

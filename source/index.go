@@ -363,7 +363,11 @@ func (ix *Index) checkComplete() error {
 // stopped before it wrote its index, which it writes only when its classes
 // are all done (killed, or stopped by a signal: TrainAll writes no index
 // when ctx is done); the error says so and that running it again finishes
-// it, and still matches fs.ErrNotExist. Of a directory that does not
+// it, and still matches fs.ErrNotExist; but when its models folder holds
+// files and none of the records train-sources writes beside its models,
+// they are the user's own, and the error says that --sources takes a
+// train-sources directory and own models' scores go to --source-scores.
+// Of a directory that does not
 // exist, or holds neither an index nor models, or of a file, the error says
 // that dir is not a sources directory and how to make one (train-sources),
 // or which directory is one when dir is the models folder of one or holds
@@ -387,12 +391,31 @@ func ReadIndex(dir string) (*Index, error) {
 		return nil, err
 	}
 	if st, serr := os.Stat(filepath.Join(dir, modelDir)); serr == nil && st.IsDir() {
+		if ownModels(filepath.Join(dir, modelDir)) {
+			return nil, fmt.Errorf("%w: %s holds models in %s but no index, and none of the records train-sources writes beside each model: --sources takes a directory train-sources made (%s); for models of your own (liblinear's), give their scores with --source-scores instead, a column a model (greedytl predict --model MODEL --features X prints one; paste them side by side), or, if a train-sources run stopped before its first model was done, run it again", err, dir, modelDir, makeOne)
+		}
 		return nil, fmt.Errorf("%w: %s holds source models but no index, which train-sources writes last: a run stopped before the end, killed or interrupted (run the same train-sources again to finish it)", err, dir)
 	}
 	if near := nearbyIndex(dir); near != "" {
 		return nil, fmt.Errorf("%s is not a sources directory (%s: %w): %s is one: give that", dir, IndexFile, fileerr.Reason(err), near)
 	}
 	return nil, fmt.Errorf("%s is not a sources directory (%s: %w): %s", dir, IndexFile, fileerr.Reason(err), makeOne)
+}
+
+// ownModels reports whether the models folder models holds files but
+// none of the sidecar records (".json") train-sources writes beside each
+// model it trains: models of the user's own, not a stopped run's.
+func ownModels(models string) bool {
+	entries, err := os.ReadDir(models)
+	if err != nil || len(entries) == 0 {
+		return false
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".json") {
+			return false
+		}
+	}
+	return true
 }
 
 // nearbyIndex returns the sources directory that dir, which holds no

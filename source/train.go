@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/grid"
@@ -194,19 +194,34 @@ func trainOne(ctx context.Context, f *dataset.Folder, b *sharedRows, class int, 
 // datasetRow returns err, the error of the cross-validation of a
 // source's binary problem of f's rows rows (positives, then negatives),
 // with a held-out example whose decision value overflowed
-// (*linear.HeldOutError) named by its row of f's features.npy, counting
-// from 0 as NumPy does, and its class, not by its place in the problem,
-// which the user cannot find.
+// (*linear.HeldOutError, wrapped or not) named by its row of f's
+// features (FeaturesName), counting from 0 as NumPy does, and its class,
+// not by its place in the problem, which the user cannot find. The error
+// is named in place; a wrapping's message, fixed when it was made, has
+// the error's old words replaced (renamed), the wrapping kept.
 func datasetRow(err error, f *dataset.Folder, rows []int) error {
-	h, ok := err.(*linear.HeldOutError)
-	if !ok || h.Example < 0 || h.Example >= len(rows) {
+	var h *linear.HeldOutError
+	if !errors.As(err, &h) || h.Example < 0 || h.Example >= len(rows) {
 		return err
 	}
-	named := *h
+	old := h.Error()
 	r := rows[h.Example]
-	named.Row = fmt.Sprintf("row %d of %s (counting from 0, as NumPy does; class %q)", r, filepath.Join(f.Dir, "features.npy"), f.Classes[f.Labels[r]])
-	return &named
+	h.Row = fmt.Sprintf("row %d of %s (counting from 0, as NumPy does; class %q)", r, f.FeaturesName(), f.Classes[f.Labels[r]])
+	if msg := err.Error(); strings.Contains(msg, old) {
+		return renamed{strings.Replace(msg, old, h.Error(), 1), err}
+	}
+	return err
 }
+
+// renamed is the error err with the message msg: a wrapping of a
+// *linear.HeldOutError whose message datasetRow rewrote.
+type renamed struct {
+	msg string
+	err error
+}
+
+func (e renamed) Error() string { return e.msg }
+func (e renamed) Unwrap() error { return e.err }
 
 // sharedRows holds the features of the rows a training job needs, read once
 // (in the file's precision) and shared by the problems of its classes: a

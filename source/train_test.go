@@ -242,3 +242,31 @@ func TestTrainOneNamesTheOverflowingRow(t *testing.T) {
 		t.Errorf("error %v; want one containing %q, C named", err, want)
 	}
 }
+
+// TestDatasetRowNamesEmbeddedData: the overflowing held-out row of data
+// the program embeds is named as its messages name that data ("row 3 of
+// the embedded CLINC150 data"), not by a features.npy under its Dir
+// ("embedded:clinc150/features.npy", which no one can open); and a
+// *linear.HeldOutError wrapped in another error is named too, the
+// wrapping kept (a type assertion let it by, "example 2 (counting from
+// 1)").
+func TestDatasetRowNamesEmbeddedData(t *testing.T) {
+	f := &dataset.Folder{Dir: "embedded:clinc150", Embedded: "the embedded CLINC150 data", Labels: []int{0, 1, 0, 1}, Classes: []string{"pos", "neg"}}
+	rows := []int{0, 2, 3}
+	const want = `linear: cross-validation: the decision value of held-out row 3 of the embedded CLINC150 data (counting from 0, as NumPy does; class "neg") is NaN`
+	for _, wrap := range []string{"", "fold 2: "} {
+		var err error = &linear.HeldOutError{Example: 2, Value: math.NaN()}
+		if wrap != "" {
+			err = fmt.Errorf("%s%w", wrap, err)
+		}
+		err = datasetRow(err, f, rows)
+		if err == nil || !strings.HasPrefix(err.Error(), wrap+want) || !errors.As(err, new(*linear.HeldOutError)) {
+			t.Errorf("error %v; want one starting %q, still a *linear.HeldOutError", err, wrap+want)
+		}
+	}
+	f.Embedded, f.Dir = "", "data"
+	err := datasetRow(&linear.HeldOutError{Example: 0, Value: math.Inf(1)}, f, rows)
+	if want := `held-out row 0 of ` + filepath.Join("data", "features.npy") + ` (counting from 0, as NumPy does; class "pos") is +Inf`; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v; want one containing %q", err, want)
+	}
+}

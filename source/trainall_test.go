@@ -796,6 +796,26 @@ func TestReadIndexOfAKilledRun(t *testing.T) {
 	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), killed+" holds source models but no index, which train-sources writes last: a run stopped before the end, killed or interrupted") {
 		t.Errorf("killed run: %v", err)
 	}
+	// The user's own liblinear models in DIR/models, without the records
+	// train-sources writes beside its own: not a stopped run.
+	own := t.TempDir()
+	if err := os.Mkdir(filepath.Join(own, modelDir), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(own, modelDir, "cat.model"), []byte("solver_type L2R_LR\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadIndex(own)
+	if want := own + " holds models in models but no index, and none of the records train-sources writes beside each model: --sources takes a directory train-sources made (train-sources makes one: greedytl train-sources --data DATA --out " + own + "); for models of your own (liblinear's), give their scores with --source-scores instead"; !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), want) {
+		t.Errorf("own models: %v, want %q", err, want)
+	}
+	// A stopped run's models have their records.
+	if err := os.WriteFile(filepath.Join(own, modelDir, "cat.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadIndex(own); err == nil || !strings.Contains(err.Error(), "a run stopped before the end") {
+		t.Errorf("a stopped run's models and records: %v", err)
+	}
 	other := t.TempDir()
 	missing := filepath.Join(other, "nope")
 	file := filepath.Join(other, "file")

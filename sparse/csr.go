@@ -23,6 +23,12 @@ type CSR struct {
 // Dims returns the number of rows and columns.
 func (a *CSR) Dims() (r, c int) { return a.R, a.C }
 
+// T returns the transpose of a as a view (mat.Transpose), without copying:
+// with Dims and At it makes a CSR a mat.Matrix, so that a sparse matrix,
+// such as text.Vectorizer.Transform's, goes where a mat.Matrix does (as X
+// of greedytl.Fit). Transpose copies into a CSR instead.
+func (a *CSR) T() mat.Matrix { return mat.Transpose{Matrix: a} }
+
 // Row returns the column indices and values of row i. The slices alias a.
 func (a *CSR) Row(i int) (ind []int, val []float64) {
 	lo, hi := a.Ptr[i], a.Ptr[i+1]

@@ -52,6 +52,12 @@ func TestBadInputMessages(t *testing.T) {
 	oneClass := writeText(t, dir, "one.txt", strings.Repeat("1\n", 24))
 	short := writeText(t, dir, "short.txt", "1\n-1\n1\n")
 	X3 := writeText(t, dir, "x3.csv", "1,2\n3,4\n5,7\n")
+	H4 := writeText(t, dir, "h4.csv", "1,2\n3,4\n5,7\n1,1\n") // a header of numbers over three rows?
+	X4 := writeText(t, dir, "x4.csv", "400,410\n0.5,0.25\n0.75,0.5\n1,1\n")
+	X1 := writeText(t, dir, "x1.csv", "0.5,1\n")
+	y1 := writeText(t, dir, "y1.txt", "a\n")
+	X3npy := writeNPY(t, dir, "x3.npy", mat.NewDense(3, 2, nil))
+	H3npy := writeNPY(t, dir, "h3.npy", mat.NewDense(3, 2, nil))
 	huge := writeText(t, dir, "huge.csv", "1,1.79e308\n2,1.79e308\n3,1.79e308\n4,-1.79e308\n")
 	y4 := writeText(t, dir, "y4.txt", "1\n-1\n1\n-1\n")
 	huge6 := writeText(t, dir, "huge6.csv", "1,1.79e308\n2,1.79e308\n3,1.79e308\n4,-1.79e308\n5,1\n6,2\n")
@@ -122,10 +128,20 @@ func TestBadInputMessages(t *testing.T) {
 			nanNPY + ": row 3 column 2 is NaN"},
 		{"one class", []string{"fit", "--features", d.X, "--labels", oneClass},
 			oneClass + `: only one class (all labels are "1")`},
+		// One example: its one class is the first cause, not its columns
+		// each of one value.
+		{"one example", []string{"fit", "--features", X1, "--labels", y1},
+			y1 + `: only one class (all labels are "a")`},
+		{"one example, a binary method", []string{"fit", "--method", "greedytl", "--features", X1, "--labels", y1},
+			y1 + `: only one class (all labels are "a")`},
 		{"label count", []string{"fit", "--features", d.X, "--labels", short},
 			short + " has 3 labels but the inputs have 24 rows"},
 		{"rows of X and H", []string{"fit", "--features", X3, "--source-scores", d.H, "--labels", short},
 			X3 + " has 3 rows but " + d.H + " has 24: both need one row per example"},
+		{"rows of X and H, H's first line a header?", []string{"fit", "--features", X3npy, "--source-scores", H4, "--labels", short},
+			X3npy + " has 3 rows but " + H4 + ` has 4: both need one row per example (if the first line of ` + H4 + `, "1,2", is a header of column names, not an example: greedytl reads a header of numbers as data; drop the line (tail -n +2 ` + H4 + ` > new.csv) or write the file without it (pandas: to_csv(path, index=False, header=False)))`},
+		{"rows of X and H, X's first line a header?", []string{"fit", "--features", X4, "--source-scores", H3npy, "--labels", short},
+			X4 + " has 4 rows but " + H3npy + ` has 3: both need one row per example (if the first line of ` + X4 + `, "400,410", is a header of column names, not an example: greedytl reads a header of numbers as data; drop the line (tail -n +2 ` + X4 + ` > new.csv) or write the file without it (pandas: to_csv(path, index=False, header=False)))`},
 		{"overflow in the root package", []string{"fit", "--features", huge, "--labels", y4, "--method", "greedytl"},
 			"fitting greedytl on X = " + huge + ": greedytl.Fit: column 1 of X cannot be standardised: its values are so far apart that their deviations from the mean overflow float64"},
 		{"overflow through a method's name", []string{"fit", "--features", huge, "--labels", y4, "--method", "forward-reg"},

@@ -407,7 +407,9 @@ var progressClock = time.Now
 // "what: DONE of TOTAL done (P%), ELAPSED", when both a tenth of the total
 // more is done and a minute has passed since the last line (or the
 // start): at most ten lines a phase and one a minute, none for a phase
-// that ends within the minute. now is the clock.
+// that ends within the minute. now is the clock. The Python package
+// passes these lines on (python/greedytl/_cli.py's _PROGRESS_LINE
+// recognises them: change both together).
 func lineProgress(w io.Writer, what string, now func() time.Time) func(done, total int) {
 	start := now()
 	last, lastDone := start, 0

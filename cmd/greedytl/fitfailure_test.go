@@ -1,9 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -68,5 +74,107 @@ func TestFitJSONReportsFailure(t *testing.T) {
 		if rep.Error.Message != msg || !slices.Equal(rep.Error.Classes, tc.classes) {
 			t.Errorf("%s: error %+v; want message %q, classes %q", tc.name, *rep.Error, msg, tc.classes)
 		}
+	}
+}
+
+// failOnce is standard output whose first write fails after keeping n
+// bytes of it (a transient failure: the writes after it succeed).
+type failOnce struct {
+	bytes.Buffer
+	n      int
+	failed bool
+}
+
+func (w *failOnce) Write(p []byte) (int, error) {
+	if w.failed {
+		return w.Buffer.Write(p)
+	}
+	w.failed = true
+	w.Buffer.Write(p[:min(w.n, len(p))])
+	return min(w.n, len(p)), errors.New("no space left on device")
+}
+
+// TestFitJSONOneReport: fit --json's standard output holds one report
+// when printing the model's report fails: cut short, nothing follows it
+// (a failure report was appended, two documents where a reader parses
+// one); failed before a byte of it, the failure report is the one, naming
+// the write's error. The status is not 0 either way.
+func TestFitJSONOneReport(t *testing.T) {
+	dir := t.TempDir()
+	x := writeText(t, dir, "x.csv", "1,2\n2,1\n3,5\n4,4\n5,1\n6,3\n")
+	y := writeText(t, dir, "y.txt", "1\n-1\n1\n-1\n1\n-1\n")
+	args := []string{"fit", "--method", "no-transfer", "--features", x, "--labels", y, "--out", filepath.Join(dir, "m.json"), "--json"}
+	for _, keep := range []int{0, 10} {
+		out := &failOnce{n: keep}
+		var errb bytes.Buffer
+		code := run(args, strings.NewReader(""), out, &errb)
+		got := out.String()
+		if code == exitOK || !strings.Contains(errb.String(), "no space left on device") {
+			t.Errorf("stdout failing after %d bytes: exit %d, stderr %q; want a failure naming the write's error", keep, code, errb.String())
+		}
+		if keep > 0 {
+			if len(got) != keep || !strings.HasPrefix(got, "{") {
+				t.Errorf("stdout failing after %d bytes: %q; want the report cut short, nothing after it", keep, got)
+			}
+			continue
+		}
+		var rep struct {
+			Error *struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(got), &rep); err != nil || rep.Error == nil || !strings.Contains(rep.Error.Message, "no space left on device") {
+			t.Errorf("stdout failing at once: %q (%v); want one failure report naming the write's error", got, err)
+		}
+	}
+}
+
+// TestFitJSONStoppedMessage: fit --json stopped by SIGINT while it fits
+// reports the error as standard error prints it, after "greedytl: ":
+// "stopped by SIGINT: method: greedytl-auto: fit interrupted: context
+// canceled" (execute names the signal; the report's message lacked it).
+func TestFitJSONStoppedMessage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a fit of some seconds, stopped")
+	}
+	bin := buildGreedytl(t)
+	dir := t.TempDir()
+	var b strings.Builder
+	next := uniform(1)
+	var yb strings.Builder
+	for range 4000 {
+		for j := range 300 {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.FormatFloat(next(), 'g', 5, 64))
+		}
+		b.WriteByte('\n')
+		if next() < 0 {
+			yb.WriteString("-1\n")
+		} else {
+			yb.WriteString("1\n")
+		}
+	}
+	x := writeText(t, dir, "x.csv", b.String())
+	y := writeText(t, dir, "y.txt", yb.String())
+	cmd := exec.Command(bin, "fit", "--features", x, "--labels", y, "--out", filepath.Join(dir, "m.json"), "--json")
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	code, stderr, _ := signalWhen(t, cmd, readAll(cmd, x, 1), 0, syscall.SIGINT)
+	const want = "stopped by SIGINT: "
+	if code != 130 || !strings.HasPrefix(stderr, "greedytl: "+want) {
+		t.Fatalf("exit %d, stderr %q; want 130 and %q", code, stderr, want)
+	}
+	var rep struct {
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || rep.Error == nil {
+		t.Fatalf("stdout %q (%v); want the failure report", stdout.String(), err)
+	}
+	if printed := strings.TrimSuffix(strings.TrimPrefix(stderr, "greedytl: "), "\n"); rep.Error.Message != printed {
+		t.Errorf("the report's message %q; want it as printed, %q", rep.Error.Message, printed)
 	}
 }

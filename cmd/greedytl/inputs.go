@@ -93,7 +93,7 @@ func (f *dataFlags) register(c *cobra.Command, labelsHelp string) {
 	fl.StringVar(&f.sources.dir, "sources", "", "directory of linear source models (train-sources): H is computed from X")
 	fl.StringVar(&f.labels, "labels", "", labelsHelp)
 	f.labelSettings = &labelSettings{files: []*string{&f.labels}}
-	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: "+strings.Join(dataset.LabelHeaderNames(), ", ")+" (auto: when the first value can only be a header: a name above numbers, or a value seen once above two classes seen at least twice each)")
+	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: "+strings.Join(dataset.LabelHeaderNames(), ", ")+" (auto: when the first value can only be a header: a name above numbers, or a name seen once above two classes seen at least twice each; a number is a label, as the 0 pandas writes above an unnamed Series: yes drops it)")
 	fl.StringVar(&f.positive, "positive", "", "the label value of the positive class, when labels are not {-1,+1} or {0,1}")
 	fileFlags(fl, "features", "source-scores", "labels")
 	dirFlags(fl, "sources")
@@ -415,7 +415,15 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names sampleNames, err er
 	}
 	if X != nil && H != nil {
 		if mx, mh := X.RawMatrix().Rows, H.RawMatrix().Rows; mx != mh {
-			return nil, nil, names, badInputf("%s has %s but %s has %d: both need one row per example", displayName(f.features), plural.Count(mx, "row", "rows"), displayName(f.scores), mh)
+			// One row more in a text file: a header of numbers read as a row?
+			var note string
+			switch {
+			case mh == mx+1 && hintsHeader(f.scores, H):
+				note = headerNote(f.scores, H.RawRowView(0))
+			case mx == mh+1 && hintsHeader(f.features, X):
+				note = headerNote(f.features, X.RawRowView(0))
+			}
+			return nil, nil, names, badInputf("%s has %s but %s has %d: both need one row per example%s", displayName(f.features), plural.Count(mx, "row", "rows"), displayName(f.scores), mh, note)
 		}
 	}
 	return X, H, names, nil
@@ -679,12 +687,17 @@ func (f *dataFlags) rowsOf(X, H *mat.Dense) inputRows {
 	if X == nil {
 		path, first = f.scores, H
 	}
-	// Not for standard input or a gzip file, which the hint's tail -n +2
-	// would not serve.
-	if first != nil && r.m > 0 && path != "" && path != stdinName && !strings.HasSuffix(path, ".npy") && !strings.HasSuffix(path, ".gz") {
+	if hintsHeader(path, first) {
 		r.path, r.first = path, first.RawRowView(0)
 	}
 	return r
+}
+
+// hintsHeader reports whether A, read from path, is a text file whose
+// first row headerNote may name: not standard input or a gzip file, which
+// the note's tail -n +2 would not serve.
+func hintsHeader(path string, A *mat.Dense) bool {
+	return A != nil && A.RawMatrix().Rows > 0 && path != "" && path != stdinName && !strings.HasSuffix(path, ".npy") && !strings.HasSuffix(path, ".gz")
 }
 
 // headerHint returns, when the inputs have one row more than the n labels
@@ -694,15 +707,21 @@ func (r inputRows) headerHint(n int) string {
 	if r.m != n+1 || r.first == nil {
 		return ""
 	}
+	return headerNote(r.path, r.first)
+}
+
+// headerNote is the note that the first line of the text file path, read
+// as the row first, may be a header of numbers, and how to drop it.
+func headerNote(path string, first []float64) string {
 	const most = 3
 	vals := make([]string, 0, most+1)
-	for _, v := range r.first[:min(len(r.first), most)] {
+	for _, v := range first[:min(len(first), most)] {
 		vals = append(vals, strconv.FormatFloat(v, 'g', -1, 64))
 	}
-	if len(r.first) > most {
+	if len(first) > most {
 		vals = append(vals, "…")
 	}
-	name := displayName(r.path)
+	name := displayName(path)
 	return fmt.Sprintf(" (if the first line of %s, %q, is a header of column names, not an example: greedytl reads a header of numbers as data; drop the line (tail -n +2 %s > new.csv) or write the file without it (pandas: to_csv(path, index=False, header=False)))", name, strings.Join(vals, ","), name)
 }
 

@@ -778,8 +778,10 @@ func TestFeatureFactorFormerName(t *testing.T) {
 // TestFitSeedUnused: --seed given to a method that draws nothing at random
 // (method.Needs.Seed false) was accepted without a word; fit now warns
 // (code seed-unused, on standard error and in --json's warnings) and
-// writes the model all the same. A method that draws (greedytl-59,
-// multinomial-logistic), and a fit without --seed, get no warning.
+// writes the model all the same. A method that draws (greedytl's sample
+// of fewer than the candidate columns, multinomial-logistic), and a fit
+// without --seed, get no warning; greedytl's sample of every candidate
+// (greedytl-59 of 26 columns) draws nothing.
 func TestFitSeedUnused(t *testing.T) {
 	d := newToy(t)
 	lab, err := os.ReadFile(d.ytext)
@@ -800,10 +802,18 @@ func TestFitSeedUnused(t *testing.T) {
 		{d.ytext, "no-transfer", true, true},
 		{d.ytext, "greedytl", true, true},
 		{d.ytext, "no-transfer", false, false},
-		{d.ytext, "greedytl-59", true, false},
+		// The toy's 6 features and 20 sources are 26 candidates: a sample
+		// of 59 holds them all and draws nothing (it was not warned), one
+		// of 10 draws.
+		{d.ytext, "greedytl-59", true, true},
+		{d.ytext, "greedytl:sample=10", true, false},
+		{d.ytext, "greedytl:sample=26", true, true},
+		{d.ytext, "greedytl:sample=25", true, false},
 		{y3, "nearest-mean", true, true},
 		{y3, "no-transfer", true, true},
 		{y3, "multinomial-logistic", true, false},
+		{y3, "greedytl-59", true, true}, // one against the rest, likewise
+		{y3, "greedytl:sample=10", true, false},
 	} {
 		args := []string{"fit", "--method", tc.method, "--features", d.X, "--source-scores", d.H, "--labels", tc.labels, "--out", out, "--json"}
 		if tc.labels == d.ytext {
@@ -825,5 +835,35 @@ func TestFitSeedUnused(t *testing.T) {
 		if !tc.warn && strings.Contains(stderr, "--seed") {
 			t.Errorf("%q: stderr names --seed:\n%s", args, stderr)
 		}
+	}
+}
+
+// emptyModel is a model of the method named name that keeps no column.
+type emptyModel struct{ name string }
+
+func (m emptyModel) Method() string                         { return m.name }
+func (emptyModel) Predict(d method.Data) ([]float64, error) { return nil, nil }
+func (emptyModel) Hyperparameters() map[string]float64      { return nil }
+func (emptyModel) SourceWeights() []float64                 { return nil }
+func (emptyModel) Selected() (method.Selection, bool)       { return method.Selection{}, true }
+
+// TestConstantModelAdvisesAnotherMethod: the constant-model warning
+// advises the default method, greedytl-auto, only when the model is of
+// another method (it advised greedytl-auto to a greedytl-auto model).
+func TestConstantModelAdvisesAnotherMethod(t *testing.T) {
+	const advice = "try the default method, greedytl-auto"
+	for name, want := range map[string]bool{"l1-logistic": true, "greedytl-auto": false, "greedytl-auto:single_fit=1": false} {
+		var buf bytes.Buffer
+		warnConstantModel(&streams{err: &buf}, emptyModel{name}, "dog", []string{"cat"})
+		if got := buf.String(); !strings.Contains(got, "keeps no column") || strings.Contains(got, advice) != want {
+			t.Errorf("%s: warning %q: advice %q %v, want %v", name, got, advice, !want, want)
+		}
+	}
+	// The constant-classes warning's advice, likewise.
+	if got := tryDefault(method.RecommendedMulti, method.RecommendedMulti, " a class"); got != "" {
+		t.Errorf("a %s model is advised %q", method.RecommendedMulti, got)
+	}
+	if got, want := tryDefault("l1-logistic", method.RecommendedMulti, " a class"), "; with so few examples a class, try the default method, "+method.RecommendedMulti; got != want {
+		t.Errorf("an l1-logistic model is advised %q, want %q", got, want)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
@@ -32,12 +33,14 @@ func (f *dataFlags) readClasses(s *streams, rows inputRows) (*dataset.Classes, e
 
 // classIndices returns the class of each label of cls, in file order, as
 // its index in known.Names (as known.Lookup finds it: numbers compared as
-// numbers). A class of cls that known lacks is an input error at the line
+// numbers when known's classes are numbers; names as names, cls read by
+// known's rule, dataset.Classes.As). A class of cls that known lacks is an input error at the line
 // of its first label — the earliest such line first — saying what
 // unknown(k, name) says of the class k of cls named name. It is the one
 // way a label file is read against classes given beforehand: a model's
 // (predict), the training labels' (fit's held-out oracle labels).
 func classIndices(cls, known *dataset.Classes, unknown func(k int, name string) error) ([]int, error) {
+	cls = cls.As(known)
 	to := make([]int, len(cls.Names))
 	for _, k := range cls.InFileOrder() {
 		n := cls.Names[k]
@@ -98,14 +101,22 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 	if extra.Oracle, err = o.loadOracle(s, needs.Oracle, cls, "", X, H, names); err != nil {
 		return err
 	}
+	var bar *progressbar.ProgressBar
+	if !o.quiet {
+		extra.Progress = progressOf(s, &bar, "classes") // fits one class against the rest call it
+	}
 	heedSignals(c.Context())
 	model, err := mm.FitMulti(c.Context(), d, method.ClassLabels{Names: cls.Names, Y: cls.Y}, extra)
+	if bar != nil {
+		_ = bar.Finish() // cleared, so that a message starts on a clean line
+	}
 	if err != nil {
 		if c.Context().Err() != nil {
 			return err
 		}
 		return badInput(fmt.Errorf("fitting %s on %s with the %d classes of %s: %w", mm.Name(), o.data.describe(), len(cls.Names), displayName(o.data.labels), err))
 	}
+	needs.Seed = method.DrawsAtRandom(mm, cols(X), cols(H))
 	warnSeedUnused(c, s, mm.Name(), needs) // after the fit: a failed fit says only why
 	if !warnConstantClasses(s, model, X, H) {
 		if err := warnOneClass(s, model, d, cls); err != nil {
@@ -187,37 +198,53 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 	if o.json && o.data.labels == "" {
 		return badInputf("--json reports the evaluation against --labels: give --labels (the predictions are printed without --json)")
 	}
-	// Predict is the argmax of Scores: one Scores, not a second in
-	// Predict (twice the time and a second rows × classes matrix).
-	var all []float64 // the blocks' scores, row by row
-	blocks := func(d method.Data) error {
+	// score returns the predictions of d's rows and, with --scores, their
+	// scores. Predict is the argmax of Scores: with --scores one Scores,
+	// not a second in Predict (twice the time and a second rows × classes
+	// matrix); without, Predict, which holds the scores of a block of its
+	// rows at a time, not all of them (1.6 GB for 20,000 rows of 10,000
+	// classes).
+	score := func(d method.Data) ([]int, *mat.Dense, error) {
+		if !o.scores {
+			pred, err := model.Predict(d)
+			return pred, nil, err
+		}
 		b, err := model.Scores(d)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
-		for i := range b.RawMatrix().Rows {
-			all = append(all, b.RawRowView(i)...)
+		pred, err := method.ArgmaxRows(b)
+		return pred, b, err
+	}
+	var all []float64 // with --scores, the blocks' scores, row by row
+	var pred []int
+	blocks := func(d method.Data) error {
+		p, b, err := score(d)
+		pred = append(pred, p...)
+		if b != nil {
+			for i := range b.RawMatrix().Rows {
+				all = append(all, b.RawRowView(i)...)
+			}
 		}
-		return nil
+		return err
 	}
 	rows, done, err := o.scoreInBlocks(s, rec, blocks)
 	if err != nil {
 		return err
 	}
 	var scores *mat.Dense
-	if done {
-		scores = mat.NewDense(rows.m, len(model.Classes()), all)
-	} else {
+	if !done {
 		d, r, err := o.data.loadData(s, o.modelName(), rec)
 		if err != nil {
 			return err
 		}
 		rows = r
-		if scores, err = model.Scores(*d); err != nil {
+		if pred, scores, err = score(*d); err != nil {
 			return o.predictError(err)
 		}
+	} else if o.scores {
+		scores = mat.NewDense(rows.m, len(model.Classes()), all)
 	}
-	pred := method.ArgmaxRows(scores)
 	classes := model.Classes()
 	var eval *multiEvaluation
 	if o.data.labels != "" {
@@ -417,8 +444,8 @@ func warnConstantClasses(s *streams, model method.MultiModel, X, H *mat.Dense) b
 		what = "keep no column of their own (no feature and no intercept, only the sources' average, which every class's model shares): their scores are identical, that average over its root mean square on the training examples"
 	}
 	s.warn(warning{Code: "constant-classes", Classes: emptyNames,
-		Message: fmt.Sprintf("the %s models of %d of the %d classes (%s) %s, so the rows no other class scores higher go to %q; with so few examples a class, try the default method, greedytl-nway",
-			model.Method(), len(empty), len(names), strings.Join(quoteAll(emptyNames), ", "), what, names[takes])})
+		Message: fmt.Sprintf("the %s models of %d of the %d classes (%s) %s, so the rows no other class scores higher go to %q%s",
+			model.Method(), len(empty), len(names), strings.Join(quoteAll(emptyNames), ", "), what, names[takes], tryDefault(model.Method(), method.RecommendedMulti, " a class"))})
 	return true
 }
 

@@ -360,13 +360,5 @@ func TestMultiClassCLIAgainstScikitLearn(t *testing.T) {
 }
 
 // argmax returns the index of the largest value of row, the lowest index
-// winning a tie.
-func argmax(row []float64) int {
-	best := 0
-	for k, v := range row {
-		if v > row[best] {
-			best = k
-		}
-	}
-	return best
-}
+// winning a tie (the scores predict prints are finite).
+func argmax(row []float64) int { return slices.Index(row, slices.Max(row)) }

@@ -32,29 +32,32 @@ func multiFiles(t *testing.T, dir string) (x, h, y, xt, ht, yt string) {
 // classes given: names, or names quoted.
 func classFiles(t *testing.T, dir string, names [3]string) (x, h, y, xt, ht, yt string) {
 	rng := rand.New(rand.NewPCG(4, 4))
-	sample := func(per int, suffix string) (string, string, string) {
-		m := 3 * per
-		X, H := mat.NewDense(m, 4, nil), mat.NewDense(m, 3, nil)
-		var lab strings.Builder
-		for i := range m {
-			k := i % 3
-			for j := range 4 {
-				X.Set(i, j, rng.NormFloat64())
-			}
-			for j := range 3 {
-				v := 0.5 * rng.NormFloat64()
-				if j == k {
-					v += 2
-				}
-				H.Set(i, j, v)
-			}
-			lab.WriteString(names[k] + "\n")
-		}
-		return writeNPY(t, dir, "X"+suffix+".npy", X), writeNPY(t, dir, "H"+suffix+".npy", H), writeText(t, dir, "y"+suffix+".txt", lab.String())
-	}
-	x, h, y = sample(4, "")
-	xt, ht, yt = sample(5, "test")
+	x, h, y = classSample(t, rng, dir, names[:], 3, 12, "")
+	xt, ht, yt = classSample(t, rng, dir, names[:], 3, 15, "test")
 	return
+}
+
+// classSample writes m examples of the first k of the classes names (the
+// label file's lines), in turn, whose source j (one per class) favours
+// class j, and returns the paths of X, H and the labels.
+func classSample(t *testing.T, rng *rand.Rand, dir string, names []string, k, m int, suffix string) (x, h, y string) {
+	X, H := mat.NewDense(m, 4, nil), mat.NewDense(m, len(names), nil)
+	var lab strings.Builder
+	for i := range m {
+		c := i % k
+		for j := range 4 {
+			X.Set(i, j, rng.NormFloat64())
+		}
+		for j := range len(names) {
+			v := 0.5 * rng.NormFloat64()
+			if j == c {
+				v += 2
+			}
+			H.Set(i, j, v)
+		}
+		lab.WriteString(names[c] + "\n")
+	}
+	return writeNPY(t, dir, "X"+suffix+".npy", X), writeNPY(t, dir, "H"+suffix+".npy", H), writeText(t, dir, "y"+suffix+".txt", lab.String())
 }
 
 // TestFitPredictMulti runs a three-class label file through fit, inspect
@@ -304,6 +307,14 @@ func TestLabelsPandasSeriesHeader(t *testing.T) {
 	} {
 		if code, _, stderr := cli(t, "", args...); code != 0 {
 			t.Errorf("%q: exit %d: %s", args, code, stderr)
+		}
+	}
+	// --labels-header's help says so: auto drops a name seen once above
+	// two classes, not a number (it said "a value").
+	for _, cmd := range []string{"fit", "predict"} {
+		_, help, _ := cli(t, "", cmd, "--help")
+		if want := "a name seen once above two classes seen at least twice each; a number is a label, as the 0 pandas writes above an unnamed Series: yes drops it"; !strings.Contains(help, want) {
+			t.Errorf("%s --help: --labels-header does not say %q", cmd, want)
 		}
 	}
 }
@@ -901,6 +912,15 @@ func TestPredictMultiQuotedNames(t *testing.T) {
 	if code != 0 || err != nil || !slices.Equal(header, ev.Classes) {
 		t.Errorf("predict --scores: exit %d, header read back as %q (%v), want the classes %q: %s", code, header, err, ev.Classes, stderr)
 	}
+	// A name holding a comma is quoted, as predict --help says (it named
+	// only '"', '#' and blanks).
+	if first, _, _ := strings.Cut(out, "\n"); !strings.Contains(first, `"a, b"`) {
+		t.Errorf("predict --scores header %q: want \"a, b\" quoted", first)
+	}
+	_, help, _ := cli(t, "", "predict", "--help")
+	if want := "quoted likewise when one holds a comma or\n'\"', starts with '#'"; !strings.Contains(help, want) {
+		t.Errorf("predict --help does not say that a --scores header cell holding a comma is quoted (%q)", want)
+	}
 }
 
 // TestPredictShowsHiddenNamesEscaped: a model's class name holding a
@@ -991,5 +1011,97 @@ func TestFeaturesNumericHeaderHint(t *testing.T) {
 	}
 	for _, model := range []string{binary, multi} {
 		checkStderr(t, y+" has 4 labels but the inputs have 5 rows"+hint(X, "400,410,420,…"), "predict", model, "--features", X, "--labels", y)
+	}
+}
+
+// TestLabelsReadByTheModelsRule: a model whose classes are names ("01",
+// "1", "a") reads a test or held-out label file that holds only numbers
+// by its rule, names as names: "01" and "1" stay two classes, where read
+// alone as numbers they were one ("1"), so that predict's accuracy was
+// that of every label taken for "1", and fit's oracle named "01", not
+// "a", as the class its held-out labels lack.
+func TestLabelsReadByTheModelsRule(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"01", "1", "a"}
+	rng := rand.New(rand.NewPCG(5, 5))
+	x, h, y := classSample(t, rng, dir, names, 3, 12, "")
+	xt, ht, yt := classSample(t, rng, dir, names, 2, 20, "test") // "01" and "1" alone
+	var truth []string
+	for i := range 20 {
+		truth = append(truth, names[i%2])
+	}
+	model := filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--source-scores", h, "--labels", y, "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	pred := filepath.Join(dir, "pred.txt")
+	code, out, stderr := cli(t, "", "predict", model, "--features", xt, "--source-scores", ht, "--labels", yt, "--json", "--out", pred)
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, stderr)
+	}
+	var ev struct {
+		Accuracy  float64 `json:"accuracy"`
+		Confusion [][]int `json:"confusion"`
+	}
+	if err := json.Unmarshal([]byte(out), &ev); err != nil {
+		t.Fatalf("predict --json: %v in %q", err, out)
+	}
+	b, err := os.ReadFile(pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hit := 0
+	for i, p := range strings.Fields(string(b)) {
+		if p == truth[i] {
+			hit++
+		}
+	}
+	if want := float64(hit) / float64(len(truth)); ev.Accuracy != want {
+		t.Errorf("accuracy %v, want %v (the share of predictions that are the labels)", ev.Accuracy, want)
+	}
+	if len(ev.Confusion) != 3 || sum(ev.Confusion[0]) != 10 || sum(ev.Confusion[1]) != 10 {
+		t.Errorf("confusion %v: want 10 examples of \"01\" and 10 of \"1\"", ev.Confusion)
+	}
+	code, _, stderr = cli(t, "", "fit", "--method", "best-source", "--features", x, "--source-scores", h, "--labels", y,
+		"--oracle-features", xt, "--oracle-source-scores", ht, "--oracle-labels", yt, "--out", filepath.Join(dir, "bs.json"))
+	if want := yt + ` holds no example of the class "a"`; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("fit with held-out labels of \"01\" and \"1\": exit %d, %q, want %q", code, stderr, want)
+	}
+}
+
+// sum is the sum of v.
+func sum(v []int) int {
+	s := 0
+	for _, x := range v {
+		s += x
+	}
+	return s
+}
+
+// TestPredictPrintsNumberClassesShortest: labels that are all numbers name
+// their classes by value in the shortest form ("01" is the class 1), and
+// predict prints that name, not the file's spelling, as its help says (it
+// said "as a label file holds it").
+func TestPredictPrintsNumberClassesShortest(t *testing.T) {
+	dir := t.TempDir()
+	X := mat.NewDense(6, 2, []float64{0, 1, 1, 0, 1, 1, 2, 0, 0, 2, 2, 2})
+	x := writeNPY(t, dir, "X.npy", X)
+	y := writeText(t, dir, "y.txt", "01\n01\n02\n02\n10\n10\n")
+	model := filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--labels", y, "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	code, out, stderr := cli(t, "", "predict", model, "--features", x)
+	if code != 0 {
+		t.Fatalf("predict: exit %d: %s", code, stderr)
+	}
+	for _, p := range strings.Fields(out) {
+		if p != "1" && p != "2" && p != "10" {
+			t.Errorf("predict printed %q, want a class's shortest name 1, 2 or 10", p)
+		}
+	}
+	_, help, _ := cli(t, "", "predict", "--help")
+	if want := "a file of\n01, 02 and 10 has the classes 1, 2 and 10"; !strings.Contains(help, want) {
+		t.Errorf("predict --help does not say that number classes print in the shortest form (%q)", want)
 	}
 }

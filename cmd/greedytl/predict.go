@@ -73,8 +73,11 @@ with --sources is checked against the sources' class names: the same
 names in another order are refused, names that are not theirs (your own)
 cannot be checked, which a one-line note says.
 
-A multi-class model prints one predicted class name per example, as a label
-file holds it, so that the output reads back as --labels: a name that a label
+A multi-class model prints one predicted class name per example, the model's
+name of the class (as the training labels wrote it; when they were all
+numbers, the number's shortest form, as fit names such a class: a file of
+01, 02 and 10 has the classes 1, 2 and 10), written as a label file holds
+it, so that the output reads back as --labels: a name that a label
 file holds only quoted ("a, b", "Song # 1", one holding '"') is printed
 between double quotes, each '"' doubled (a name with white space at either
 end, which only a model file written through the API holds, is printed but
@@ -83,8 +86,8 @@ control, a zero-width one: only a model file written through the API or
 before the readers refused them holds one — is printed quoted and escaped
 as messages quote it, "\u200bcat", never raw, and reads back otherwise).
 --scores prints instead a tab-separated matrix of per-class scores under a
-header row of the class names (quoted likewise when one holds '"', starts
-with '#' or has white space at either end; escaped likewise when one holds
+header row of the class names (quoted likewise when one holds a comma or
+'"', starts with '#' or has white space at either end; escaped likewise when one holds
 a hidden character). With --labels it reports the accuracy and the balanced
 accuracy (the mean recall over the classes the labels hold, as scikit-learn's
 balanced_accuracy_score; the line says how many of the model's classes that

@@ -364,15 +364,25 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 		}
 		return exitOK
 	}
+	diagf(stderr, "%v", printedError(ctx, err))
 	if errors.As(context.Cause(ctx), &sig) && errors.Is(err, context.Canceled) {
-		if !errors.As(err, new(stoppedBy)) {
-			err = fmt.Errorf("%w: %w", sig, err)
-		}
-		diagf(stderr, "%v", err)
 		return exitSignal + int(sig.sig)
 	}
-	diagf(stderr, "%v", err)
 	return exitCode(err)
+}
+
+// printedError returns the error err of a command run under ctx
+// (signalContext's) as execute prints it, after "greedytl: ": err, or,
+// when a stop signal cancelled ctx and err is that cancellation, err after
+// the signal ("stopped by SIGINT: method: ... fit interrupted: context
+// canceled") unless err names it already. The one form of a command's
+// error, for what repeats it elsewhere (fit --json's report).
+func printedError(ctx context.Context, err error) error {
+	var sig stoppedBy
+	if errors.As(context.Cause(ctx), &sig) && errors.Is(err, context.Canceled) && !errors.As(err, new(stoppedBy)) {
+		return fmt.Errorf("%w: %w", sig, err)
+	}
+	return err
 }
 
 func newRootCmd(s *streams) *cobra.Command {

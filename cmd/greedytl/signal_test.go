@@ -488,11 +488,7 @@ func TestTrainCrossValidationInterruptMessage(t *testing.T) {
 	bin := buildGreedytl(t)
 	dir := t.TempDir()
 	var b strings.Builder
-	seed := uint64(1)
-	next := func() float64 { // a small LCG: uniform in [-1, 1)
-		seed = seed*6364136223846793005 + 1442695040888963407
-		return float64(seed>>11)/(1<<52) - 1
-	}
+	next := uniform(1)
 	for range 3000 {
 		if next() < 0 {
 			b.WriteString("-1")
@@ -510,24 +506,33 @@ func TestTrainCrossValidationInterruptMessage(t *testing.T) {
 		{"train", "-C", "-e", "1e-9", "--data", data, "--out", filepath.Join(dir, "m")},
 	} {
 		cmd := exec.Command(bin, args...)
-		code, stderr, _ := signalWhen(t, cmd, readAll(cmd, data), 0, syscall.SIGINT)
+		code, stderr, _ := signalWhen(t, cmd, readAll(cmd, data, 2), 0, syscall.SIGINT)
 		if want := "greedytl: stopped by SIGINT: linear: cross-validation: fit interrupted: context canceled"; code != 130 || !strings.Contains(stderr, want) {
 			t.Errorf("%v: exit %d, want 130 and %q:\n%s", args, code, want, stderr)
 		}
 	}
 }
 
+// uniform returns a small LCG from seed: numbers uniform in [-1, 1), the
+// same for the same seed, for data of a fit that takes a while.
+func uniform(seed uint64) func() float64 {
+	return func() float64 {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return float64(seed>>11)/(1<<52) - 1
+	}
+}
+
 // readAll returns signalWhen's ready for cmd, started: true once the
-// process has read at least twice as many bytes as the file at path holds
+// process has read at least times as many bytes as the file at path holds
 // (rchar of /proc/PID/io) and then nothing more for 100 ms, so that it has
 // read its data and heeds its stop signals (heedSignals) and is at its
-// work. Twice: train reads the whole file twice (countSVMLight counts its
-// rows, then the decode reads it again), so one size is met halfway
-// through the second read, where a pause of the loaded machine could pass
-// for the quiet window. Where
+// work. times is how often the command reads the file: train reads it
+// twice (countSVMLight counts its rows, then the decode reads it again),
+// so one size is met halfway through the second read, where a pause of
+// the loaded machine could pass for the quiet window. Where
 // /proc/PID/io cannot be read (not Linux), it is true 300 ms after its
 // first call.
-func readAll(cmd *exec.Cmd, path string) func() bool {
+func readAll(cmd *exec.Cmd, path string, times int64) func() bool {
 	var size int64
 	if fi, err := os.Stat(path); err == nil {
 		size = fi.Size()
@@ -550,6 +555,6 @@ func readAll(cmd *exec.Cmd, path string) func() bool {
 				}
 			}
 		}
-		return last >= 2*size && now.Sub(since) > 100*time.Millisecond
+		return last >= times*size && now.Sub(since) > 100*time.Millisecond
 	}
 }

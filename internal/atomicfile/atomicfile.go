@@ -599,14 +599,25 @@ func inside(path string, dir os.FileInfo) bool {
 // where returns the absolute path at which path lies as Write finds it,
 // its symbolic links followed as the kernel follows them (a ".." after a
 // link is the parent of the link's target, not of the link): the file
-// Write stores at (resolve) or, for what resolve does not store at by a
-// rename (a directory, an open descriptor, a path it refuses), path with
-// its directory part resolved (resolveDir). ok is false when neither
-// resolves path.
+// Write stores at (resolve); for an existing directory (or a link to one,
+// with or without a trailing separator), the directory it leads to, every
+// link followed, as the kernel follows them when a command writes into it
+// (experiment's --out a link to a folder inside its --data wrote there);
+// and for anything else resolve does not store at by a rename (an open
+// descriptor, a path it refuses), path with its directory part resolved
+// (resolveDir). ok is false when none resolves path.
 func where(path string) (string, bool) {
 	if t, _, _, _, err := resolve(path); err == nil && t != "" {
 		return t, true
 	}
 	abs, _, _, err := resolveDir(path, path)
-	return abs, err == nil
+	if err != nil {
+		return "", false
+	}
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() {
+		if full, err := filepath.EvalSymlinks(abs); err == nil {
+			return full, true
+		}
+	}
+	return abs, true
 }

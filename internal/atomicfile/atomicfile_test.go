@@ -157,6 +157,21 @@ func TestNotAnInputFollowsLinksAsWrite(t *testing.T) {
 	if err := NotAnInput(out, work); err != nil {
 		t.Errorf("NotAnInput(%s, %s) = %v; want nil: data/x is not in work", out, work, err)
 	}
+	// An output folder that is a link to a folder inside the input is
+	// written into there (experiment --out work/dl wrote its results into
+	// data/sub), with or without a trailing slash; so is a link, as the
+	// last element, to a file inside the input (Write writes its target).
+	if err := os.WriteFile(filepath.Join(data, "sub", "f"), []byte("z"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(data, "sub", "f"), filepath.Join(work, "fl")); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []string{filepath.Join(work, "dl"), filepath.Join(work, "dl") + "/", filepath.Join(work, "fl")} {
+		if err := NotAnInput(o, data); err == nil || !strings.Contains(err.Error(), "inside the input "+data) {
+			t.Errorf("NotAnInput(%s, %s) = %v; want the output inside the input", o, data, err)
+		}
+	}
 }
 
 // TestWriteThroughLinks: a symbolic link is kept and its target written,

@@ -55,13 +55,17 @@ type Interruption struct {
 	Err    error  // the context's error, ctx.Err()
 }
 
-// Error returns "<Caller>: fit interrupted[ <At>]: <Err>".
+// Error returns "<Caller>: fit interrupted[ <At>]: <Err>", without ": <Err>"
+// for an Interruption made without an Err.
 func (e *Interruption) Error() string {
-	at := ""
+	msg := e.Caller + ": " + interrupted
 	if e.At != "" {
-		at = " " + e.At
+		msg += " " + e.At
 	}
-	return e.Caller + ": " + interrupted + at + ": " + e.Err.Error()
+	if e.Err == nil {
+		return msg
+	}
+	return msg + ": " + e.Err.Error()
 }
 
 // Unwrap returns the context's error, for errors.Is.

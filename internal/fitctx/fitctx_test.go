@@ -119,3 +119,22 @@ func TestStopped(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptionError: an Interruption's message names the caller, where
+// it stopped when known, and the context's error; one made without an Err
+// says the rest rather than panicking.
+func TestInterruptionError(t *testing.T) {
+	for _, c := range []struct {
+		e    *Interruption
+		want string
+	}{
+		{&Interruption{Caller: "greedytl.Fit", At: "after 3 steps", Err: context.Canceled}, "greedytl.Fit: fit interrupted after 3 steps: context canceled"},
+		{&Interruption{Caller: "linear: training", Err: context.DeadlineExceeded}, "linear: training: fit interrupted: context deadline exceeded"},
+		{&Interruption{Caller: "greedytl.Fit", At: "after 3 steps"}, "greedytl.Fit: fit interrupted after 3 steps"},
+		{&Interruption{Caller: "linear: training"}, "linear: training: fit interrupted"},
+	} {
+		if got := c.e.Error(); got != c.want {
+			t.Errorf("%+v: %q, want %q", *c.e, got, c.want)
+		}
+	}
+}

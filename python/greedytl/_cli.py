@@ -17,11 +17,14 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
 import socket
 import stat
 import subprocess
+import sys
 import tempfile
+import threading
 import warnings
 
 from ._compat import ConvergenceWarning
@@ -60,6 +63,15 @@ _DIR_PREFIX = "greedytl-fit-"
 
 # How greedytl begins each line of its standard error.
 _CLI_PREFIX = "greedytl: "
+
+# A progress line of greedytl's long work on a standard error that is not
+# a terminal ("classes: 3 of 10 done (30%), 2m0s": cmd/greedytl's
+# lineProgress, at most one a tenth of the work and a minute), which
+# run_cli passes on when asked (echo).  greedytl's other lines of standard
+# error are its messages: a fit's warnings, which the package issues from
+# the --json report, its errors, which become the exception, and notes
+# naming the fit's private files.
+_PROGRESS_LINE = re.compile(r"[^:\n]+: [0-9]+ of [0-9]+ done \([0-9]+%\), [0-9hms.]+")
 
 _INSTALL_HINT = (
     "build and install it from the greedytl repository with "
@@ -235,8 +247,14 @@ def cli_info(path=None):
 PARENT_ENV = "GREEDYTL_PARENT_PID"
 
 
-def run_cli(args, path=None, cwd=None):
+def run_cli(args, path=None, cwd=None, echo=None):
     """Run ``greedytl ARGS`` and return its standard output (text).
+
+    ``echo``, if not None, is a function of one line of text (without its
+    newline) that is given greedytl's progress lines (_PROGRESS_LINE) as
+    greedytl writes them, while it runs, so that a long fit shows that it
+    is working (the estimator's ``verbose``); they are left out of the
+    messages of the exceptions (not of their ``stderr``).
 
     Exit status 2 (bad usage or input) raises ``ValueError`` (a
     :class:`CLIInputError`), any other failure :class:`CLIError` (a
@@ -252,7 +270,10 @@ def run_cli(args, path=None, cwd=None):
     proc = subprocess.Popen([exe] + [os.fspath(a) for a in args], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        out, err = proc.communicate()
+        if echo is None:
+            out, err = proc.communicate()
+        else:
+            out, err = _communicate_echoing(proc, echo)
     except BaseException:
         _stop(proc)
         raise
@@ -262,8 +283,10 @@ def run_cli(args, path=None, cwd=None):
         return out
     cmd = "greedytl " + (args[0] if args else "")
     # The message names the command once: without the "greedytl: " that
-    # greedytl begins each line of its standard error with.
-    said = "\n".join(line[len(_CLI_PREFIX):] if line.startswith(_CLI_PREFIX) else line for line in err.split("\n"))
+    # greedytl begins each line of its standard error with; progress lines
+    # are no part of it.
+    said = "\n".join(line[len(_CLI_PREFIX):] if line.startswith(_CLI_PREFIX) else line
+                     for line in err.split("\n") if not _PROGRESS_LINE.fullmatch(line))
     if proc.returncode == 2:
         raise CLIInputError("{cmd}: {said}".format(cmd=cmd, said=said or "invalid input (exit status 2)"), 2, err, out)
     if proc.returncode < 0:
@@ -367,6 +390,39 @@ def warn(report_warnings, name_class=None, stacklevel=2, name_column=None):
                 "{} {} is {}".format(c.get("kind"), c.get("index"), json.dumps(n)) for c, n in named))
         cls = GreedyTLConvergenceWarning if w.get("code") == "not-converged" else GreedyTLWarning
         warnings.warn(cls(msg, w.get("code")), stacklevel=stacklevel + 1)
+
+
+def _communicate_echoing(proc, echo):
+    """What ``proc.communicate()`` returns (standard output and error, as
+    bytes), standard error being read line by line as the child writes it
+    by a thread that gives each progress line (_PROGRESS_LINE) to echo."""
+    err = []
+
+    def read_err():
+        try:
+            for raw in iter(proc.stderr.readline, b""):
+                err.append(raw)
+                line = raw.decode("utf-8", "replace").rstrip("\r\n")
+                if _PROGRESS_LINE.fullmatch(line):
+                    echo(line)
+        except (OSError, ValueError):  # closed by _stop: the exception that stopped the child is the one raised
+            pass
+
+    reader = threading.Thread(target=read_err, name="greedytl-stderr", daemon=True)
+    reader.start()
+    out = proc.stdout.read()
+    proc.wait()
+    reader.join()
+    proc.stdout.close()
+    proc.stderr.close()
+    return out, b"".join(err)
+
+
+def echo_stderr(line):
+    """Write line and a newline on the Python process's standard error as
+    it is when called (a notebook's, pytest's capture), and flush it."""
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
 
 
 def _stop(proc):

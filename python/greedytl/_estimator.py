@@ -38,13 +38,11 @@ _SHOWN = {
     "train-X.npy": "<X given to fit>",
     "train-H.npy": "<the sources' scores on X>",
     "y.npy": "<y given to fit>",
-    "y.txt": "<y given to fit>",
     "unlabelled-X.npy": "<X_unlabelled>",
     "unlabelled-H.npy": "<the sources' scores on X_unlabelled>",
     "oracle-X.npy": "<X_oracle>",
     "oracle-H.npy": "<the sources' scores on X_oracle>",
     "yo.npy": "<y_oracle>",
-    "yo.txt": "<y_oracle>",
     _MODEL_FILE: "<the model file>",
 }
 
@@ -139,6 +137,15 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         of rows of at most this size (at least one row), so they take any
         number of rows.  1024 MiB is scikit-learn's default
         ``working_memory``.
+    verbose : int, default=0
+        0: ``fit`` prints nothing.  Greater: ``fit`` passes greedytl's
+        progress lines on to standard error (a notebook's) as greedytl writes
+        them, so that a long fit shows it is working: a fit one class against
+        the rest (a binary method on three or more classes) writes one when
+        a tenth more of the classes is fitted and a minute has passed since
+        the last (``classes: 30 of 100 done (30%), 2m0s``), none for a fit
+        that ends within the minute.  (greedytl's warnings reach the user as
+        :class:`GreedyTLWarning` whatever ``verbose`` is.)
 
     Attributes
     ----------
@@ -207,13 +214,14 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     _label_values = None
 
     def __init__(self, method=None, sources=None, use_features=True, random_state=None,
-                 greedytl_bin=None, max_dense_mb=1024):
+                 greedytl_bin=None, max_dense_mb=1024, verbose=0):
         self.method = method
         self.sources = sources
         self.use_features = use_features
         self.random_state = random_state
         self.greedytl_bin = greedytl_bin
         self.max_dense_mb = max_dense_mb
+        self.verbose = verbose
 
     # -- fit -------------------------------------------------------------
 
@@ -305,11 +313,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             def save(name, a):
                 assert name in _SHOWN, name  # each file the fit saves has its name for messages
                 p = os.path.join(tmp, name)
-                if a.dtype.kind == "U":  # names (_given_labels): one a line
-                    with open(p, "w", encoding="ascii") as f:
-                        f.write("".join(v + "\n" for v in a))
-                else:
-                    np.save(p, np.ascontiguousarray(a))
+                np.save(p, np.ascontiguousarray(a))  # names (_given_labels) too: NumPy's str, '<U n'
                 return p
 
             args = ["fit", "--seed", str(seed)]
@@ -318,10 +322,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             args += self._data_args(save, "", X, resolved, given)
             binary = len(classes) == 2
             values = self._given_labels(classes)
-            ext = ".txt" if values is not None and values.dtype.kind == "U" else ".npy"
-            args += ["--labels", save("y" + ext, self._encode(yi, binary, values))]
-            if ext == ".txt":
-                args += ["--labels-header", "no"]
+            args += ["--labels", save("y.npy", self._encode(yi, binary, values))]
             if binary and values is not None:
                 # classes_[1] is the positive class (+1), as with ±1 labels.
                 args += ["--positive", self._class_names(2, values)[1]]
@@ -329,12 +330,15 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 args += self._data_args(save, "unlabelled-", Xu, resolved, X_unlabelled)
             if X_oracle is not None:
                 args += self._data_args(save, "oracle-", Xo, resolved, X_oracle)
-                args += ["--oracle-labels", save("yo" + ext, self._encode(pos, binary, values))]
+                args += ["--oracle-labels", save("yo.npy", self._encode(pos, binary, values))]
             model_path = os.path.join(tmp, _MODEL_FILE)
             args += ["--out", model_path, "--json"]
+            if not self.verbose:
+                args += ["-q"]
             shown = {os.path.join(tmp, name): what for name, what in _SHOWN.items()}
             with _cli.naming_inputs(shown, _NOTES, self._namer(classes, values)):
-                report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp))
+                echo = _cli.echo_stderr if self.verbose else None
+                report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp, echo=echo))
                 with open(model_path, "rb") as f:
                     text = f.read()
 
@@ -418,6 +422,9 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         mb = self.max_dense_mb
         if not (isinstance(mb, numbers.Real) and not isinstance(mb, (bool, np.bool_)) and mb > 0):
             refuse("max_dense_mb", "a float in the range (0, inf] (MiB)")
+        v = self.verbose
+        if not (isinstance(v, (numbers.Integral, np.bool_)) and v >= 0):
+            refuse("verbose", "an int in the range [0, inf) or a bool")
 
     def _validate_other(self, A, name):
         """A further sample of fit (X_unlabelled, X_oracle) validated as X is
@@ -474,9 +481,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         value; not bools) as their values, float64, which holds each
         exactly; names (str, bools) whose text is an ASCII identifier that
         is no number ("cat", "True"; not "nan" or "inf"), as that text, an
-        array of str, which greedytl reads from a text file, one a line, as
-        written (it holds no separator, quote, bracket, '#', blank, hidden
-        character or other text greedytl's label files read otherwise)."""
+        array of str, which greedytl reads from a .npy file (NumPy's
+        '<U n') as written (it holds no blank, hidden character or other
+        text greedytl's label files refuse, and names the class in
+        messages as the user wrote it)."""
         kind = classes.dtype.kind
         if kind in "iuf":
             # A defence: fit's classes are never other floats (scikit-learn

@@ -252,7 +252,8 @@ def decode(doc):
     else:
         scorer = _BINARY_SCORERS.get(name)
         if scorer is None and name in _MULTI_FORMS:
-            raise ModelFileError("{} fits three or more classes only, not ±1 labels (binary methods: {})".format(
+            raise ModelFileError("{} is a multi-class method: it fits class labels, two classes or more, through NewMulti, "
+                                 "not ±1 labels through New (binary methods: {})".format(
                 name, ", ".join(_BINARY_SCORERS)))
         if scorer is None:
             raise ModelFileError("unknown method {} (known: {})".format(
@@ -285,7 +286,7 @@ def _check_parsed(header, classes):
         raise ModelFileError('"sources" has no sha256 digest')
     for key in ("feature_names", "source_names"):
         if header.get(key) == []:
-            raise ModelFileError('"{}" names no column (a file without names has no "{}")'.format(key, key))
+            raise ModelFileError('"{}" names no column (a file without names has no "{}"; greedytl never writes an empty one)'.format(key, key))
     if labels is not None:
         _check_labels(labels["positive"], labels["negative"] or [])
     if labels is not None and classes:

@@ -118,7 +118,8 @@ def test_inputs_refused_as_scikit_learn(cli):
     """NaN, infinity and no rows in X are refused at fit and at predict
     (dense and sparse) with scikit-learn's own messages, as
     LogisticRegression refuses them; fit takes no sample_weight (greedytl
-    weighs no examples) and says so as scikit-learn's estimators without
+    takes no per-example weights; greedytl-nway and multinomial-logistic
+    balance the classes themselves) and says so as scikit-learn's estimators without
     weights do, by not having the parameter, which meta-estimators check;
     score takes one, as every classifier's; there is no predict_proba
     (greedytl's scores are not probabilities: CalibratedClassifierCV makes
@@ -1705,6 +1706,10 @@ def test_cli_messages_name_fits_arguments(cli, zoo):
     ("max_dense_mb", float("nan"), r"a float in the range \(0, inf\]"),
     ("max_dense_mb", "1024", r"a float in the range \(0, inf\]"),
     ("max_dense_mb", True, r"a float in the range \(0, inf\]"),
+    ("verbose", -1, r"an int in the range \[0, inf\) or a bool"),
+    ("verbose", 1.0, r"an int in the range \[0, inf\) or a bool"),
+    ("verbose", "1", r"an int in the range \[0, inf\) or a bool"),
+    ("verbose", None, r"an int in the range \[0, inf\) or a bool"),
 ])
 def test_invalid_parameter(param, value, want):
     """A parameter of the wrong type or out of range is refused at fit, as
@@ -1734,6 +1739,94 @@ def test_valid_parameters_of_every_kind(cli):
     TransferClassifier(random_state=np.random.RandomState(0)).fit(X, y)
     for mb in (np.float32(1), 2, float("inf")):
         TransferClassifier(max_dense_mb=mb).fit(X, y)
+    for v in (True, np.bool_(False), np.int64(2), 0):
+        TransferClassifier(verbose=v).fit(X, y)
+
+
+def _progress_wrapper(tmp_path, cli, before_fit):
+    """A greedytl command (a shell script) that runs cli's, recording the
+    arguments of each fit in tmp_path/"args" and running before_fit (shell
+    text, "$@" the arguments) before it."""
+    w = tmp_path / "greedytl-wrapper"
+    w.write_text(textwrap.dedent("""\
+        #!/bin/sh
+        if [ "$1" = fit ]; then
+            printf '%s\\n' "$*" >> {args}
+            {before_fit}
+        fi
+        exec {real} "$@"
+        """).format(args=shlex.quote(str(tmp_path / "args")), real=shlex.quote(cli["path"]), before_fit=before_fit))
+    w.chmod(0o755)
+    return str(w)
+
+
+def test_verbose_passes_progress_lines_while_fit_runs(cli, tmp_path, monkeypatch):
+    """verbose=1 passes greedytl fit's progress lines on to sys.stderr as
+    greedytl writes them, while it runs: the wrapper writes one, then waits
+    until it has reached sys.stderr (a marker file that the test's stderr
+    makes on seeing it) before it fits; run_cli reading standard error at
+    the end (communicate) would time the wrapper out. Its other lines of
+    standard error (a note naming the private model file) are not passed
+    on, and the fit is not given -q. verbose=0 gives greedytl -q and passes
+    nothing on."""
+    X, y = _data()
+    marker = tmp_path / "seen"
+    line = "classes: 3 of 10 done (30%), 1m0s"
+    wrapper = _progress_wrapper(tmp_path, cli, textwrap.dedent("""\
+        case " $* " in *" -q "*) ;; *)
+            echo '{line}' >&2
+            i=0
+            while [ ! -e {marker} ]; do
+                i=$((i+1)); [ $i -gt 600 ] && {{ echo "greedytl: the progress line never arrived" >&2; exit 3; }}
+                sleep 0.05
+            done;;
+        esac""").format(line=line, marker=shlex.quote(str(marker))).replace("\n", "\n    "))
+
+    class Stderr:
+        def __init__(self):
+            self.text = ""
+
+        def write(self, s):
+            self.text += s
+            if line in self.text:
+                marker.touch()
+            return len(s)
+
+        def flush(self):
+            pass
+
+    err = Stderr()
+    monkeypatch.setattr(sys, "stderr", err)
+    TransferClassifier(method="greedytl", random_state=0, verbose=1, greedytl_bin=wrapper).fit(X, y)
+    assert err.text == line + "\n"
+    assert " -q" not in (tmp_path / "args").read_text()
+
+    err.text = ""
+    (tmp_path / "args").unlink()
+    TransferClassifier(method="greedytl", random_state=0, greedytl_bin=wrapper).fit(X, y)
+    assert err.text == ""
+    assert (tmp_path / "args").read_text().rstrip("\n").endswith(" -q")
+
+
+def test_verbose_progress_lines_not_in_the_error(cli, tmp_path, capsys):
+    """A failed fit's message does not repeat the progress lines verbose
+    passed on (they are in the exception's stderr)."""
+    X, y = _data()
+    line = "classes: 1 of 10 done (10%), 1m0s"
+    wrapper = _progress_wrapper(tmp_path, cli, "echo '{}' >&2".format(line))
+    with pytest.raises(ValueError) as e:
+        TransferClassifier(method="greedytl:lambda=-1", verbose=1, greedytl_bin=wrapper).fit(X, y)
+    assert line not in str(e.value) and line in e.value.stderr
+    assert capsys.readouterr().err == line + "\n"
+
+
+def test_verbose_is_a_parameter(cli):
+    """verbose is one of get_params, set by set_params and kept by clone
+    (scikit-learn's habit: default 0, quiet)."""
+    clf = TransferClassifier()
+    assert clf.get_params()["verbose"] == 0
+    assert clf.set_params(verbose=2) is clf and clf.get_params()["verbose"] == 2
+    assert clone(clf).verbose == 2
 
 
 def test_fit_warnings(multiclass_cli):
@@ -2774,7 +2867,8 @@ def _fit_alike_however_given(X, y, zoo, rows, classes, kinds, spelt):
 
 
 def test_names_fit_whatever_their_first_line(multiclass_cli, monkeypatch):
-    """Names given to greedytl as a text file (--labels-header no) are all
+    """Names given to greedytl (a .npy array of str, which has no header;
+    a text file before, with --labels-header no) are all
     labels, the first line too: y, and y_oracle, whose first label is the
     only example of its class above two classes of two examples or more
     ("owl" above "cat" and "dog"), which greedytl's guess would read as a
@@ -3710,7 +3804,19 @@ def test_warnings_name_every_class_they_quote():
                np.random.default_rng(1).normal(size=(6, 3)), ["a cat", "a dog"] * 3)  # a blank: as indices
     assert len(got) == 1 and '"1" or "-1"' in got[0], got
     assert "\"1\" is classes_[1] = 'a dog', \"-1\" is classes_[0] = 'a cat'" in got[0], got
-    got = said(TransferClassifier(method="multinomial-logistic", random_state=0),
-               np.random.default_rng(0).normal(size=(30, 2)), ["a cat"] * 28 + ["a dog", "an emu"])
+    # The one-class warning needs a fit that gives every training row one
+    # class: greedytl-auto (one class against the rest) with a source, on
+    # 28, 1 and 1 examples whose minority rows sit inside the majority's
+    # cloud (cmd/greedytl's TestFitWarnsOneClass says why; the multinomial
+    # fits, class-balanced, no longer can).
+    class Last:
+        def decision_function(self, X):
+            return X[:, -1]
+
+    X = np.random.default_rng(0).normal(size=(28, 3))
+    X = np.vstack([X, X.mean(axis=0) + [[0.1, -0.1, 0.05], [-0.05, 0.05, -0.1]]])
+    est = TransferClassifier(method="greedytl-auto", sources=greedytl.Sources([Last()]), random_state=0)
+    got = said(est, X, ["a cat"] * 28 + ["a dog", "an emu"])
+    assert list(est.predict(X)) == ["a cat"] * 30  # the warning's premise
     assert len(got) == 1 and '("1": 1, "2": 1)' in got[0], got
     assert "\"0\" is classes_[0] = 'a cat', \"1\" is classes_[1] = 'a dog', \"2\" is classes_[2] = 'an emu'" in got[0], got
