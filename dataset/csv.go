@@ -30,28 +30,24 @@ func ReadMatrix(path string) (*mat.Dense, error) {
 // without a header, for pandas' default names 0, 1, …, n−1, which name no
 // column, and for a .npy file.
 func ReadMatrixNames(path string, names *[]string) (*mat.Dense, error) {
-	if names != nil {
-		*names = nil
-	}
-	if path != "-" && (strings.HasSuffix(path, ".npy") || strings.HasSuffix(path, ".npy.gz")) {
-		return ReadNPYMatrix(path)
-	}
-	src, err := openPath(path)
-	if err != nil {
+	var A *mat.Dense
+	if err := ScanMatrixRows(path, names, math.MaxInt, func(b *mat.Dense) error { A = b; return nil }); err != nil {
 		return nil, err
 	}
-	defer src.close()
-	return src.matrix(displayName(path), names)
+	return A, nil
 }
 
 // ScanMatrixRows reads the matrix file path as ReadMatrixNames does (the
-// same formats, checks, errors and names) and gives its rows to fn in
-// order, in blocks of at most block rows (block ≥ 2), each a new matrix: a
-// text file a block at a time as it is read, holding a block of values and
-// the first column, not the whole matrix; a .npy file read whole, at once.
+// same formats, checks, errors and names: ReadMatrixNames is it with one
+// block) and gives its rows to fn in order, in blocks of at most block
+// rows (block ≥ 2), each a new matrix: a text file a block at a time as it
+// is read, holding a block of values and the first column, not the whole
+// matrix; a .npy file read whole, at once.
 // An error may follow blocks (a bad line after them, or a check of every
-// row at the end): then the file is not a matrix, and what fn made of the
-// blocks is to be dropped. fn's error stops the reading and is returned.
+// row at the end): then the file is not a matrix, the error is
+// ReadMatrixNames's for it, and what fn made of the blocks is to be
+// dropped. fn's error stops the reading and is returned as it is (a caller
+// that must tell it from the reader's records it).
 // *names (names not nil) is set when the file has been read.
 func ScanMatrixRows(path string, names *[]string, block int, fn func(*mat.Dense) error) error {
 	if block < 2 {

@@ -873,6 +873,15 @@ func TestScanMatrixRows(t *testing.T) {
 			}
 		}
 	}
+	// A block of one row would be a range header alone, given as a row
+	// before the rows that make it a header.
+	for _, block := range []int{1, 0} {
+		calls := 0
+		err := ScanMatrixRows(filepath.Join(dir, "range.csv"), nil, block, func(*mat.Dense) error { calls++; return nil })
+		if err == nil || calls != 0 {
+			t.Errorf("block %d: error %v after %d calls, want an error and none", block, err, calls)
+		}
+	}
 	path := filepath.Join(dir, "plain.csv")
 	stop := errors.New("stop")
 	calls := 0

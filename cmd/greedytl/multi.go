@@ -222,7 +222,9 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 		p, b, err := score(d)
 		pred = append(pred, p...)
 		if b != nil {
-			all = append(all, mat.DenseCopyOf(b).RawMatrix().Data...)
+			for i := range b.RawMatrix().Rows {
+				all = append(all, b.RawRowView(i)...)
+			}
 		}
 		return err
 	}

@@ -262,17 +262,19 @@ func runPredict(s *streams, o *predictOptions) error {
 var predictBlock = 8192
 
 // scoreInBlocks scores the sample when it is --features alone, a regular
-// file: it reads predictBlock rows at a time (dataset.ScanMatrixRows) and
-// gives each block to score, which keeps the block's scores, so that
-// predict holds a block of features and the scores, not the whole
-// matrix. It returns the inputs' rows, and done false when it did not
-// score the sample: another sample, or anything failed — a line of the
-// file, a check at its end, the model on a block (what score kept is then
-// to be dropped) —, and the caller reads the sample whole (loadData) and
-// scores it so, which gives the error the whole sample gives (a model
-// checks its columns in turn over every row: its first error on a block
-// need not be its first on the whole; standard input or a pipe could not
-// be read again). The column names are checked as loadData checks them.
+// file. It reads predictBlock rows at a time (dataset.ScanMatrixRows) and
+// gives each block to score, which keeps the block's scores: predict holds
+// a block of features and the scores, not the whole matrix. It returns the
+// inputs' rows, and done false when it did not score the sample. That is
+// so for another sample (standard input or a pipe could not be read again)
+// and when the model failed on a block: what score kept is then to be
+// dropped, and the caller reads the sample whole (loadData) and scores it
+// so, which gives the error the whole sample gives. A model checks its
+// columns in turn over every row, so its first error on a block need not
+// be its first on the whole, and it numbers the block's rows, not the
+// file's. The reader's own errors (a line of the file, a check at its end)
+// are loadData's, and returned as it returns them (badInput). The column
+// names are checked as loadData checks them.
 func (o *predictOptions) scoreInBlocks(s *streams, rec sampleNames, score func(method.Data) error) (inputRows, bool, error) {
 	f := &o.data
 	if f.features == "" || f.scores != "" || f.sources.given() || f.features == stdinName {
@@ -283,6 +285,7 @@ func (o *predictOptions) scoreInBlocks(s *streams, rec sampleNames, score func(m
 	}
 	var names sampleNames
 	var first *mat.Dense // the first row, for rowsOf
+	var modelErr error   // score's error, not the reader's
 	m := 0
 	err := dataset.ScanMatrixRows(f.features, &names.features, predictBlock, func(X *mat.Dense) error {
 		r, c := X.Dims()
@@ -290,10 +293,14 @@ func (o *predictOptions) scoreInBlocks(s *streams, rec sampleNames, score func(m
 			first = mat.DenseCopyOf(X.Slice(0, 1, 0, c))
 		}
 		m += r
-		return score(method.Data{X: X})
+		modelErr = score(method.Data{X: X})
+		return modelErr
 	})
-	if err != nil {
+	switch {
+	case modelErr != nil:
 		return inputRows{}, false, nil
+	case err != nil:
+		return inputRows{}, false, badInput(err)
 	}
 	if err := f.checkModelNames(s, o.modelName(), rec, names, first, nil); err != nil {
 		return inputRows{}, false, err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -68,6 +69,40 @@ func smallBlocks(t *testing.T, n int) {
 	t.Cleanup(func() { predictBlock = old })
 }
 
+// blockModel fits method ("": the default) on blockSample's 40 training
+// rows, with its three-class labels when three, else ±1, and returns the
+// directory, the model file and the CSV of the m test rows.
+func blockModel(t *testing.T, m int, method string, three bool) (dir, model, Xcsv string) {
+	t.Helper()
+	dir, X, y2, y3, _, Xcsv, _, _ := blockSample(t, m)
+	args := []string{"fit", "--features", X, "--labels", y2}
+	if three {
+		args[4] = y3
+	}
+	if method != "" {
+		args = append(args, "--method", method)
+	}
+	model = filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", append(args, "--out", model)...); code != 0 {
+		t.Fatal(stderr)
+	}
+	return dir, model, Xcsv
+}
+
+// withLine writes to dir/name the text of the file path with its line i
+// (0: the first) replaced by line, and returns its path and text.
+func withLine(t *testing.T, dir, name, path string, i int, line string) (string, string) {
+	t.Helper()
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(text), "\n")
+	lines[i] = line
+	joined := strings.Join(lines, "\n")
+	return writeText(t, dir, name, joined), joined
+}
+
 // TestPredictInBlocksSameScores checks that predict scoring a CSV of
 // features in blocks (of 3 rows: 17 blocks) prints what it prints for the
 // same features read whole from .npy, for every method that fits on
@@ -119,18 +154,8 @@ func TestPredictInBlocksSameScores(t *testing.T) {
 // the file and line, prints no scores and writes no --out file.
 func TestPredictBadRowAfterFirstBlock(t *testing.T) {
 	smallBlocks(t, 4)
-	dir, X, y2, _, _, Xcsv, _, _ := blockSample(t, 20)
-	model := filepath.Join(dir, "m.json")
-	if code, _, stderr := cli(t, "", "fit", "--features", X, "--labels", y2, "--out", model); code != 0 {
-		t.Fatal(stderr)
-	}
-	text, err := os.ReadFile(Xcsv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(text), "\n")
-	lines[14] = "1,2,nan,4,5" // line 15: the 14th row, in the fourth block
-	bad := writeText(t, dir, "bad.csv", strings.Join(lines, "\n"))
+	dir, model, Xcsv := blockModel(t, 20, "", false)
+	bad, _ := withLine(t, dir, "bad.csv", Xcsv, 14, "1,2,nan,4,5") // line 15: the 14th row, in the fourth block
 	_, want := dataset.ReadMatrix(bad)
 	if want == nil || !strings.Contains(want.Error(), "bad.csv:15:") {
 		t.Fatalf("the reader's error: %v, want one naming bad.csv:15", want)
@@ -149,7 +174,9 @@ func TestPredictBadRowAfterFirstBlock(t *testing.T) {
 // TestPredictHoldsABlock checks that predict of a CSV of features holds a
 // block of them, not all: the live heap, sampled while it runs, grows by
 // less than half the matrix (reading it whole held all of it, and more
-// while its slice grew).
+// while its slice grew). So too when a bad last line fails it: the
+// reader's error is the one reading the file whole gives, which is not read
+// again.
 func TestPredictHoldsABlock(t *testing.T) {
 	smallBlocks(t, 1000)
 	const rows, cols = 60000, 40
@@ -189,6 +216,39 @@ func TestPredictHoldsABlock(t *testing.T) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
+	matrix := uint64(rows * cols * 8)
+	grew, code, stdout, stderr := liveHeapGrowth(func() (int, string, string) { return cli(t, "", "predict", model, "--features", features) })
+	if code != 0 || strings.Count(stdout, "\n") != rows {
+		t.Fatalf("exit %d, %d lines: %s", code, strings.Count(stdout, "\n"), stderr)
+	}
+	if grew > matrix/2 {
+		t.Errorf("the live heap grew by %d bytes while predict read a %d-byte matrix, want at most half of it", grew, matrix)
+	}
+	f, err = os.OpenFile(features, os.O_APPEND|os.O_WRONLY, 0)
+	if err == nil {
+		_, err = f.WriteString("1,x\n")
+		err = errors.Join(err, f.Close())
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want := dataset.ReadMatrix(features)
+	if want == nil {
+		t.Fatal("the reader takes a bad last line")
+	}
+	grew, code, stdout, stderr = liveHeapGrowth(func() (int, string, string) { return cli(t, "", "predict", model, "--features", features) })
+	if code != 2 || stdout != "" || stderr != "greedytl: "+want.Error()+"\n" {
+		t.Fatalf("a bad last line: exit %d, stdout %d bytes, stderr %q; want 2, nothing, %q", code, len(stdout), stderr, want)
+	}
+	if grew > matrix/2 {
+		t.Errorf("a bad last line: the live heap grew by %d bytes while predict read a %d-byte matrix, want at most half of it", grew, matrix)
+	}
+}
+
+// liveHeapGrowth runs run and returns how much the live heap grew above
+// its size before run at its largest, sampled every millisecond, with what
+// run returned.
+func liveHeapGrowth(run func() (int, string, string)) (grew uint64, code int, stdout, stderr string) {
 	// The live heap at each collection: what predict holds, not the
 	// garbage that gc.go's policy lets grow between collections.
 	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
@@ -209,14 +269,66 @@ func TestPredictHoldsABlock(t *testing.T) {
 			}
 		}
 	}()
-	code, stdout, stderr := cli(t, "", "predict", model, "--features", features)
+	code, stdout, stderr = run()
 	close(done)
 	most := <-peak
-	if code != 0 || strings.Count(stdout, "\n") != rows {
-		t.Fatalf("exit %d, %d lines: %s", code, strings.Count(stdout, "\n"), stderr)
+	return most - min(most, base), code, stdout, stderr
+}
+
+// TestPredictModelErrorInLaterBlock checks that a model's error on a block
+// after the first (a row of 1e308 whose class score is +Inf, the
+// 10000th row, in the 157th block of 64) is the error it gives on the file
+// read whole: the file's row, not the block's, and no scores.
+func TestPredictModelErrorInLaterBlock(t *testing.T) {
+	const rows = 20000
+	dir, model, Xcsv := blockModel(t, rows, "multinomial-logistic", true)
+	inf, _ := withLine(t, dir, "inf.csv", Xcsv, 10000, "1e308,1e308,1e308,1e308,1e308") // after the header: the 10000th row
+	run := func(block int) (int, string, string) {
+		smallBlocks(t, block)
+		return cli(t, "", "predict", model, "--features", inf)
 	}
-	matrix := uint64(rows * cols * 8)
-	if grew := most - min(most, base); grew > matrix/2 {
-		t.Errorf("the live heap grew by %d bytes while predict read a %d-byte matrix, want at most half of it", grew, matrix)
+	code, stdout, whole := run(rows + 1)
+	if code != 2 || stdout != "" || !strings.Contains(whole, "row 9999:") {
+		t.Fatalf("read whole: exit %d, stdout %d bytes, stderr %q; want 2, nothing, the 10000th row's error", code, len(stdout), whole)
+	}
+	if code, stdout, stderr := run(64); code != 2 || stdout != "" || stderr != whole {
+		t.Errorf("in blocks of 64: exit %d, stdout %d bytes, stderr %q; want 2, nothing, %q", code, len(stdout), stderr, whole)
+	}
+}
+
+// TestPredictBlocksOnlyFeaturesAlone checks that predict reads the sample
+// whole, not in blocks of the features alone, when it is more than a file
+// of features: with --source-scores (of other rows) and --sources (a
+// directory that is not one), which fail though the model needs neither,
+// and with the features on the command's standard input ("-", beside a
+// file named "-", which os.Stat finds).
+func TestPredictBlocksOnlyFeaturesAlone(t *testing.T) {
+	smallBlocks(t, 4)
+	dir, model, Xcsv := blockModel(t, 20, "", false)
+	one := writeText(t, dir, "one.csv", "0.5\n")
+	for _, tc := range []struct {
+		name, want string
+		args       []string
+	}{
+		{"--source-scores", "Xt.csv has 20 rows but " + one + " has 1", []string{"--source-scores", one}},
+		{"--sources", "sources directory " + filepath.Join(dir, "none"), []string{"--sources", filepath.Join(dir, "none")}},
+	} {
+		args := append([]string{"predict", model, "--features", Xcsv}, tc.args...)
+		if code, stdout, stderr := cli(t, "", args...); code != 2 || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 2, nothing, %q", tc.name, code, stdout, stderr, tc.want)
+		}
+	}
+	code, want, stderr := cli(t, "", "predict", model, "--features", Xcsv)
+	if code != 0 || strings.Count(want, "\n") != 20 {
+		t.Fatalf("from the file: exit %d, %q: %s", code, want, stderr)
+	}
+	text, err := os.ReadFile(Xcsv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	writeText(t, dir, "-", "1,2,3,4,5\n")
+	if code, stdout, stderr := cli(t, string(text), "predict", model, "--features", "-"); code != 0 || stdout != want {
+		t.Errorf("from standard input, beside a file named -: exit %d, stdout %q, stderr %q; want 0, %q", code, stdout, stderr, want)
 	}
 }

@@ -1,0 +1,68 @@
+//go:build unix
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestPredictFIFOReadOnce checks that predict reads features from a FIFO
+// once, whole, not in blocks: its model error (a row of 1e308 whose class
+// score is +Inf, in the fourth block of 8) is the one the same text in a
+// regular file gives. Read in blocks, the model's error had the FIFO read
+// again, and found it empty (a writer that opens it once more and writes
+// nothing).
+func TestPredictFIFOReadOnce(t *testing.T) {
+	smallBlocks(t, 8)
+	dir, model, Xcsv := blockModel(t, 50, "multinomial-logistic", true)
+	file, content := withLine(t, dir, "inf.csv", Xcsv, 30, "1e308,1e308,1e308,1e308,1e308")
+	code, _, want := cli(t, "", "predict", model, "--features", file)
+	if code != 2 || !strings.Contains(want, "row 29:") {
+		t.Fatalf("from a file: exit %d, stderr %q; want 2, the 30th row's error", code, want)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	// The writer writes the text at its first open, nothing at the later
+	// ones, until done.
+	done, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		for i := 0; ; i++ {
+			w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // once a reader opens it
+			if err != nil {
+				return
+			}
+			if i == 0 {
+				_, _ = w.WriteString(content)
+			}
+			w.Close()
+			select {
+			case <-done:
+				return
+			default:
+			}
+		}
+	}()
+	code, stdout, stderr := cli(t, "", "predict", model, "--features", fifo)
+	close(done)
+	for waiting := true; waiting; {
+		select {
+		case <-exited:
+			waiting = false
+		case <-time.After(10 * time.Millisecond): // free a writer waiting for a reader
+			if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+				r.Close()
+			}
+		}
+	}
+	if stderr = strings.ReplaceAll(stderr, fifo, file); code != 2 || stdout != "" || stderr != want {
+		t.Errorf("from a FIFO: exit %d, stdout %q, stderr %q; want 2, nothing, %q", code, stdout, stderr, want)
+	}
+}
