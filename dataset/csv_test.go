@@ -941,3 +941,31 @@ func TestFirstRowOfWholeValues(t *testing.T) {
 		})
 	}
 }
+
+// TestOneColumnBlankLines reads one-column files whose blank lines are no
+// missing value: one above a comment that opens a group (review57's
+// Hc.csv, refused before), and one above the header (hdrblank.csv; the
+// header's line is where a blank line below must come after).
+func TestOneColumnBlankLines(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []float64
+	}{
+		{"blank above a comment", "# source A, group 1\n0.2\n-0.3\n\n# group 2\n0.4\n-0.1\n", []float64{0.2, -0.3, 0.4, -0.1}},
+		{"blank above the header", "\ny\n0.5\n0.7\n", []float64{0.5, 0.7}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := DecodeCSV(strings.NewReader(tt.in), "x.csv")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameFloats(m.RawMatrix().Data, tt.want) {
+				t.Errorf("read %v, want %v", m.RawMatrix().Data, tt.want)
+			}
+		})
+	}
+	// A blank line below a comment, between two rows, is still a missing value.
+	m, err := DecodeCSV(strings.NewReader("0.2\n# c\n\n0.4\n"), "x.csv")
+	checkError(t, m, err, "x.csv:3: a blank line between the rows of a one-column file: a missing value (pandas' to_csv writes NaN so), whose row would be lost and every row below moved up one; fill or drop the missing values (pandas: fillna or dropna) and write the file again, or delete the line if no row is missing")
+}
