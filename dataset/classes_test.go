@@ -414,14 +414,19 @@ func TestFloat32LabelOldNames(t *testing.T) {
 // against numeric classes, or built without the labels as read, As
 // returns them as they are.
 func TestClassesAs(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "y.txt")
-	if err := os.WriteFile(p, []byte("01\n1\n2\n"), 0o644); err != nil {
-		t.Fatal(err)
+	dir := t.TempDir()
+	read := func(name, text string) *Classes {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := ReadClasses(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
 	}
-	c, err := ReadClasses(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := read("y.txt", "01\n1\n2\n")
 	if !slices.Equal(c.Names, []string{"1", "2"}) {
 		t.Fatalf("names %q, want 1, 2 (01 and 1 one number)", c.Names)
 	}
@@ -442,14 +447,7 @@ func TestClassesAs(t *testing.T) {
 		t.Error("classes without their labels as read were read anew")
 	}
 	// Labels not all numbers are names already.
-	q := filepath.Join(t.TempDir(), "z.txt")
-	if err := os.WriteFile(q, []byte("1\ndog\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	d, err := ReadClasses(q)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := read("z.txt", "1\ndog\n")
 	if d.ReadAsNames(names) || d.As(names) != d {
 		t.Error("labels that are names were read anew")
 	}
