@@ -282,15 +282,24 @@ func (c *Classes) index(nums []float64) {
 // all numbers reads ("01" and "1" two classes, where c, all numbers,
 // merged them into "1").
 func (c *Classes) As(known *Classes) *Classes {
-	if _, ok := known.values(); ok {
-		return c
-	}
-	if _, ok := c.values(); !ok || len(c.vals) != len(c.Y) {
+	if !c.ReadAsNames(known) {
 		return c
 	}
 	n := &Classes{file: c.file, vals: c.vals, header: c.header, src: c.src}
 	n.index(nil)
 	return n
+}
+
+// ReadAsNames reports whether As(known) reads c's labels anew as names:
+// known's classes are names (not all numbers) and c's labels all numbers,
+// read from a file (its labels as read kept). A label of c that known
+// lacks is then so because it is compared as written ("1.0" is not "1").
+func (c *Classes) ReadAsNames(known *Classes) bool {
+	if _, ok := known.values(); ok {
+		return false
+	}
+	_, ok := c.values()
+	return ok && len(c.vals) == len(c.Y)
 }
 
 // otherValue returns the first value of v that differs from v[0].

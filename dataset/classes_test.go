@@ -408,3 +408,47 @@ func TestFloat32LabelOldNames(t *testing.T) {
 		}
 	}
 }
+
+// TestClassesAs: labels all numbers are read anew as names (ReadAsNames)
+// only against classes that are names, and only when read from a file;
+// against numeric classes, or built without the labels as read, As
+// returns them as they are.
+func TestClassesAs(t *testing.T) {
+	dir := t.TempDir()
+	read := func(name, text string) *Classes {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c, err := ReadClasses(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	c := read("y.txt", "01\n1\n2\n")
+	if !slices.Equal(c.Names, []string{"1", "2"}) {
+		t.Fatalf("names %q, want 1, 2 (01 and 1 one number)", c.Names)
+	}
+	numeric := &Classes{Names: []string{"1", "2"}}
+	names := &Classes{Names: []string{"1", "2", "cat"}}
+	if c.ReadAsNames(numeric) || c.As(numeric) != c {
+		t.Errorf("against numeric classes: ReadAsNames %v, As a new Classes; want c itself", c.ReadAsNames(numeric))
+	}
+	if !c.ReadAsNames(names) {
+		t.Error("against classes that are names: ReadAsNames false, want true")
+	}
+	if n := c.As(names); !slices.Equal(n.Names, []string{"01", "1", "2"}) || !slices.Equal(n.Y, []int{0, 1, 2}) {
+		t.Errorf("against classes that are names: %q %v, want 01, 1, 2 as written", n.Names, n.Y)
+	}
+	// Built by a caller, without the labels as read: nothing to read anew.
+	built := &Classes{Names: []string{"1", "2"}, Y: []int{0, 1, 0}}
+	if built.ReadAsNames(names) || built.As(names) != built {
+		t.Error("classes without their labels as read were read anew")
+	}
+	// Labels not all numbers are names already.
+	d := read("z.txt", "1\ndog\n")
+	if d.ReadAsNames(names) || d.As(names) != d {
+		t.Error("labels that are names were read anew")
+	}
+}

@@ -267,7 +267,7 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 				continue
 			}
 			rangeHeader = (split.sep == ',' || split.sep == '\t') && len(fields) >= 3 && isRangeHeader(fields)
-			if intRow = !rangeHeader && len(fields) >= 2 && allIntegers(fields); intRow {
+			if intRow = !rangeHeader && len(fields) >= 2 && allIntegers(fields) && distinctNames(fields); intRow {
 				for _, f := range fields {
 					firstInts = append(firstInts, string(f))
 				}
@@ -525,6 +525,25 @@ func allIntegers(fields [][]byte) bool {
 	return len(fields) > 0
 }
 
+// distinctNames reports whether integers (allIntegers) could be column
+// names: none negative and no two alike, as pandas' integer column names,
+// class numbers and wavelengths are. A row with a negative or a repeated
+// value (-1,2; 0,0,0, a zero control vector) is read as data.
+func distinctNames(fields [][]byte) bool {
+	seen := make(map[string]bool, len(fields))
+	for _, f := range fields {
+		if f[0] == '-' {
+			return false
+		}
+		k := strings.TrimLeft(string(bytes.TrimPrefix(f, []byte("+"))), "0")
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+	}
+	return true
+}
+
 // isRange reports whether ints are 0, 1, …, n−1.
 func isRange(ints []string) bool {
 	for j, s := range ints {
@@ -536,7 +555,8 @@ func isRange(ints []string) bool {
 }
 
 // intRowError is the error of a first line, on line line, of n ≥ 2
-// integers (ints) that no rangeHeader takes for a header above rows all of
+// integers (ints), none negative and no two alike (distinctNames), that no
+// rangeHeader takes for a header above rows all of
 // decimals (allDecimals, every row below), and, unless they are 0, 1, …,
 // n−1, some of them not an integer (fractional): continuous data, in which
 // a row of n integers is unlikely, written by a writer that writes every
@@ -549,20 +569,20 @@ func isRange(ints []string) bool {
 // a row it was an example of its own (and so was the "0" pandas writes
 // above an unnamed Series of labels); taken for a header it would drop a
 // row of data written bare above decimals (np.savetxt(fmt='%g')), so it is
-// refused either way.
+// refused either way, the message saying how to make each reading plain.
 func intRowError(name string, line int, ints []string) error {
 	if isRange(ints) {
 		names := "0, 1"
 		if n := len(ints); n > 2 {
 			names = fmt.Sprintf("0, 1, …, %d", n-1)
 		}
-		return errorf(name, line, "%s above rows of decimals: the column names pandas gives a DataFrame made from an array (to_csv writes them as its header), which would be read as a row of data; write the file without them (pandas: to_csv(path, index=False, header=False)) or save X with np.save (.npy); if the line is data, write it as the rows below are (0.0)", names)
+		return errorf(name, line, "%s above rows of decimals: the column names pandas gives a DataFrame made from an array (to_csv writes them as its header), which would be read as a row of data; write the file without them (pandas: to_csv(path, index=False, header=False)) or save X with np.save (.npy); if the line is data, write one of its values with a point (0.0)", names)
 	}
 	names := strings.Join(ints, ", ")
 	if len(ints) > 4 {
 		names = strings.Join(ints[:3], ", ") + ", …, " + ints[len(ints)-1]
 	}
-	return errorf(name, line, "integers %s above rows of decimals: a header of numeric column names (as pandas writes a frame whose columns are numbers, and greedytl predict --scores the classes of a model whose classes are numbers)? It would be read as a row of data; delete the line, or write the file without it (pandas: to_csv(path, index=False, header=False)), or save the matrix with np.save (.npy); if the line is data, write it as the rows below are (%s.0)", names, ints[0])
+	return errorf(name, line, "integers %s above rows of decimals: a header of numeric column names (as pandas writes a frame whose columns are numbers, and greedytl predict --scores the classes of a model whose classes are numbers), or a row of data written bare (np.savetxt(fmt='%%g'), R, MATLAB, Excel)? Either reading is possible, so neither is taken: if it is a header, delete the line (pandas: to_csv(path, index=False, header=False)) or write names that are not numbers; if it is data, write one of its values with a point (%s.0)", names, ints[0])
 }
 
 // isIndexHeader reports whether a first line's fields are column names

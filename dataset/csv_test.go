@@ -108,8 +108,8 @@ func TestDecodeCSVErrors(t *testing.T) {
 		namedIndex = " counts the rows (0, 1, …, 9): a row index, as pandas writes it (to_csv of a named index, or of reset_index's column) and R's read.csv names row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, name it in the header (or save X with np.save, .npy)"
 		rowNames   = " (one more: row names below a header that names the data columns alone, as R's write.table writes by default? write the file without them: write.table(x, path, row.names=FALSE))"
 		blankValue = ": a blank line between the rows of a one-column file: a missing value (pandas' to_csv writes NaN so), whose row would be lost and every row below moved up one; fill or drop the missing values (pandas: fillna or dropna) and write the file again, or delete the line if no row is missing"
-		intRow     = " above rows of decimals: a header of numeric column names (as pandas writes a frame whose columns are numbers, and greedytl predict --scores the classes of a model whose classes are numbers)? It would be read as a row of data; delete the line, or write the file without it (pandas: to_csv(path, index=False, header=False)), or save the matrix with np.save (.npy); if the line is data, write it as the rows below are "
-		rangeRow   = " above rows of decimals: the column names pandas gives a DataFrame made from an array (to_csv writes them as its header), which would be read as a row of data; write the file without them (pandas: to_csv(path, index=False, header=False)) or save X with np.save (.npy); if the line is data, write it as the rows below are (0.0)"
+		intRow     = " above rows of decimals: a header of numeric column names (as pandas writes a frame whose columns are numbers, and greedytl predict --scores the classes of a model whose classes are numbers), or a row of data written bare (np.savetxt(fmt='%g'), R, MATLAB, Excel)? Either reading is possible, so neither is taken: if it is a header, delete the line (pandas: to_csv(path, index=False, header=False)) or write names that are not numbers; if it is data, write one of its values with a point "
+		rangeRow   = " above rows of decimals: the column names pandas gives a DataFrame made from an array (to_csv writes them as its header), which would be read as a row of data; write the file without them (pandas: to_csv(path, index=False, header=False)) or save X with np.save (.npy); if the line is data, write one of its values with a point (0.0)"
 	)
 	tests := []struct {
 		name, in, want string
@@ -220,7 +220,6 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"one column, blank line below the header", "y\n \n0.5\n0.7\n", "x.csv:2" + blankValue},
 		{"numeric names above decimals", "3,7,9,12\n0.5,0.25,-0.5,1e-3\n0.75,2.5,3.0,-1.25\n", "x.csv:1: integers 3, 7, 9, 12" + intRow + "(3.0)"},
 		{"many numeric names, tabs", "400\t450\t500\t550\t600\n0.5\t0.25\t-0.5\t1e-3\t2.0\n", "x.csv:1: integers 400, 450, 500, …, 600" + intRow + "(400.0)"},
-		{"negative numeric names, blanks", "-1 2\n0.5 0.25\n", "x.csv:1: integers -1, 2" + intRow + "(-1.0)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -888,4 +887,85 @@ func TestScanMatrixRows(t *testing.T) {
 	if err := ScanMatrixRows(path, nil, 5, func(*mat.Dense) error { calls++; return stop }); err != stop || calls != 1 {
 		t.Errorf("fn's error: got %v after %d calls, want %v after 1", err, calls, stop)
 	}
+}
+
+// TestFirstRowOfWholeValues reads review57's files whose first line is
+// integers above rows of decimals: a row with a negative or a repeated
+// value cannot be column names and is read as data, as before e4603fb
+// (every line a row, the base binary's reading); distinct non-negative
+// integers stay refused, the message naming both readings.
+func TestFirstRowOfWholeValues(t *testing.T) {
+	const both = " above rows of decimals: a header of numeric column names (as pandas writes a frame whose columns are numbers, and greedytl predict --scores the classes of a model whose classes are numbers), or a row of data written bare (np.savetxt(fmt='%g'), R, MATLAB, Excel)? Either reading is possible, so neither is taken: if it is a header, delete the line (pandas: to_csv(path, index=False, header=False)) or write names that are not numbers; if it is data, write one of its values with a point (1.0)"
+	tests := []struct {
+		file string
+		want string // the error, or "" to read every line as a row
+	}{
+		{"A.csv", "A.csv:1: integers 1, 2" + both},
+		{"E.tsv", "E.tsv:1: integers 1, 2" + both},
+		{"F.txt", "F.txt:1: integers 1, 2" + both},
+		{"I.csv", ""},    // -1,2: a negative value names no column
+		{"B.csv", ""},    // 0,0,0: names are distinct
+		{"ctrl.csv", ""}, // np.savetxt(fmt='%g') of 40×3 whose first row is a zero control vector
+		// 0, 1 above one-hot floats: pandas' names of an array's columns,
+		// refused though no value below is fractional.
+		{"oh.csv", "oh.csv:1: 0, 1 above rows of decimals: the column names pandas gives a DataFrame made from an array (to_csv writes them as its header), which would be read as a row of data; write the file without them (pandas: to_csv(path, index=False, header=False)) or save X with np.save (.npy); if the line is data, write one of its values with a point (0.0)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			b, err := os.ReadFile(filepath.Join("testdata", "review57", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := DecodeCSV(bytes.NewReader(b), tt.file)
+			if tt.want != "" {
+				checkError(t, m, err, tt.want)
+				return
+			}
+			if err != nil {
+				t.Fatalf("%s: %v, want it read as data", tt.file, err)
+			}
+			var want []float64
+			lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+			for _, l := range lines {
+				for _, f := range strings.Split(l, ",") {
+					v, err := strconv.ParseFloat(f, 64)
+					if err != nil {
+						t.Fatal(err)
+					}
+					want = append(want, v)
+				}
+			}
+			if r, _ := m.Dims(); r != len(lines) || !sameFloats(m.RawMatrix().Data, want) {
+				t.Errorf("%s read as %v, want every line a row: %v", tt.file, m.RawMatrix().Data, want)
+			}
+		})
+	}
+}
+
+// TestOneColumnBlankLines reads one-column files whose blank lines are no
+// missing value: one above a comment that opens a group (review57's
+// Hc.csv, refused before), and one above the header (hdrblank.csv; the
+// header's line is where a blank line below must come after).
+func TestOneColumnBlankLines(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     []float64
+	}{
+		{"blank above a comment", "# source A, group 1\n0.2\n-0.3\n\n# group 2\n0.4\n-0.1\n", []float64{0.2, -0.3, 0.4, -0.1}},
+		{"blank above the header", "\ny\n0.5\n0.7\n", []float64{0.5, 0.7}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := DecodeCSV(strings.NewReader(tt.in), "x.csv")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameFloats(m.RawMatrix().Data, tt.want) {
+				t.Errorf("read %v, want %v", m.RawMatrix().Data, tt.want)
+			}
+		})
+	}
+	// A blank line below a comment, between two rows, is still a missing value.
+	m, err := DecodeCSV(strings.NewReader("0.2\n# c\n\n0.4\n"), "x.csv")
+	checkError(t, m, err, "x.csv:3: a blank line between the rows of a one-column file: a missing value (pandas' to_csv writes NaN so), whose row would be lost and every row below moved up one; fill or drop the missing values (pandas: fillna or dropna) and write the file again, or delete the line if no row is missing")
 }

@@ -193,7 +193,7 @@ func FuzzDecodeCSV(f *testing.F) {
 			decimals = allDecimals(row)
 		}
 		rangeHeader := c >= 3 && r > 1 && isRangeHeader(first)
-		intRow := !rangeHeader && c >= 2 && decimals && allIntegers(first) && (isRangeHeader(first) || fractional(m.RawMatrix().Data[c:]))
+		intRow := !rangeHeader && c >= 2 && decimals && allIntegers(first) && distinctNames(first) && (isRangeHeader(first) || fractional(m.RawMatrix().Data[c:]))
 		point := intRow || rangeHeader
 		if intRow {
 			if _, err := DecodeCSV(encode(false), "bare.csv"); err == nil || !strings.Contains(err.Error(), "above rows of decimals") {

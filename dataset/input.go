@@ -267,7 +267,9 @@ func (g *gzipReader) nextMember() error {
 }
 
 // content returns the next content line, skipping those isSkippable
-// skips (noting the last blank one in lr.blank); see next.
+// skips (noting the last blank one in lr.blank, forgotten at a comment
+// below it: a blank line above a comment separates groups, as in
+// "0.2\n\n# group 2\n0.4", and is no missing value); see next.
 func (lr *lineReader) content() ([]byte, bool) {
 	for {
 		line, ok := lr.next()
@@ -276,6 +278,8 @@ func (lr *lineReader) content() ([]byte, bool) {
 		}
 		if len(bytes.TrimLeft(line, " \t")) == 0 {
 			lr.blank = lr.line
+		} else {
+			lr.blank = 0
 		}
 	}
 }

@@ -206,7 +206,7 @@ func TestPandasCSV(t *testing.T) {
 	for name, names := range map[string]string{"range2-header.csv": "0, 1"} {
 		path := filepath.Join(dir, name)
 		m, err := ReadMatrix(path)
-		checkError(t, m, err, path+":1: "+names+" above rows of decimals: the column names pandas gives a DataFrame made from an array (to_csv writes them as its header), which would be read as a row of data; write the file without them (pandas: to_csv(path, index=False, header=False)) or save X with np.save (.npy); if the line is data, write it as the rows below are (0.0)")
+		checkError(t, m, err, path+":1: "+names+" above rows of decimals: the column names pandas gives a DataFrame made from an array (to_csv writes them as its header), which would be read as a row of data; write the file without them (pandas: to_csv(path, index=False, header=False)) or save X with np.save (.npy); if the line is data, write one of its values with a point (0.0)")
 	}
 	want3 := mat.NewDense(3, 3, []float64{0.5, -1, 4, 2, 1e-3, 5.5, 3.25, 7, -2})
 	for name, want := range map[string]*mat.Dense{"named.csv": want, "range2.csv": want, "range.csv": want3} {

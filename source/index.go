@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"io"
 	"math"
 	"os"
 	"path"
@@ -363,9 +364,10 @@ func (ix *Index) checkComplete() error {
 // stopped before it wrote its index, which it writes only when its classes
 // are all done (killed, or stopped by a signal: TrainAll writes no index
 // when ctx is done); the error says so and that running it again finishes
-// it, and still matches fs.ErrNotExist; but when its models folder holds
-// files and none of the records train-sources writes beside its models,
-// they are the user's own, and the error says that --sources takes a
+// it, and still matches fs.ErrNotExist; but when its models folder (or dir
+// itself, holding a liblinear model) holds files and none of the records
+// train-sources writes beside its models, they are the user's own, and the
+// error (matching fs.ErrNotExist) says that --sources takes a
 // train-sources directory and own models' scores go to --source-scores.
 // Of a directory that does not
 // exist, or holds neither an index nor models, or of a file, the error says
@@ -390,16 +392,47 @@ func ReadIndex(dir string) (*Index, error) {
 	case !errors.Is(err, os.ErrNotExist):
 		return nil, err
 	}
+	own := ""
 	if st, serr := os.Stat(filepath.Join(dir, modelDir)); serr == nil && st.IsDir() {
-		if ownModels(filepath.Join(dir, modelDir)) {
-			return nil, fmt.Errorf("%w: %s holds models in %s but no index, and none of the records train-sources writes beside each model: --sources takes a directory train-sources made (%s); for models of your own (liblinear's), give their scores with --source-scores instead, a column a model (greedytl predict --model MODEL --features X prints one; paste them side by side), or, if a train-sources run stopped before its first model was done, run it again", err, dir, modelDir, makeOne)
+		if !ownModels(filepath.Join(dir, modelDir)) {
+			return nil, fmt.Errorf("%w: %s holds source models but no index, which train-sources writes last: a run stopped before the end, killed or interrupted (run the same train-sources again to finish it)", err, dir)
 		}
-		return nil, fmt.Errorf("%w: %s holds source models but no index, which train-sources writes last: a run stopped before the end, killed or interrupted (run the same train-sources again to finish it)", err, dir)
+		own = filepath.Join(dir, modelDir)
+	} else if ownModels(dir) && holdsLiblinearModel(dir) {
+		own = dir // --sources DIR/models: the folder of models itself
+	}
+	if own != "" {
+		return nil, fmt.Errorf("%s is not a sources directory (%s: %w): the models in %s are models of your own, without the records train-sources writes beside each model. --sources takes a directory train-sources made (%s); for models of your own (liblinear's), give their scores with --source-scores instead, a column a model (greedytl predict --model MODEL --features X prints one; paste them side by side), or, if a train-sources run stopped before its first model was done, run it again", dir, IndexFile, fileerr.Reason(err), own, makeOne)
 	}
 	if near := nearbyIndex(dir); near != "" {
 		return nil, fmt.Errorf("%s is not a sources directory (%s: %w): %s is one: give that", dir, IndexFile, fileerr.Reason(err), near)
 	}
 	return nil, fmt.Errorf("%s is not a sources directory (%s: %w): %s", dir, IndexFile, fileerr.Reason(err), makeOne)
+}
+
+// holdsLiblinearModel reports whether the folder dir holds a file that
+// opens as a liblinear model file does ("solver_type").
+func holdsLiblinearModel(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		f, err := os.Open(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		head := make([]byte, len("solver_type"))
+		_, err = io.ReadFull(f, head)
+		f.Close()
+		if err == nil && string(head) == "solver_type" {
+			return true
+		}
+	}
+	return false
 }
 
 // ownModels reports whether the models folder models holds files but

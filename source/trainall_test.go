@@ -805,9 +805,20 @@ func TestReadIndexOfAKilledRun(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(own, modelDir, "cat.model"), []byte("solver_type L2R_LR\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err = ReadIndex(own)
-	if want := own + " holds models in models but no index, and none of the records train-sources writes beside each model: --sources takes a directory train-sources made (train-sources makes one: greedytl train-sources --data DATA --out " + own + "); for models of your own (liblinear's), give their scores with --source-scores instead"; !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), want) {
-		t.Errorf("own models: %v, want %q", err, want)
+	// The folder of models given itself (--sources own/models) says so too.
+	for _, dir := range []string{own, filepath.Join(own, modelDir)} {
+		_, err = ReadIndex(dir)
+		if want := dir + " is not a sources directory (sources.json: no such file or directory): the models in " + filepath.Join(own, modelDir) + " are models of your own, without the records train-sources writes beside each model. --sources takes a directory train-sources made (train-sources makes one: greedytl train-sources --data DATA --out " + dir + "); for models of your own (liblinear's), give their scores with --source-scores instead"; !errors.Is(err, fs.ErrNotExist) || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("own models in %s: %v, want %q", dir, err, want)
+		}
+	}
+	// A folder of other files is no folder of models.
+	data := t.TempDir()
+	if err := os.WriteFile(filepath.Join(data, "x.csv"), []byte("1,2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadIndex(data); err == nil || !strings.Contains(err.Error(), data+" is not a sources directory (sources.json: no such file or directory): train-sources makes one") {
+		t.Errorf("a folder of data: %v", err)
 	}
 	// A stopped run's models have their records.
 	if err := os.WriteFile(filepath.Join(own, modelDir, "cat.json"), []byte("{}"), 0o644); err != nil {

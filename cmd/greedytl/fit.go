@@ -771,7 +771,7 @@ func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, p
 	}
 	d := &method.Data{X: X, H: H}
 	name, trainName := displayName(o.oracle.labels), displayName(o.data.labels)
-	ks, err := classIndices(held, cls, func(_ int, n string) error {
+	ks, err := classIndices(held, cls, "the training labels' classes", func(_ int, n string) error {
 		return fmt.Errorf("label %q is not one of the training labels of %s (%s): the held-out labels must be of the same classes",
 			n, trainName, strings.Join(quoteAll(cls.Names), ", "))
 	})

@@ -36,16 +36,23 @@ func (f *dataFlags) readClasses(s *streams, rows inputRows) (*dataset.Classes, e
 // numbers when known's classes are numbers; names as names, cls read by
 // known's rule, dataset.Classes.As). A class of cls that known lacks is an input error at the line
 // of its first label — the earliest such line first — saying what
-// unknown(k, name) says of the class k of cls named name. It is the one
+// unknown(k, name) says of the class k of cls named name, and, when cls's
+// numbers were read as names, that known's classes (whose: "the model's
+// classes") are names. It is the one
 // way a label file is read against classes given beforehand: a model's
 // (predict), the training labels' (fit's held-out oracle labels).
-func classIndices(cls, known *dataset.Classes, unknown func(k int, name string) error) ([]int, error) {
+func classIndices(cls, known *dataset.Classes, whose string, unknown func(k int, name string) error) ([]int, error) {
+	asNames := cls.ReadAsNames(known)
 	cls = cls.As(known)
 	to := make([]int, len(cls.Names))
 	for _, k := range cls.InFileOrder() {
 		n := cls.Names[k]
 		if to[k] = known.Lookup(n); to[k] < 0 {
-			return nil, badInput(cls.ErrorOf(k, unknown(k, n)))
+			err := unknown(k, n)
+			if asNames {
+				err = fmt.Errorf("%w (%s are names, not all numbers, so labels are compared as written)", err, whose)
+			}
+			return nil, badInput(cls.ErrorOf(k, err))
 		}
 	}
 	y := make([]int, len(cls.Y))
@@ -160,7 +167,7 @@ func evaluateMulti(s *streams, f *dataFlags, rows inputRows, classes []string, p
 	if err != nil {
 		return nil, err
 	}
-	y, err := classIndices(cls, &dataset.Classes{Names: classes}, func(_ int, n string) error {
+	y, err := classIndices(cls, &dataset.Classes{Names: classes}, "the model's classes", func(_ int, n string) error {
 		return fmt.Errorf("label %q is not one of the model's classes (%s)", n, strings.Join(quoteAll(classes), ", "))
 	})
 	if err != nil {

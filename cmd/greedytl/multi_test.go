@@ -168,6 +168,7 @@ func TestPredictMultiBadLabels(t *testing.T) {
 	dir, model, x, h, y, xt, ht, _ := nearestMeanFiles(t)
 	bad := writeText(t, dir, "bad.txt", strings.Repeat("ant\nbee\nyak\n", 5))
 	short := writeText(t, dir, "short.txt", "ant\nbee\ncow\nant\n")
+	nums := writeText(t, dir, "nums.txt", strings.Repeat("1\n2\n3\n", 5))
 	bin := filepath.Join(dir, "b.json")
 	if code, _, stderr := cli(t, "", "fit", "--positive", "ant", "--features", x, "--source-scores", h, "--labels", y, "--out", bin); code != 0 {
 		t.Fatalf("fit: exit %d: %s", code, stderr)
@@ -178,6 +179,9 @@ func TestPredictMultiBadLabels(t *testing.T) {
 		{model, bad, `bad.txt:3: label "yak" is not one of the model's classes`},
 		{model, short, "short.txt has 4 labels but the inputs have 15 rows"},
 		{bin, bad, `bad.txt:3: label "yak" is not one of the labels`},
+		// Numbers against classes that are names: compared as written.
+		{model, nums, `nums.txt:1: label "1" is not one of the model's classes ("ant", "bee", "cow") (the model's classes are names, not all numbers, so labels are compared as written)`},
+		{bin, nums, `(the model's classes are names, not all numbers, so labels are compared as written)`},
 	} {
 		code, _, stderr := cli(t, "", "predict", "--model", tc.model, "--features", xt, "--source-scores", ht, "--labels", tc.labels)
 		if code != 2 || !strings.Contains(stderr, tc.want) {

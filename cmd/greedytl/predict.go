@@ -373,7 +373,7 @@ func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, rows 
 		return nil, err
 	}
 	known := &dataset.Classes{Names: append([]string{rec.Positive}, rec.Negative...)}
-	ks, err := classIndices(cls, known, func(k int, n string) error {
+	ks, err := classIndices(cls, known, "the model's classes", func(k int, n string) error {
 		hint := "" // a header on the first line, the one place of its value, is no label
 		if k == cls.Y[0] && !slices.Contains(cls.Y[1:], k) {
 			hint = headerHint(cls, m)
