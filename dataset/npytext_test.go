@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -141,6 +142,25 @@ print(json.dumps([str(v) for v in np.load(d + "/flat.npy")]))
 		got, err := ReadLabelValues(filepath.Join(dir, name+".npy"))
 		if err != nil || !slices.Equal(got, want) {
 			t.Errorf("%s.npy: %q, %v; want NumPy's %q", name, got, err, want)
+		}
+	}
+}
+
+// TestNPYStringDtypeWidths: a string dtype's width n is 1 ≤ n ≤
+// maxNPYChars, written in digits as strconv.Itoa writes n: '<U1' and
+// '<U<maxNPYChars>' are taken (4·n bytes an element); '<U0', '<U01',
+// '<U+1' and '<U<maxNPYChars+1>' are refused as parseDescr refuses them.
+func TestNPYStringDtypeWidths(t *testing.T) {
+	for _, n := range []int{1, maxNPYChars} {
+		s := "<U" + strconv.Itoa(n)
+		if typ, err := labelDescr(s); err != nil || typ.kind != 'U' || typ.size != 4*n {
+			t.Errorf("%s: %+v, %v; want kind U of %d bytes", s, typ, err, 4*n)
+		}
+	}
+	for _, s := range []string{"<U0", "<U01", "<U+1", "<U" + strconv.Itoa(maxNPYChars+1)} {
+		_, want := parseDescr(s)
+		if typ, err := labelDescr(s); err == nil || want == nil || err.Error() != want.Error() {
+			t.Errorf("%s: %+v, %v; want parseDescr's error %v", s, typ, err, want)
 		}
 	}
 }

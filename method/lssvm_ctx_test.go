@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
+	"github.com/greedytl/greedytl/lssvm"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -104,4 +106,38 @@ func denseSteps(t *testing.T, m int) (factor, eig int64) {
 		t.Fatalf("matrix operations at m = %d: Cholesky %d, inversion %d, eigendecomposition %d; want some of each", m, chol, invOps, eig)
 	}
 	return max(chol, invOps), eig
+}
+
+// TestMultiKTStopInTheFinalSystem: multikt-l2, stopped at each context
+// check of its last lssvm.NewSystem (the refit at the chosen C: the last
+// checks of the fit but its final one), names the method as a stop in its
+// loop over C does, "method: multikt-l2: fit interrupted: …". Before the
+// fix it said "method: multikt-l2: lssvm: fit interrupted: …".
+func TestMultiKTStopInTheFinalSystem(t *testing.T) {
+	c := newConformanceCase(11, 40, 20, 5, 4)
+	meth := newConformanceMethod(t, "multikt-l2")
+	all := fitctxtest.NewCountdown(1 << 40)
+	if _, err := meth.Fit(all, c.train, c.extra); err != nil {
+		t.Fatal(err)
+	}
+	// The checks of a lone NewSystem of the fit's size (they depend on m).
+	m := c.train.Rows()
+	gram := mat.NewSymDense(m, nil)
+	zeta := make([]float64, m)
+	for i := range m {
+		gram.SetSym(i, i, 1)
+		zeta[i] = 1
+	}
+	sys := fitctxtest.NewCountdown(1 << 40)
+	if _, err := lssvm.NewSystem(sys, gram, zeta, 1); err != nil {
+		t.Fatal(err)
+	}
+	total, n := all.Calls(), sys.Calls()
+	want := methodCaller("multikt-l2") + ": fit interrupted: "
+	for at := total - 1 - n; at < total; at++ {
+		_, err := meth.Fit(fitctxtest.NewCountdown(at), c.train, c.extra)
+		if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("stopped at check %d of %d (the last %d are the final system's and the fit's end): %v, want %q…", at, total, n+1, err, want)
+		}
+	}
 }

@@ -158,6 +158,9 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (result Model, er
 	}
 	s := settings[best]
 	sys, err := lssvm.NewSystem(ctx, gram, zeta, s.c)
+	if err != nil && ctx.Err() != nil { // stopped: named as in the loop over C
+		return nil, fitctx.Stopped(ctx, err, fitCaller(k))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("method: %s: %w", k.name, err)
 	}

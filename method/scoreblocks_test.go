@@ -163,3 +163,52 @@ func TestLinearScoresOfARowAlone(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictRefusesOverflowingRowsInALaterBlock: a test row whose scores
+// overflow, in a block after the first, makes Predict fail as Scores does,
+// not return an argmax of non-finite scores. The row's features are as
+// large as the model's scaler takes (a larger one fails before any block
+// is scored): for nearest-neighbour 1e200 (its squared distances
+// overflow), for nearest-mean 5e307 (its scores are ±Inf). The linear
+// models' scores of such rows stay finite, so no block of theirs fails.
+func TestPredictRefusesOverflowingRowsInALaterBlock(t *testing.T) {
+	defer func(v int) { scoreBlockFloats = v }(scoreBlockFloats)
+	scoreBlockFloats = 1
+	const K, d, n = 3, 5, 3
+	train, y, test, _ := multiProblem(5, K, 3, 1000/K, d, n)
+	rows := test.Rows()
+	bad := rows - 1 // in the last block
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"nearest-neighbour", 1e200}, {"nearest-mean", 5e307}} {
+		X := mat.DenseCopyOf(test.X)
+		for j := range d {
+			X.Set(bad, j, c.v)
+		}
+		big := Data{X: X, H: test.H}
+		mm, _ := NewMulti(c.name)
+		model, err := mm.FitMulti(context.Background(), train, y, Extra{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		score, r, err := model.(blockScorer).blockScores(big)
+		if err != nil {
+			t.Fatalf("%s: features of %g fail before any block is scored: %v", c.name, c.v, err)
+		}
+		var failed []int
+		for lo, hi := range scoreBlocks(r, K) {
+			if _, err := score(lo, hi); err != nil {
+				failed = append(failed, lo)
+			}
+		}
+		if len(failed) != 1 || failed[0] == 0 {
+			t.Fatalf("%s: blocks starting at %v fail, not one later block: the test proves nothing", c.name, failed)
+		}
+		_, serr := model.Scores(big)
+		pred, err := model.Predict(big)
+		if err == nil || serr == nil || err.Error() != serr.Error() {
+			t.Errorf("%s: Predict of a row of %gs (row %d of %d) gave %d predictions and error %v; Scores gave %v", c.name, c.v, bad, rows, len(pred), err, serr)
+		}
+	}
+}

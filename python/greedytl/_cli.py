@@ -395,18 +395,30 @@ def warn(report_warnings, name_class=None, stacklevel=2, name_column=None):
 def _communicate_echoing(proc, echo):
     """What ``proc.communicate()`` returns (standard output and error, as
     bytes), standard error being read line by line as the child writes it
-    by a thread that gives each progress line (_PROGRESS_LINE) to echo."""
+    by a thread that gives each progress line (_PROGRESS_LINE) to echo;
+    once echo raises, no more lines are given to it, and the reading goes on."""
     err = []
 
     def read_err():
-        try:
-            for raw in iter(proc.stderr.readline, b""):
-                err.append(raw)
-                line = raw.decode("utf-8", "replace").rstrip("\r\n")
-                if _PROGRESS_LINE.fullmatch(line):
+        echoing = True
+        while True:
+            try:
+                raw = proc.stderr.readline()
+            except (OSError, ValueError):  # closed by _stop: the exception that stopped the child is the one raised
+                return
+            if not raw:
+                return
+            err.append(raw)
+            line = raw.decode("utf-8", "replace").rstrip("\r\n")
+            if echoing and _PROGRESS_LINE.fullmatch(line):
+                try:
                     echo(line)
-        except (OSError, ValueError):  # closed by _stop: the exception that stopped the child is the one raised
-            pass
+                except Exception:
+                    # An echo that fails (sys.stderr None under pythonw, a
+                    # closed stream) ends the echoing, not the reading: the
+                    # child must not block on a full pipe, and its error
+                    # text is the message of a failed fit.
+                    echoing = False
 
     reader = threading.Thread(target=read_err, name="greedytl-stderr", daemon=True)
     reader.start()

@@ -1820,6 +1820,36 @@ def test_verbose_progress_lines_not_in_the_error(cli, tmp_path, capsys):
     assert capsys.readouterr().err == line + "\n"
 
 
+def test_verbose_echo_that_raises_keeps_the_error(tmp_path, monkeypatch):
+    """An echo that raises (echo_stderr with sys.stderr None, as under
+    pythonw) stops the echoing, not the reading of standard error: a failed
+    fit's message still carries greedytl's own words."""
+    fake = _fake(tmp_path, "echo 'classes: 1 of 10 done (10%), 1m0s' >&2; sleep 0.2; "
+                           "echo 'greedytl: fit: the real reason' >&2; exit 1")
+    monkeypatch.setattr(sys, "stderr", None)
+    with pytest.raises(greedytl._cli.CLIError) as e:
+        greedytl._cli.run_cli(["fit"], fake, echo=greedytl._cli.echo_stderr)
+    monkeypatch.undo()
+    assert "fit: the real reason" in str(e.value)
+
+
+def test_verbose_echo_that_raises_keeps_draining(tmp_path):
+    """An echo raising ValueError (or RuntimeError) does not stop the
+    reading of standard error: a child writing far more than a pipe holds
+    after its progress line runs to its end, and run_cli returns."""
+    fake = _fake(tmp_path, "echo 'classes: 1 of 10 done (10%), 1m0s' >&2; "
+                           "head -c 200000 /dev/zero | tr '\\0' w | fold -w 100 >&2; echo out")
+    for exc in (ValueError, RuntimeError):
+        def echo(line):
+            raise exc("echo failed")
+        got = []
+        t = threading.Thread(target=lambda: got.append(greedytl._cli.run_cli(["fit"], fake, echo=echo)), daemon=True)
+        t.start()
+        t.join(60)
+        assert not t.is_alive(), "run_cli hung with an echo raising {}".format(exc.__name__)
+        assert got == ["out\n"]
+
+
 def test_verbose_is_a_parameter(cli):
     """verbose is one of get_params, set by set_params and kept by clone
     (scikit-learn's habit: default 0, quiet)."""
