@@ -993,8 +993,9 @@ class GreedyScorer(Scorer):
     def _check_model(self):
         """Read the columns, refusing what greedytl.Model's validate
         refuses, in its order: the options' values, the column counts, each
-        column (range, repeat, scale), each column's path (negative
-        errors); then the hyperparameters and the spec."""
+        column (range, repeat, scale), no more columns than max_k (when not
+        0), each column's path (negative errors); then the hyperparameters
+        and the spec."""
         doc = self.doc
         self._check_options()
         self.num_features = _int(doc.get("num_features", 0), "num_features")
@@ -1028,6 +1029,10 @@ class GreedyScorer(Scorer):
                 raise ModelFileError("column {} ({} {}): scale must be positive, got {}".format(
                     j, kind, index, _go_float(scale)))
             self.columns.append((kind, index, w, mean, scale))
+        max_k = _int(self._options.get("max_k", 0), "options.max_k")
+        if 0 < max_k < len(self.columns):
+            raise ModelFileError("inconsistent model: {} columns, more than its options' max_k = {}".format(
+                len(self.columns), max_k))
         for j, ((kind, index, *_), c) in enumerate(zip(self.columns, cols)):
             reg, loo = float(c.get("reg_error", 0)), float(c.get("loo_error", 0))
             if reg < 0 or loo < 0:

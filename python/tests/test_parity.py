@@ -1523,7 +1523,7 @@ def test_greedy_spec_must_match_its_options(cli, tmp_path):
         (("greedytl:lambda=2.0", dict(lambda_=2)), "greedytl:lambda=2"),
         (("greedytl:lambda=2", dict(lambda_=2)), None),
         (("greedytl-sp", dict(gamma=0.5)), None),
-        (("greedytl-59:delta=1e-07,max_k=3", dict(sample=59, delta=1e-7, max_k=3)), None),
+        (("greedytl-59:delta=1e-07,max_k=30", dict(sample=59, delta=1e-7, max_k=30)), None),
         (("greedytl", dict(auto_lambda=True, lambda_=0.01)), "greedytl:auto_lambda=1"),
         (("greedytl:auto_lambda=1", dict(auto_lambda=True, lambda_=0.01)), None),
     ]
@@ -1538,6 +1538,12 @@ def test_greedy_spec_must_match_its_options(cli, tmp_path):
             continue
         message = '{} model: method "{}" does not match the options, which make "{}"'.format(method, method, want)
         assert _decoder_refused_alike(cli, path) == message
+    # More columns than max_k (greedytl.Model's validate, before the spec):
+    # refused by both, with greedytl's message.
+    k = len(doc["columns"])
+    few = variant("maxk", "greedytl:max_k={}".format(k - 1), max_k=k - 1)
+    assert _decoder_refused_alike(cli, few) == \
+        "greedytl:max_k={} model: inconsistent model: {} columns, more than its options' max_k = {}".format(k - 1, k, k - 1)
     v1 = _v1_doc()
     v1["options"]["lambda"] = 2
     v1["hyperparameters"]["lambda"] = 2
