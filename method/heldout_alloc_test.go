@@ -13,24 +13,32 @@ import (
 // rows of class c drawn around a centre of their own, and their folds.
 func heldOutProblem(K, shots, r, k int) (*mat.Dense, ClassLabels, []int) {
 	rng := rand.New(rand.NewPCG(1, 2))
+	centre := make([]float64, K*r)
+	for j := range centre {
+		centre[j] = 3 * rng.NormFloat64()
+	}
+	F, y := centredRows(rng, K, shots, r, func(c, j int) float64 { return centre[c*r+j] })
+	return F, y, multinomialFoldsOf(y, k, 1)
+}
+
+// centredRows returns K classes ("c0", "c1", …) of shots rows each in r
+// dimensions, row i of class i mod K, its value j centre(c, j) plus a
+// standard normal draw of rng.
+func centredRows(rng *rand.Rand, K, shots, r int, centre func(c, j int) float64) (*mat.Dense, ClassLabels) {
 	m := K * shots
 	F := mat.NewDense(m, r, nil)
 	y := ClassLabels{Names: make([]string, K), Y: make([]int, m)}
 	for c := range K {
 		y.Names[c] = fmt.Sprint("c", c)
 	}
-	centre := make([]float64, K*r)
-	for j := range centre {
-		centre[j] = 3 * rng.NormFloat64()
-	}
 	for i := range m {
 		c := i % K
 		y.Y[i] = c
 		for j := range r {
-			F.Set(i, j, centre[c*r+j]+rng.NormFloat64())
+			F.Set(i, j, centre(c, j)+rng.NormFloat64())
 		}
 	}
-	return F, y, multinomialFoldsOf(y, k, 1)
+	return F, y
 }
 
 // TestHeldOutProbabilitiesAllocs checks that scoring the held-out rows

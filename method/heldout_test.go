@@ -2,7 +2,6 @@ package method
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -21,20 +20,7 @@ import (
 // so a "right" that also counts those fails.
 func TestHeldOutAgainstFullProbabilities(t *testing.T) {
 	const K, shots, r, k = 3, 30, 2, 3
-	rng := rand.New(rand.NewPCG(3, 4))
-	m := K * shots
-	F := mat.NewDense(m, r, nil)
-	y := ClassLabels{Names: make([]string, K), Y: make([]int, m)}
-	for c := range K {
-		y.Names[c] = fmt.Sprint("c", c)
-	}
-	for i := range m {
-		c := i % K
-		y.Y[i] = c
-		for j := range r {
-			F.Set(i, j, 0.7*float64(c)*float64(j+1)+rng.NormFloat64())
-		}
-	}
+	F, y := centredRows(rand.New(rand.NewPCG(3, 4)), K, shots, r, func(c, j int) float64 { return 0.7 * float64(c) * float64(j+1) })
 	fold := multinomialFoldsOf(y, k, 1)
 	cs := []float64{0.01, 1, 100}
 	held, err := heldOutProbabilities(context.Background(), F, y, nil, fold, k, cs, multinomialCVTol, &solverRuns{})
