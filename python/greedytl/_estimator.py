@@ -534,16 +534,16 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         given, _given_labels, or None: the indices, _encode) of the class
         greedytl names c (a class of the model file, or of a warning), or
         None when c names none: greedytl names a name label by itself, a
-        number label by its value ("5", "1e+06"), which float reads exactly
-        for integers of at most 2**53."""
+        number label by its value ("5", "1e+06"), read as greedytl reads a
+        number (_model._parse_go_float: not " 5", "1_0" or "\u0665", which
+        Python's float takes), exactly for integers of at most 2**53."""
         if values is None or values.dtype.kind == "U":
             given = TransferClassifier._class_names(k, values)
             return given.index(c) if c in given else None
-        try:
-            x = float(c)
-        except (TypeError, ValueError):
+        parsed = _model._parse_go_float(c) if isinstance(c, str) else None
+        if parsed is None:
             return None
-        hit = np.flatnonzero(values == x)
+        hit = np.flatnonzero(values == parsed[0])
         return int(hit[0]) if len(hit) else None
 
     def _data_args(self, save, prefix, X, resolved, given):
