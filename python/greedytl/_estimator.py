@@ -336,7 +336,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             if not self.verbose:
                 args += ["-q"]
             shown = {os.path.join(tmp, name): what for name, what in _SHOWN.items()}
-            with _cli.naming_inputs(shown, _NOTES, self._namer(classes, values)):
+            namer = self._namer(classes, values)  # names greedytl's classes in its errors and warnings
+            with _cli.naming_inputs(shown, _NOTES, namer):
                 echo = _cli.echo_stderr if self.verbose else None
                 report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp, echo=echo))
                 with open(model_path, "rb") as f:
@@ -385,7 +386,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         # warning that the method draws nothing at random (seed-unused) is
         # not the caller's to act on.
         _cli.warn([w for w in report["warnings"] if w.get("code") != "seed-unused"],
-                  self._class_namer(len(classes)), stacklevel=2,
+                  namer, stacklevel=2,
                   name_column=lambda c: self._given_name(c, names))
         return self
 
@@ -593,7 +594,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
 
     def _class_namer(self, k):
         """How a warning names a class of the labels greedytl was given
-        (_encode): its index into classes_ and its label (_namer)."""
+        (_encode): its index into classes_ and its label (_namer), as fit's
+        messages name it (fit builds that namer once, before classes_)."""
         return self._namer(self.classes_[:k], self._label_values)
 
     @staticmethod
