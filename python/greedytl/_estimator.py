@@ -336,7 +336,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             if not self.verbose:
                 args += ["-q"]
             shown = {os.path.join(tmp, name): what for name, what in _SHOWN.items()}
-            with _cli.naming_inputs(shown, _NOTES, self._namer(classes, values)):
+            namer = self._namer(classes, values)  # names greedytl's classes in its errors and warnings
+            with _cli.naming_inputs(shown, _NOTES, namer):
                 echo = _cli.echo_stderr if self.verbose else None
                 report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp, echo=echo))
                 with open(model_path, "rb") as f:
@@ -358,7 +359,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                                    "during the fit".format(rec.get("sha256"), resolved.path, resolved.identity))
             if rec.get("data_sha256", "") == resolved.data_sha256:  # missing: "", as greedytl reads it
                 recorded = names
-        self._check_classes(scorer, len(classes), values)
+        index = self._check_classes(scorer, len(classes), values)
         self._check_columns(scorer, X.shape[1] if self.use_features else 0, len(names))
         inspection = scorer.inspection(recorded)
         self.classes_ = classes
@@ -372,7 +373,6 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         def named(cols):
             return [dict(c, name=self._column_name(c, names)) for c in (cols or [])]
         if "per_class" in inspection:  # multi-class: the file names classes by their labels as given
-            index = self._class_index(scorer.classes, len(classes), values)
             self.selected_ = {_key(classes[index[pc["class"]]]): named(pc.get("selected"))
                               for pc in inspection["per_class"]}
         else:
@@ -386,7 +386,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         # warning that the method draws nothing at random (seed-unused) is
         # not the caller's to act on.
         _cli.warn([w for w in report["warnings"] if w.get("code") != "seed-unused"],
-                  self._class_namer(len(classes)), stacklevel=2,
+                  namer, stacklevel=2,
                   name_column=lambda c: self._given_name(c, names))
         return self
 
@@ -534,17 +534,29 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         given, _given_labels, or None: the indices, _encode) of the class
         greedytl names c (a class of the model file, or of a warning), or
         None when c names none: greedytl names a name label by itself, a
-        number label by its value ("5", "1e+06"), which float reads exactly
-        for integers of at most 2**53."""
+        number label by its value ("5", "1e+06"), read as greedytl reads a
+        number (_model._parse_go_float: not " 5", "1_0" or "\u0665", which
+        Python's float takes), exactly for integers of at most 2**53."""
+        return TransferClassifier._class_finder(k, values)(c)
+
+    @staticmethod
+    def _class_finder(k, values):
+        """_file_class of k classes of values as a function of c, which
+        finds c in one dict built here (greedytl's name of each class, or
+        each number label's value, to the first class of it): a fit's k
+        names are found in O(k), not O(k**2)."""
+        index = {}
         if values is None or values.dtype.kind == "U":
-            given = TransferClassifier._class_names(k, values)
-            return given.index(c) if c in given else None
-        try:
-            x = float(c)
-        except (TypeError, ValueError):
-            return None
-        hit = np.flatnonzero(values == x)
-        return int(hit[0]) if len(hit) else None
+            for i, name in enumerate(TransferClassifier._class_names(k, values)):
+                index.setdefault(name, i)
+            return lambda c: index.get(c) if isinstance(c, str) else None
+        for i, v in enumerate(values.tolist()):
+            index.setdefault(v, i)
+
+        def find(c):
+            parsed = _model._parse_go_float(c) if isinstance(c, str) else None
+            return None if parsed is None else index.get(parsed[0])
+        return find
 
     def _data_args(self, save, prefix, X, resolved, given):
         """The --PREFIXfeatures/--PREFIXsource-scores (or --sources) arguments
@@ -577,11 +589,13 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         file: the labels greedytl was given (_encode: values, or the indices
         when None; -1 and 1 for two classes, which a native multi-class
         method fits as two classes), as _file_class reads them."""
-        return {c: TransferClassifier._file_class(c, k, values) for c in file_classes}
+        find = TransferClassifier._class_finder(k, values)
+        return {c: find(c) for c in file_classes}
 
     def _class_namer(self, k):
         """How a warning names a class of the labels greedytl was given
-        (_encode): its index into classes_ and its label (_namer)."""
+        (_encode): its index into classes_ and its label (_namer), as fit's
+        messages name it (fit builds that namer once, before classes_)."""
         return self._namer(self.classes_[:k], self._label_values)
 
     @staticmethod
@@ -589,8 +603,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         """How a message names a class c of the labels greedytl was given
         for classes (y's, sorted; values: _given_labels): its index into
         classes and its label, or repr(c) when it names none."""
+        find = TransferClassifier._class_finder(len(classes), values)
+
         def name(c):
-            i = TransferClassifier._file_class(c, len(classes), values)
+            i = find(c)
             if i is None:
                 return repr(c)
             return "classes_[{}] = {}".format(i, _shown(classes[i]))
@@ -601,15 +617,19 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         """Refuse a model whose classes are not one of each class of the
         labels greedytl was given (k classes; values: _given_labels). The
         message names the labels as greedytl does: an integer by Go's
-        spelling of its value ("5", "1e+06"), as _file_class reads it."""
+        spelling of its value ("5", "1e+06"), as _file_class reads it.
+        Returns the model's _class_index (None for a binary model)."""
         if scorer.classes is None:
             if k != 2:
                 raise RuntimeError("greedytl wrote a binary model for {} classes".format(k))
-            return
+            return None
         index = TransferClassifier._class_index(scorer.classes, k, values)
-        if len(scorer.classes) != k or sorted(index.values(), key=lambda i: -1 if i is None else i) != list(range(k)):
+        # The k names (index holds at most k) find all of 0, …, k-1 (None,
+        # no class, is none of them): each class of the labels, once.
+        if len(scorer.classes) != k or set(index.values()) != set(range(k)):
             raise RuntimeError("greedytl wrote classes {!r} for the labels {}".format(
                 scorer.classes, ", ".join(TransferClassifier._class_names(k, values))))
+        return index
 
     @staticmethod
     def _check_columns(scorer, d, n):

@@ -3007,10 +3007,14 @@ def test_file_class():
     """_file_class maps greedytl's name of a class to its index into
     classes_: a number label by value (Go's spelling, "1e+06", or another
     of the same value), a name by itself, the indices as _encode writes
-    them; a name of no class is None (not 0, the first class)."""
+    them; a name of no class is None (not 0, the first class). A number is
+    read as greedytl reads one: not " 5", "1_000_000" or "\u0665" (an
+    Arabic-Indic 5), which Python's float reads as 5 and 1e6."""
     fc = TransferClassifier._file_class
     ints = np.array([-1e6, 5.0, 1e6])
     assert [fc(c, 3, ints) for c in ("-1e+06", "5", "1e+06", "1000000", "5.0")] == [0, 1, 2, 2, 1]
+    for c in (" 5", "5 ", "1_000_000", "\u0665", "+5\n"):
+        assert fc(c, 3, ints) is None, c
     names = np.array(["cat", "dog"])
     assert [fc(c, 2, names) for c in ("cat", "dog")] == [0, 1]
     assert [fc(c, 2, None) for c in ("-1", "1")] == [0, 1] and [fc(c, 3, None) for c in ("0", "2")] == [0, 2]
