@@ -41,8 +41,8 @@ func ReadMatrixNames(path string, names *[]string) (*mat.Dense, error) {
 // same formats, checks, errors and names: ReadMatrixNames is it with one
 // block) and gives its rows to fn in order, in blocks of at most block
 // rows (block ≥ 2), each a new matrix: a text file a block at a time as it
-// is read, holding a block of values and the first column, not the whole
-// matrix; a .npy file read whole, at once.
+// is read, holding a block of values, not the whole matrix; a .npy file
+// read whole, at once.
 // An error may follow blocks (a bad line after them, or a check of every
 // row at the end): then the file is not a matrix, the error is
 // ReadMatrixNames's for it, and what fn made of the blocks is to be
@@ -187,8 +187,8 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 // decodeCSVRows is decodeCSV giving the rows to fn in blocks of at most
 // block (≥ 2) rows, in order, as they are read: its errors, some of them
 // found at the end (a first column counting the rows, a range header above
-// rows of decimals), may follow blocks. It keeps a block of values and the
-// first column, which those checks need. fn's error stops it and is
+// rows of decimals), may follow blocks. It keeps a block of values, and
+// checks the first column as the rows arrive. fn's error stops it and is
 // returned.
 func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func(*mat.Dense) error) error {
 	lr := newLineReader(r, name)
@@ -212,13 +212,19 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 		rows       int
 		values     chunkedValues // the rows not yet given to fn
 		emitted    int           // the rows given to fn (a range header's included)
-		firstCol   []float64     // every row's first value, for countsRows
-		fields     [][]byte
-		scratch    []byte
-		quoted     []bool
-		err        error
-		dataLine   [2]int // the lines of the first two rows
-		prevLine   int    // the line of the header or row before this one
+		// counting: the first column, of the rows below any range
+		// header, has counted from, from+1, … so far (counted rows), from
+		// 0 or 1, in a matrix of two or more columns: a row index, refused
+		// from minIndexRows rows on.
+		counting bool
+		from     float64
+		counted  int
+		fields   [][]byte
+		scratch  []byte
+		quoted   []bool
+		err      error
+		dataLine [2]int // the lines of the first two rows
+		prevLine int    // the line of the header or row before this one
 	)
 	var split fieldSplit // how the lines are split, also for parseValue's messages
 	// emit gives fn the rows read since the last block, but the first line
@@ -325,8 +331,13 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 			if intRow && rows > 0 && v != math.Trunc(v) {
 				fractional = true
 			}
-			if j == 0 {
-				firstCol = append(firstCol, v)
+			if j == 0 && !(rangeHeader && rows == 0) {
+				if counted == 0 {
+					counting, from = cols >= 2 && (v == 0 || v == 1), v
+				} else {
+					counting = counting && v == from+float64(counted)
+				}
+				counted++
 			}
 		}
 		if rows < 2 {
@@ -351,13 +362,12 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 	if intRow && decimals && rows > 1 && (isRange(firstInts) || fractional) {
 		return intRowError(name, dataLine[0], firstInts)
 	}
-	index := firstCol // the first column of the matrix's rows
 	if rangeHeader && rows > 1 {
-		index = firstCol[1:]
 		dataLine[0] = dataLine[1]
 	}
-	if from, ok := countsRows(index, cols); ok {
-		last := from + len(index) - 1
+	if counting && counted >= minIndexRows {
+		from := int(from)
+		last := from + counted - 1
 		switch {
 		case headerLine == 0:
 			// A range header (pandas' default names 0, 1, …) names no column either.
@@ -425,34 +435,15 @@ func blankValueError(name string, line int) error {
 	return errorf(name, line, "a blank line between the rows of a one-column file: a missing value (pandas' to_csv writes NaN so), whose row would be lost and every row below moved up one; fill or drop the missing values (pandas: fillna or dropna) and write the file again, or delete the line if no row is missing")
 }
 
-// minIndexRows is the fewest rows whose first column, counting them, is
-// taken for a row index (countsRows): a feature of a few rows may count
-// 0, 1, 2 by chance.
+// minIndexRows is the fewest rows whose first column, counting them from 0
+// or from 1 in a matrix of two or more columns, as a row index pandas or R
+// wrote does, is taken for a row index (decodeCSVRows): a feature of a few
+// rows may count 0, 1, 2 by chance.
 const minIndexRows = 10
-
-// countsRows reports whether col, the first of the cols columns of a
-// matrix, counts its rows from 0 or from 1 (and from which), as a row index
-// pandas or R wrote does, with at least minIndexRows rows and one more
-// column.
-func countsRows(col []float64, cols int) (int, bool) {
-	if len(col) < minIndexRows || cols < 2 {
-		return 0, false
-	}
-	from := col[0]
-	if from != 0 && from != 1 {
-		return 0, false
-	}
-	for i, v := range col {
-		if v != from+float64(i) {
-			return 0, false
-		}
-	}
-	return int(from), true
-}
 
 // isIndexName reports whether a header's first name is one that pandas or R
 // gives a row index written as a column, so that a column of it counting
-// the rows is read as an index (countsRows): pandas' reset_index ("index",
+// the rows is read as an index (minIndexRows): pandas' reset_index ("index",
 // "level_0"), read_csv of a file with an index ("Unnamed: 0", and
 // "Unnamed: 0.1", … when a file already held one, as it names a duplicate),
 // R's read.csv of a file with row names ("X", and "X.1", … as make.unique
