@@ -30,11 +30,18 @@ func ReadMatrix(path string) (*mat.Dense, error) {
 // without a header, for pandas' default names 0, 1, …, n−1, which name no
 // column, and for a .npy file.
 func ReadMatrixNames(path string, names *[]string) (*mat.Dense, error) {
-	var A *mat.Dense
-	if err := ScanMatrixRows(path, names, math.MaxInt, func(b *mat.Dense) error { A = b; return nil }); err != nil {
+	if names != nil {
+		*names = nil
+	}
+	if path != "-" && (strings.HasSuffix(path, ".npy") || strings.HasSuffix(path, ".npy.gz")) {
+		return ReadNPYMatrix(path)
+	}
+	src, err := openPath(path)
+	if err != nil {
 		return nil, err
 	}
-	return A, nil
+	defer src.close()
+	return src.matrix(displayName(path), names)
 }
 
 // ScanMatrixRows reads the matrix file path as ReadMatrixNames does (the
