@@ -211,6 +211,7 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 		// others) but no rangeHeader: refused above rows all of decimals
 		// (of other integers, when some value below is no integer).
 		intRow     bool
+		rangeRow   bool     // the first row is 0, 1, …, n−1 (isRangeHeader)
 		firstInts  []string // intRow's integers, for its error
 		fractional bool     // some value below the first row is not an integer
 		decimals   = true   // every row after the first is allDecimals
@@ -279,7 +280,8 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 				prevLine = lr.line
 				continue
 			}
-			rangeHeader = (split.sep == ',' || split.sep == '\t') && len(fields) >= 3 && isRangeHeader(fields)
+			rangeRow = isRangeHeader(fields)
+			rangeHeader = (split.sep == ',' || split.sep == '\t') && len(fields) >= 3 && rangeRow
 			if intRow = !rangeHeader && len(fields) >= 2 && allIntegers(fields) && distinctNames(fields); intRow {
 				for _, f := range fields {
 					firstInts = append(firstInts, string(f))
@@ -366,8 +368,8 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 		}
 		return errorf(name, 0, "no rows")
 	}
-	if intRow && decimals && rows > 1 && (isRange(firstInts) || fractional) {
-		return intRowError(name, dataLine[0], firstInts)
+	if intRow && decimals && rows > 1 && (rangeRow || fractional) {
+		return intRowError(name, dataLine[0], firstInts, rangeRow)
 	}
 	if rangeHeader && rows > 1 {
 		dataLine[0] = dataLine[1]
@@ -542,18 +544,8 @@ func distinctNames(fields [][]byte) bool {
 	return true
 }
 
-// isRange reports whether ints are 0, 1, …, n−1.
-func isRange(ints []string) bool {
-	for j, s := range ints {
-		if s != strconv.Itoa(j) {
-			return false
-		}
-	}
-	return true
-}
-
 // intRowError is the error of a first line, on line line, of n ≥ 2
-// integers (ints), none negative and no two alike (distinctNames), that no
+// integers (ints; isRange: they are 0, 1, …, n−1), none negative and no two alike (distinctNames), that no
 // rangeHeader takes for a header above rows all of
 // decimals (allDecimals, every row below), and, unless they are 0, 1, …,
 // n−1, some of them not an integer (fractional): continuous data, in which
@@ -568,8 +560,8 @@ func isRange(ints []string) bool {
 // above an unnamed Series of labels); taken for a header it would drop a
 // row of data written bare above decimals (np.savetxt(fmt='%g')), so it is
 // refused either way, the message saying how to make each reading plain.
-func intRowError(name string, line int, ints []string) error {
-	if isRange(ints) {
+func intRowError(name string, line int, ints []string, isRange bool) error {
+	if isRange {
 		names := "0, 1"
 		if n := len(ints); n > 2 {
 			names = fmt.Sprintf("0, 1, …, %d", n-1)
