@@ -517,8 +517,7 @@ func allDecimals(fields [][]byte) bool {
 // after an optional sign, as pandas writes integer column names.
 func allIntegers(fields [][]byte) bool {
 	for _, f := range fields {
-		d := bytes.TrimLeft(f, "+-")
-		if len(f)-len(d) > 1 || len(d) == 0 || bytes.IndexFunc(d, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+		if !digitsOnly(trimSign(f)) {
 			return false
 		}
 	}
