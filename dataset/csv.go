@@ -232,7 +232,6 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 		quoted   []bool
 		err      error
 		dataLine [2]int // the lines of the first two rows
-		prevLine int    // the line of the header or row before this one
 	)
 	var split fieldSplit // how the lines are split, also for parseValue's messages
 	// emit gives fn the rows read since the last block, but the first line
@@ -277,7 +276,6 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 				for j, f := range fields {
 					header[j] = string(f)
 				}
-				prevLine = lr.line
 				continue
 			}
 			rangeRow = isRangeHeader(fields)
@@ -324,10 +322,9 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 			}
 			return errorf(name, lr.line, "expected %d values, got %d%s", cols, len(fields), hint)
 		}
-		if cols == 1 && lr.blank > prevLine && (rows > 0 || headerLine > 0) {
+		if cols == 1 && lr.blank > 0 && (rows > 0 || headerLine > 0) {
 			return blankValueError(name, lr.blank)
 		}
-		prevLine = lr.line
 		if rows > 0 && len(fields) > 1 && allEmpty(fields) {
 			return errorf(name, lr.line, "a row of %d empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data", len(fields))
 		}

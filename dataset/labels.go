@@ -141,7 +141,7 @@ type gapLines struct{ blank, comment, blanks, comments int }
 // note notes line, a line that holds no label (isSkippable), blank or a
 // comment, and its number if it is the first of its kind.
 func (g *gapLines) note(line []byte, num int) {
-	if len(bytes.TrimLeft(line, " \t")) == 0 {
+	if blankLine(line) {
 		g.blank = cmp.Or(g.blank, num)
 		g.blanks++
 	} else {
