@@ -237,20 +237,17 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 	if src.isNPY() || npyName {
 		var v []float64
 		a, texts, err := src.npyLabels(name)
-		if err == nil && texts != nil {
-			if len(texts) == 0 {
-				return nil, errorf(name, 0, "no labels")
-			}
-			return &labelFile{name: name, vals: texts, npy: true, texts: true}, nil
-		}
-		if err == nil {
+		if err == nil && texts == nil {
 			v, err = a.vector(name)
 		}
 		if err != nil {
 			return nil, hintText(err, labelHint)
 		}
-		if len(v) == 0 {
+		if len(v) == 0 && len(texts) == 0 {
 			return nil, errorf(name, 0, "no labels")
+		}
+		if texts != nil {
+			return &labelFile{name: name, vals: texts, npy: true, texts: true}, nil
 		}
 		vals := make([]string, len(v))
 		bits := 64
