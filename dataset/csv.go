@@ -334,7 +334,7 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 				return &Error{File: name, Line: lr.line, Err: err}
 			}
 			values.add(v)
-			if intRow && rows > 0 && v != math.Trunc(v) {
+			if intRow && decimals && !fractional && rows > 0 && v != math.Trunc(v) {
 				fractional = true
 			}
 			if j == 0 && !(rangeHeader && rows == 0) {
