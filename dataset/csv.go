@@ -218,8 +218,13 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 		header     []string // the header's column names (nil: none)
 		cols       = -1
 		rows       int
-		values     chunkedValues // the rows not yet given to fn
-		emitted    int           // the rows given to fn (a range header's included)
+		// The rows not yet given to fn: in values while no block has been
+		// given, in sized after one (block·cols values allocated at once, as
+		// many as the first block held; a new slice each block, as fn may
+		// keep it).
+		values  chunkedValues
+		sized   []float64
+		emitted int // the rows given to fn (a range header's included)
 		// counting: the first column, of the rows below any range
 		// header, has counted from, from+1, … so far (counted rows), from
 		// 0 or 1, in a matrix of two or more columns: a row index, refused
@@ -238,11 +243,14 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 	// when it is a range header and rows follow (block ≥ 2: they do when
 	// a block is full).
 	emit := func() error {
-		data, n := values.join(), rows-emitted
+		data, n := sized, rows-emitted
+		if data == nil {
+			data = values.join()
+		}
 		if emitted == 0 && rangeHeader && rows > 1 {
 			data, n = data[cols:], n-1
 		}
-		values, emitted = chunkedValues{}, rows
+		values, sized, emitted = chunkedValues{}, nil, rows
 		if n == 0 {
 			return nil
 		}
@@ -328,12 +336,19 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 		if rows > 0 && len(fields) > 1 && allEmpty(fields) {
 			return errorf(name, lr.line, "a row of %d empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data", len(fields))
 		}
+		if sized == nil && emitted > 0 {
+			sized = make([]float64, 0, block*cols)
+		}
 		for j, f := range fields {
 			v, err := parseValue(f, j+1, split)
 			if err != nil {
 				return &Error{File: name, Line: lr.line, Err: err}
 			}
-			values.add(v)
+			if sized != nil {
+				sized = append(sized, v)
+			} else {
+				values.add(v)
+			}
 			if intRow && decimals && !fractional && rows > 0 && v != math.Trunc(v) {
 				fractional = true
 			}
