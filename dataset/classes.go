@@ -219,24 +219,20 @@ func (lf *labelFile) classes(h LabelHeader) (*Classes, error) {
 	if len(vals) < len(all) {
 		c.header = &all[0]
 	}
-	numeric := true
-	nums := make([]float64, len(vals))
+	nums := make([]float64, len(vals)) // nil when a label is no number
 	for i, v := range vals {
 		x, err := number.Parse(v)
 		if err != nil || math.IsNaN(x) {
-			numeric = false
+			nums = nil
 			break
 		}
 		nums[i] = x + 0 // −0 is the class of 0
-	}
-	if !numeric {
-		nums = nil
 	}
 	c.index(nums)
 	return c, nil
 }
 
-// index sets c.Names and c.Y from c.vals: each distinct label a class,
+// index sets c.Names (nil before) and c.Y from c.vals: each distinct label a class,
 // compared by value and named in the shortest form when nums holds every
 // label's value (the labels are numbers), else as a trimmed string.
 func (c *Classes) index(nums []float64) {
@@ -247,8 +243,6 @@ func (c *Classes) index(nums []float64) {
 			keys[i] = formatFloat(nums[i])
 		}
 	}
-	numeric := nums != nil
-	c.Names = nil
 	index := map[string]int{}
 	for i, k := range keys {
 		if _, ok := index[k]; !ok {
@@ -256,7 +250,7 @@ func (c *Classes) index(nums []float64) {
 			c.Names = append(c.Names, k)
 		}
 	}
-	if numeric {
+	if nums != nil {
 		slices.SortFunc(c.Names, func(a, b string) int {
 			x, _ := number.Parse(a)
 			y, _ := number.Parse(b)
@@ -299,7 +293,7 @@ func (c *Classes) ReadAsNames(known *Classes) bool {
 		return false
 	}
 	_, ok := c.values()
-	return ok && len(c.vals) == len(c.Y)
+	return ok && c.src != nil
 }
 
 // otherValue returns the first value of v that differs from v[0].

@@ -446,6 +446,11 @@ func TestClassesAs(t *testing.T) {
 	if built.ReadAsNames(names) || built.As(names) != built {
 		t.Error("classes without their labels as read were read anew")
 	}
+	// Built from names alone (no labels, as a model's classes): the same.
+	alone := &Classes{Names: []string{"1", "2"}}
+	if alone.ReadAsNames(names) || alone.As(names) != alone {
+		t.Error("classes built from names alone were read anew")
+	}
 	// Labels not all numbers are names already.
 	d := read("z.txt", "1\ndog\n")
 	if d.ReadAsNames(names) || d.As(names) != d {

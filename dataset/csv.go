@@ -30,19 +30,26 @@ func ReadMatrix(path string) (*mat.Dense, error) {
 // without a header, for pandas' default names 0, 1, …, n−1, which name no
 // column, and for a .npy file.
 func ReadMatrixNames(path string, names *[]string) (*mat.Dense, error) {
-	var A *mat.Dense
-	if err := ScanMatrixRows(path, names, math.MaxInt, func(b *mat.Dense) error { A = b; return nil }); err != nil {
+	if names != nil {
+		*names = nil
+	}
+	if path != "-" && (strings.HasSuffix(path, ".npy") || strings.HasSuffix(path, ".npy.gz")) {
+		return ReadNPYMatrix(path)
+	}
+	src, err := openPath(path)
+	if err != nil {
 		return nil, err
 	}
-	return A, nil
+	defer src.close()
+	return src.matrix(displayName(path), names)
 }
 
 // ScanMatrixRows reads the matrix file path as ReadMatrixNames does (the
 // same formats, checks, errors and names: ReadMatrixNames is it with one
 // block) and gives its rows to fn in order, in blocks of at most block
 // rows (block ≥ 2), each a new matrix: a text file a block at a time as it
-// is read, holding a block of values and the first column, not the whole
-// matrix; a .npy file read whole, at once.
+// is read, holding a block of values, not the whole matrix; a .npy file
+// read whole, at once.
 // An error may follow blocks (a bad line after them, or a check of every
 // row at the end): then the file is not a matrix, the error is
 // ReadMatrixNames's for it, and what fn made of the blocks is to be
@@ -187,8 +194,8 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 // decodeCSVRows is decodeCSV giving the rows to fn in blocks of at most
 // block (≥ 2) rows, in order, as they are read: its errors, some of them
 // found at the end (a first column counting the rows, a range header above
-// rows of decimals), may follow blocks. It keeps a block of values and the
-// first column, which those checks need. fn's error stops it and is
+// rows of decimals), may follow blocks. It keeps a block of values, and
+// checks the first column as the rows arrive. fn's error stops it and is
 // returned.
 func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func(*mat.Dense) error) error {
 	lr := newLineReader(r, name)
@@ -204,32 +211,46 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 		// others) but no rangeHeader: refused above rows all of decimals
 		// (of other integers, when some value below is no integer).
 		intRow     bool
+		rangeRow   bool     // the first row is 0, 1, …, n−1 (isRangeHeader)
 		firstInts  []string // intRow's integers, for its error
 		fractional bool     // some value below the first row is not an integer
 		decimals   = true   // every row after the first is allDecimals
 		header     []string // the header's column names (nil: none)
 		cols       = -1
 		rows       int
-		values     chunkedValues // the rows not yet given to fn
-		emitted    int           // the rows given to fn (a range header's included)
-		firstCol   []float64     // every row's first value, for countsRows
-		fields     [][]byte
-		scratch    []byte
-		quoted     []bool
-		err        error
-		dataLine   [2]int // the lines of the first two rows
-		prevLine   int    // the line of the header or row before this one
+		// The rows not yet given to fn: in values while no block has been
+		// given, in sized after one (block·cols values allocated at once, as
+		// many as the first block held; a new slice each block, as fn may
+		// keep it).
+		values  chunkedValues
+		sized   []float64
+		emitted int // the rows given to fn (a range header's included)
+		// counting: the first column, of the rows below any range
+		// header, has counted from, from+1, … so far (counted rows), from
+		// 0 or 1, in a matrix of two or more columns: a row index, refused
+		// from minIndexRows rows on.
+		counting bool
+		from     float64
+		counted  int
+		fields   [][]byte
+		scratch  []byte
+		quoted   []bool
+		err      error
+		dataLine [2]int // the lines of the first two rows
 	)
 	var split fieldSplit // how the lines are split, also for parseValue's messages
 	// emit gives fn the rows read since the last block, but the first line
 	// when it is a range header and rows follow (block ≥ 2: they do when
 	// a block is full).
 	emit := func() error {
-		data, n := values.join(), rows-emitted
+		data, n := sized, rows-emitted
+		if data == nil {
+			data = values.join()
+		}
 		if emitted == 0 && rangeHeader && rows > 1 {
 			data, n = data[cols:], n-1
 		}
-		values, emitted = chunkedValues{}, rows
+		values, sized, emitted = chunkedValues{}, nil, rows
 		if n == 0 {
 			return nil
 		}
@@ -263,10 +284,10 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 				for j, f := range fields {
 					header[j] = string(f)
 				}
-				prevLine = lr.line
 				continue
 			}
-			rangeHeader = (split.sep == ',' || split.sep == '\t') && len(fields) >= 3 && isRangeHeader(fields)
+			rangeRow = isRangeHeader(fields)
+			rangeHeader = (split.sep == ',' || split.sep == '\t') && len(fields) >= 3 && rangeRow
 			if intRow = !rangeHeader && len(fields) >= 2 && allIntegers(fields) && distinctNames(fields); intRow {
 				for _, f := range fields {
 					firstInts = append(firstInts, string(f))
@@ -309,24 +330,35 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 			}
 			return errorf(name, lr.line, "expected %d values, got %d%s", cols, len(fields), hint)
 		}
-		if cols == 1 && lr.blank > prevLine && (rows > 0 || headerLine > 0) {
+		if cols == 1 && lr.blank > 0 && (rows > 0 || headerLine > 0) {
 			return blankValueError(name, lr.blank)
 		}
-		prevLine = lr.line
 		if rows > 0 && len(fields) > 1 && allEmpty(fields) {
 			return errorf(name, lr.line, "a row of %d empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data", len(fields))
+		}
+		if sized == nil && emitted > 0 {
+			sized = make([]float64, 0, block*cols)
 		}
 		for j, f := range fields {
 			v, err := parseValue(f, j+1, split)
 			if err != nil {
 				return &Error{File: name, Line: lr.line, Err: err}
 			}
-			values.add(v)
-			if intRow && rows > 0 && v != math.Trunc(v) {
+			if sized != nil {
+				sized = append(sized, v)
+			} else {
+				values.add(v)
+			}
+			if intRow && decimals && !fractional && rows > 0 && v != math.Trunc(v) {
 				fractional = true
 			}
-			if j == 0 {
-				firstCol = append(firstCol, v)
+			if j == 0 && !(rangeHeader && rows == 0) {
+				if counted == 0 {
+					counting, from = cols >= 2 && (v == 0 || v == 1), v
+				} else {
+					counting = counting && v == from+float64(counted)
+				}
+				counted++
 			}
 		}
 		if rows < 2 {
@@ -348,16 +380,15 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 		}
 		return errorf(name, 0, "no rows")
 	}
-	if intRow && decimals && rows > 1 && (isRange(firstInts) || fractional) {
-		return intRowError(name, dataLine[0], firstInts)
+	if intRow && decimals && rows > 1 && (rangeRow || fractional) {
+		return intRowError(name, dataLine[0], firstInts, rangeRow)
 	}
-	index := firstCol // the first column of the matrix's rows
 	if rangeHeader && rows > 1 {
-		index = firstCol[1:]
 		dataLine[0] = dataLine[1]
 	}
-	if from, ok := countsRows(index, cols); ok {
-		last := from + len(index) - 1
+	if counting && counted >= minIndexRows {
+		from := int(from)
+		last := from + counted - 1
 		switch {
 		case headerLine == 0:
 			// A range header (pandas' default names 0, 1, …) names no column either.
@@ -425,34 +456,15 @@ func blankValueError(name string, line int) error {
 	return errorf(name, line, "a blank line between the rows of a one-column file: a missing value (pandas' to_csv writes NaN so), whose row would be lost and every row below moved up one; fill or drop the missing values (pandas: fillna or dropna) and write the file again, or delete the line if no row is missing")
 }
 
-// minIndexRows is the fewest rows whose first column, counting them, is
-// taken for a row index (countsRows): a feature of a few rows may count
-// 0, 1, 2 by chance.
+// minIndexRows is the fewest rows whose first column, counting them from 0
+// or from 1 in a matrix of two or more columns, as a row index pandas or R
+// wrote does, is taken for a row index (decodeCSVRows): a feature of a few
+// rows may count 0, 1, 2 by chance.
 const minIndexRows = 10
-
-// countsRows reports whether col, the first of the cols columns of a
-// matrix, counts its rows from 0 or from 1 (and from which), as a row index
-// pandas or R wrote does, with at least minIndexRows rows and one more
-// column.
-func countsRows(col []float64, cols int) (int, bool) {
-	if len(col) < minIndexRows || cols < 2 {
-		return 0, false
-	}
-	from := col[0]
-	if from != 0 && from != 1 {
-		return 0, false
-	}
-	for i, v := range col {
-		if v != from+float64(i) {
-			return 0, false
-		}
-	}
-	return int(from), true
-}
 
 // isIndexName reports whether a header's first name is one that pandas or R
 // gives a row index written as a column, so that a column of it counting
-// the rows is read as an index (countsRows): pandas' reset_index ("index",
+// the rows is read as an index (minIndexRows): pandas' reset_index ("index",
 // "level_0"), read_csv of a file with an index ("Unnamed: 0", and
 // "Unnamed: 0.1", … when a file already held one, as it names a duplicate),
 // R's read.csv of a file with row names ("X", and "X.1", … as make.unique
@@ -517,8 +529,7 @@ func allDecimals(fields [][]byte) bool {
 // after an optional sign, as pandas writes integer column names.
 func allIntegers(fields [][]byte) bool {
 	for _, f := range fields {
-		d := bytes.TrimLeft(f, "+-")
-		if len(f)-len(d) > 1 || len(d) == 0 || bytes.IndexFunc(d, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+		if !digitsOnly(trimSign(f)) {
 			return false
 		}
 	}
@@ -544,18 +555,8 @@ func distinctNames(fields [][]byte) bool {
 	return true
 }
 
-// isRange reports whether ints are 0, 1, …, n−1.
-func isRange(ints []string) bool {
-	for j, s := range ints {
-		if s != strconv.Itoa(j) {
-			return false
-		}
-	}
-	return true
-}
-
 // intRowError is the error of a first line, on line line, of n ≥ 2
-// integers (ints), none negative and no two alike (distinctNames), that no
+// integers (ints; isRange: they are 0, 1, …, n−1), none negative and no two alike (distinctNames), that no
 // rangeHeader takes for a header above rows all of
 // decimals (allDecimals, every row below), and, unless they are 0, 1, …,
 // n−1, some of them not an integer (fractional): continuous data, in which
@@ -570,8 +571,8 @@ func isRange(ints []string) bool {
 // above an unnamed Series of labels); taken for a header it would drop a
 // row of data written bare above decimals (np.savetxt(fmt='%g')), so it is
 // refused either way, the message saying how to make each reading plain.
-func intRowError(name string, line int, ints []string) error {
-	if isRange(ints) {
+func intRowError(name string, line int, ints []string, isRange bool) error {
+	if isRange {
 		names := "0, 1"
 		if n := len(ints); n > 2 {
 			names = fmt.Sprintf("0, 1, …, %d", n-1)

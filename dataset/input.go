@@ -126,7 +126,7 @@ type lineReader struct {
 	rest  []byte // the lines after a lone "\r" of the text last read, not yet returned (nil: none)
 	done  bool
 	err   error // read error, an *Error; nil at a clean end of input
-	blank int   // the last blank line content skipped (0: none)
+	blank int   // the blank line content skipped last, below the line it returned before (0: none, or a comment below it)
 }
 
 func newLineReader(r io.Reader, name string) *lineReader {
@@ -267,21 +267,28 @@ func (g *gzipReader) nextMember() error {
 }
 
 // content returns the next content line, skipping those isSkippable
-// skips (noting the last blank one in lr.blank, forgotten at a comment
-// below it: a blank line above a comment separates groups, as in
+// skips (noting the last blank one of them in lr.blank, forgotten at a
+// comment below it: a blank line above a comment separates groups, as in
 // "0.2\n\n# group 2\n0.4", and is no missing value); see next.
 func (lr *lineReader) content() ([]byte, bool) {
+	lr.blank = 0
 	for {
 		line, ok := lr.next()
 		if !ok || !isSkippable(line) {
 			return line, ok
 		}
-		if len(bytes.TrimLeft(line, " \t")) == 0 {
+		if blankLine(line) {
 			lr.blank = lr.line
 		} else {
 			lr.blank = 0
 		}
 	}
+}
+
+// blankLine reports whether a line that isSkippable skips is blank (empty,
+// or spaces and tabs alone), not a comment.
+func blankLine(line []byte) bool {
+	return len(bytes.TrimLeft(line, " \t")) == 0
 }
 
 // isSkippable reports whether a text line carries no data: blank, or a

@@ -126,6 +126,13 @@ type labelFile struct {
 	gaps labelGaps
 }
 
+// asWritten reports whether lf's values are its labels as written (a text
+// file's, or a .npy array of strings), not a .npy array's numbers, which
+// labelFile formatted itself (one spelling each) after reading checked them.
+func (lf *labelFile) asWritten() bool {
+	return !lf.npy || lf.texts
+}
+
 // labelGaps are, by LinePlace, the first blank line and the first comment
 // line of a text label file before its first line of labels, between its
 // first two (AfterHeader), between two others and after its last, and
@@ -141,7 +148,7 @@ type gapLines struct{ blank, comment, blanks, comments int }
 // note notes line, a line that holds no label (isSkippable), blank or a
 // comment, and its number if it is the first of its kind.
 func (g *gapLines) note(line []byte, num int) {
-	if len(bytes.TrimLeft(line, " \t")) == 0 {
+	if blankLine(line) {
 		g.blank = cmp.Or(g.blank, num)
 		g.blanks++
 	} else {
@@ -237,20 +244,17 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 	if src.isNPY() || npyName {
 		var v []float64
 		a, texts, err := src.npyLabels(name)
-		if err == nil && texts != nil {
-			if len(texts) == 0 {
-				return nil, errorf(name, 0, "no labels")
-			}
-			return &labelFile{name: name, vals: texts, npy: true, texts: true}, nil
-		}
-		if err == nil {
+		if err == nil && texts == nil {
 			v, err = a.vector(name)
 		}
 		if err != nil {
 			return nil, hintText(err, labelHint)
 		}
-		if len(v) == 0 {
+		if len(v) == 0 && len(texts) == 0 {
 			return nil, errorf(name, 0, "no labels")
+		}
+		if texts != nil {
+			return &labelFile{name: name, vals: texts, npy: true, texts: true}, nil
 		}
 		vals := make([]string, len(v))
 		bits := 64
@@ -314,7 +318,7 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 			return lf.errorAt(i, err)
 		}
 		allNumbers = allNumbers && isNum
-		if isNum && big < 0 && (!lf.npy || lf.texts) { // .npy numbers: refused on reading (NPYArray.vector)
+		if isNum && big < 0 && lf.asWritten() { // .npy numbers: refused on reading (NPYArray.vector)
 			if _, ok := bigInteger(lf.vals[i]); ok {
 				big = i
 			}
@@ -343,7 +347,7 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 	if missing >= 0 && quoted > 0 && bare == 0 {
 		return lf.errorAt(missing, fmt.Errorf("label %q, unquoted among quoted labels, is a missing value (as R's write.table and write.csv quote strings and write NA bare): give only the examples that have a label, or quote it if it is a class (\"NA\")", lf.vals[missing]))
 	}
-	if !lf.npy || lf.texts {
+	if lf.asWritten() {
 		if i, j, ok := canonicalTwin(lf.vals[skip:]); ok {
 			return lf.errorAt(skip+j, twinError("label", lf.vals[skip+j], lf.vals[skip+i], lf.place(skip+i)))
 		}

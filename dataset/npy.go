@@ -464,7 +464,9 @@ var (
 // hintText returns err, the error of reading a .npy array, with the hint
 // h added to its message when the array's dtype is one of strings or
 // Python objects (NumPy's kinds 'U', 'S', 'a' and 'O': what np.save writes
-// of an array of names), which no reader of this package takes, or when
+// of an array of names) that the reader refused (a matrix reader takes
+// none; the label reader takes Unicode strings, 'U n' within labelDescr's
+// width, alone), or when
 // it holds an integer beyond 2⁵³, and with what the reader takes when the
 // array has neither 1 nor 2 dimensions; other errors are returned as they
 // are.
@@ -914,8 +916,8 @@ func ReadNPYInts(path string) ([]int, error) {
 // vector returns the values of a 1-D array or a one-column 2-D array,
 // rejecting NaN and ±Inf.
 func (a *NPYArray) vector(name string) ([]float64, error) {
-	if len(a.Shape) == 2 && a.Shape[1] != 1 {
-		return nil, errorf(name, 0, "expected a 1-D array or a single column, got shape %s", shapeString(a.Shape))
+	if err := vectorShape(name, a.Shape); err != nil {
+		return nil, err
 	}
 	for i, v := range a.Data {
 		if !isFinite(v) {
@@ -923,6 +925,16 @@ func (a *NPYArray) vector(name string) ([]float64, error) {
 		}
 	}
 	return a.Data, nil
+}
+
+// vectorShape returns the error of a .npy array of shape shape (named name)
+// read as one value per example, the labels' readers' shape, when it is 2-D
+// with more than one column; nil otherwise.
+func vectorShape(name string, shape []int) error {
+	if len(shape) == 2 && shape[1] != 1 {
+		return errorf(name, 0, "expected a 1-D array or a single column, got shape %s", shapeString(shape))
+	}
+	return nil
 }
 
 // WriteNPY writes m to w in .npy format version 1.0: dtype '<f8', C order,

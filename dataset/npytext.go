@@ -51,8 +51,8 @@ func (src *source) npyLabels(name string) (a *NPYArray, texts []string, err erro
 		}
 		return a, nil, err
 	}
-	if len(l.dims) == 2 && l.dims[1] != 1 {
-		return nil, nil, errorf(name, 0, "expected a 1-D array or a single column, got shape %s", shapeString(l.intShape()))
+	if err := vectorShape(name, l.intShape()); err != nil {
+		return nil, nil, err
 	}
 	if texts, err = l.readTexts(src.br, name); err == nil {
 		err = src.npyEnd(name)
