@@ -45,8 +45,8 @@ func ReadMatrixNames(path string, names *[]string) (*mat.Dense, error) {
 }
 
 // ScanMatrixRows reads the matrix file path as ReadMatrixNames does (the
-// same formats, checks, errors and names: ReadMatrixNames is it with one
-// block) and gives its rows to fn in order, in blocks of at most block
+// same formats, checks, errors and names: both reach decodeCSVRows, which
+// ReadMatrixNames runs with one block) and gives its rows to fn in order, in blocks of at most block
 // rows (block ≥ 2), each a new matrix: a text file a block at a time as it
 // is read, holding a block of values, not the whole matrix; a .npy file
 // read whole, at once.
