@@ -264,7 +264,7 @@ class-balanced leave-one-out on the training set):
 	o.data.also(&o.oracle.labels) // --labels-header applies to both label files
 	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source, of the training classes (with three or more classes, each class's oracle chooses its source on them, that class against the rest; - for stdin)")
 	fl := c.Flags()
-	fl.StringVar(&o.method, "method", defaultMethod, "the method (default: the recommended greedytl-auto, and greedytl-nway for three or more classes; greedytl is the paper's): "+strings.Join(method.Names(), ", ")+"; for three or more classes also "+strings.Join(nativeMultiNames(), ", "))
+	fl.StringVar(&o.method, "method", method.Recommended, "the method (default: the recommended "+method.Recommended+", and "+method.RecommendedMulti+" for three or more classes; greedytl is the paper's): "+strings.Join(method.Names(), ", ")+"; for three or more classes also "+strings.Join(nativeMultiNames(), ", "))
 	fl.Var(&o.lambda, "lambda", "ridge regularisation λ > 0, or auto (leave-one-out over 1e-4…1e4)")
 	numberVarP(c, &o.delta, "delta", "", def.Delta, "stop when the mean regularised error improves by less than this")
 	intVarP(fl, &o.maxK, "max-k", "", 0, "select at most this many columns (0: no limit)")
@@ -592,12 +592,8 @@ func warnConstantModel(s *streams, model method.Model, pos string, neg []string)
 	}
 	s.warn(warning{Code: "constant-model", Classes: named,
 		Message: fmt.Sprintf("the %s model keeps no column: its score is the same for every example, so it ranks none above another and predicts %q or %s for all of them alike%s",
-			model.Method(), pos, to, tryDefault(model.Method(), defaultMethod, ""))})
+			model.Method(), pos, to, tryDefault(model.Method(), method.Recommended, ""))})
 }
-
-// defaultMethod is fit's method without --method for two classes (for
-// more, method.RecommendedMulti).
-const defaultMethod = "greedytl-auto"
 
 // tryDefault is a warning's advice to try def, the default method, for a
 // model that the method used (its name, with any settings) fitted badly
