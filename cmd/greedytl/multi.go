@@ -235,21 +235,17 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 		}
 		return err
 	}
-	rows, done, err := o.scoreInBlocks(s, rec, blocks)
+	var scores *mat.Dense // the whole sample's, when it is scored whole
+	whole := func(d method.Data) error {
+		var err error
+		pred, scores, err = score(d)
+		return err
+	}
+	rows, err := o.scoreInBlocks(s, rec, blocks, whole)
 	if err != nil {
 		return err
 	}
-	var scores *mat.Dense
-	if !done {
-		d, r, err := o.data.loadData(s, o.modelName(), rec)
-		if err != nil {
-			return err
-		}
-		rows = r
-		if pred, scores, err = score(*d); err != nil {
-			return o.predictError(err)
-		}
-	} else if o.scores {
+	if o.scores && scores == nil { // scored in blocks
 		scores = mat.NewDense(rows.m, len(model.Classes()), all)
 	}
 	classes := model.Classes()
