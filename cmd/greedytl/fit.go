@@ -551,8 +551,8 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		}
 		return badInput(fmt.Errorf("fitting %s on %s: %w", m.Name(), o.data.describe(), err))
 	}
-	needs.Seed = method.DrawsAtRandom(m, cols(X), cols(H))
-	warnSeedUnused(c, s, m.Name(), needs) // after the fit: a failed fit says only why
+	// After the fit: a failed fit says only why.
+	warnSeedUnused(c, s, m.Name(), method.DrawsAtRandom(m, cols(X), cols(H)))
 	warnConstantModel(s, model, pos, neg)
 	warnNotConverged(s, model)
 	warnWideColumns(s, model, names)
@@ -566,12 +566,12 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 }
 
 // warnSeedUnused warns (code "seed-unused") when --seed was given and the
-// method name, by its needs (method.DrawsAtRandom on the training
-// columns: greedytl's --sample at least the candidates draws nothing),
-// draws nothing at random: its model is the same for every seed (greedytl's model file records the seed all the
-// same).
-func warnSeedUnused(c *cobra.Command, s *streams, name string, needs method.Needs) {
-	if c.Flags().Changed("seed") && !needs.Seed {
+// method name draws nothing at random: draws is method.DrawsAtRandom on
+// the training columns (greedytl's --sample at least the candidates draws
+// nothing). Its model is then the same for every seed (greedytl's model
+// file records the seed all the same).
+func warnSeedUnused(c *cobra.Command, s *streams, name string, draws bool) {
+	if c.Flags().Changed("seed") && !draws {
 		s.warn(warning{Code: "seed-unused", Message: fmt.Sprintf("--seed has no effect: %s draws nothing at random", name)})
 	}
 }

@@ -123,8 +123,8 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		}
 		return badInput(fmt.Errorf("fitting %s on %s with the %d classes of %s: %w", mm.Name(), o.data.describe(), len(cls.Names), displayName(o.data.labels), err))
 	}
-	needs.Seed = method.DrawsAtRandom(mm, cols(X), cols(H))
-	warnSeedUnused(c, s, mm.Name(), needs) // after the fit: a failed fit says only why
+	// After the fit: a failed fit says only why.
+	warnSeedUnused(c, s, mm.Name(), method.DrawsAtRandom(mm, cols(X), cols(H)))
 	if !warnConstantClasses(s, model, X, H) {
 		if err := warnOneClass(s, model, d, cls); err != nil {
 			return err
