@@ -42,21 +42,20 @@ func (f *dataFlags) readClasses(s *streams, rows inputRows) (*dataset.Classes, e
 // way a label file is read against classes given beforehand: a model's
 // (predict), the training labels' (fit's held-out oracle labels).
 func classIndices(cls, known *dataset.Classes, whose string, unknown func(k int, name string) error) ([]int, error) {
-	asNames := cls.ReadAsNames(known)
-	cls = cls.As(known)
-	to := make([]int, len(cls.Names))
-	for _, k := range cls.InFileOrder() {
-		n := cls.Names[k]
+	as := cls.As(known) // cls itself unless it reads cls's labels anew as names
+	to := make([]int, len(as.Names))
+	for _, k := range as.InFileOrder() {
+		n := as.Names[k]
 		if to[k] = known.Lookup(n); to[k] < 0 {
 			err := unknown(k, n)
-			if asNames {
+			if as != cls {
 				err = fmt.Errorf("%w (%s are names, not all numbers, so labels are compared as written)", err, whose)
 			}
-			return nil, badInput(cls.ErrorOf(k, err))
+			return nil, badInput(as.ErrorOf(k, err))
 		}
 	}
-	y := make([]int, len(cls.Y))
-	for i, c := range cls.Y {
+	y := make([]int, len(as.Y))
+	for i, c := range as.Y {
 		y[i] = to[c]
 	}
 	return y, nil
