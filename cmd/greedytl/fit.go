@@ -101,11 +101,27 @@ func (o *fitOptions) reportFailure(ctx context.Context, s *streams, err error) {
 	if err == nil || !o.json || s.isStdout(o.out) || o.reported {
 		return
 	}
-	rep := fitReport{Warnings: s.warnings, Error: &fitError{Message: printedError(ctx, err).Error(), Classes: classesOf(err)}}
+	// The error is what fit reports; a lost report is the checked output's.
+	_ = o.printReport(s, fitReport{Error: &fitError{Message: printedError(ctx, err).Error(), Classes: classesOf(err)}})
+}
+
+// printReport prints rep, with the warnings printed before it (s.warnings;
+// an empty list, not null, for none), on standard output as one JSON
+// document in one write, and records that the report was begun when any
+// of it was written: cut short, it is the report still, and no other may
+// follow it (reportFailure).
+func (o *fitOptions) printReport(s *streams, rep fitReport) error {
+	rep.Warnings = s.warnings
 	if rep.Warnings == nil {
 		rep.Warnings = []warning{}
 	}
-	_ = printJSON(s.out, rep) // the error is what fit reports; a lost report is the checked output's
+	var b bytes.Buffer
+	if err := printJSON(&b, rep); err != nil {
+		return err
+	}
+	n, err := s.out.Write(b.Bytes())
+	o.reported = n > 0
+	return err
 }
 
 // greedyFlags are the flags that set GreedyTL's options; they apply to the
@@ -818,15 +834,5 @@ func (o *fitOptions) writeModel(s *streams, write func(io.Writer) error, what st
 	if !o.json {
 		return nil
 	}
-	rep := fitReport{Model: o.out, Warnings: s.warnings}
-	if rep.Warnings == nil {
-		rep.Warnings = []warning{}
-	}
-	var b bytes.Buffer
-	if err := printJSON(&b, rep); err != nil {
-		return err
-	}
-	n, err := s.out.Write(b.Bytes())
-	o.reported = n > 0 // cut short, it is the report still: no failure report after it
-	return err
+	return o.printReport(s, fitReport{Model: o.out})
 }
