@@ -151,6 +151,10 @@ func (r Registration) Capabilities() Capabilities {
 	return Capabilities{Binary: r.New != nil, NativeMultiClass: r.NewMulti != nil, SelectsFeatures: r.SelectsFeatures}
 }
 
+// Recommended is the registry name of the recommended method, the CLI's
+// default for two classes.
+const Recommended = "greedytl-auto"
+
 // RecommendedMulti is the registry name of the recommended multi-class
 // method, the CLI's default for three or more classes.
 const RecommendedMulti = "greedytl-nway"

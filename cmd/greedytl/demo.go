@@ -16,6 +16,7 @@ import (
 	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/plural"
+	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/report"
 )
 
@@ -210,9 +211,8 @@ func printDemoTable(s *streams, rows []report.Row) error {
 			names = append(names, r.Method)
 		}
 	}
-	const recommended = "greedytl-auto"
-	if i := slices.Index(names, recommended); i > 0 {
-		names = slices.Insert(slices.Delete(names, i, i+1), 0, recommended)
+	if i := slices.Index(names, method.Recommended); i > 0 {
+		names = slices.Insert(slices.Delete(names, i, i+1), 0, method.Recommended)
 	}
 	fmt.Fprintln(s.out, "CLINC150, class-balanced accuracy % (mean ± standard error over splits)")
 	fmt.Fprintln(s.out)

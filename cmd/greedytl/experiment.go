@@ -388,10 +388,10 @@ func negativeClasses(data string, named []string, fractionSet bool) []string {
 }
 
 // progressOf returns the progress callback of the phase what of a long
-// command (train-sources, experiment) on s.err: a bar on a terminal
-// (barProgress), else plain lines (lineProgress), so that a log that is
-// not a terminal (a Slurm job's) shows the work going on between the
-// command's first and last lines.
+// command (train-sources, experiment, synth, a multi-class fit) on s.err:
+// a bar on a terminal (barProgress), else plain lines (lineProgress), so
+// that a log that is not a terminal (a Slurm job's) shows the work going
+// on between the command's first and last lines.
 func progressOf(s *streams, bar **progressbar.ProgressBar, what string) func(done, total int) {
 	if isTerminal(s.err) {
 		return barProgress(s, bar, what)

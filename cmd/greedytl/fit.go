@@ -101,11 +101,27 @@ func (o *fitOptions) reportFailure(ctx context.Context, s *streams, err error) {
 	if err == nil || !o.json || s.isStdout(o.out) || o.reported {
 		return
 	}
-	rep := fitReport{Warnings: s.warnings, Error: &fitError{Message: printedError(ctx, err).Error(), Classes: classesOf(err)}}
+	// The error is what fit reports; a lost report is the checked output's.
+	_ = o.printReport(s, fitReport{Error: &fitError{Message: printedError(ctx, err).Error(), Classes: classesOf(err)}})
+}
+
+// printReport prints rep, with the warnings printed before it (s.warnings;
+// an empty list, not null, for none), on standard output as one JSON
+// document in one write, and records that the report was begun when any
+// of it was written: cut short, it is the report still, and no other may
+// follow it (reportFailure).
+func (o *fitOptions) printReport(s *streams, rep fitReport) error {
+	rep.Warnings = s.warnings
 	if rep.Warnings == nil {
 		rep.Warnings = []warning{}
 	}
-	_ = printJSON(s.out, rep) // the error is what fit reports; a lost report is the checked output's
+	var b bytes.Buffer
+	if err := printJSON(&b, rep); err != nil {
+		return err
+	}
+	n, err := s.out.Write(b.Bytes())
+	o.reported = n > 0
+	return err
 }
 
 // greedyFlags are the flags that set GreedyTL's options; they apply to the
@@ -264,7 +280,7 @@ class-balanced leave-one-out on the training set):
 	o.data.also(&o.oracle.labels) // --labels-header applies to both label files
 	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source, of the training classes (with three or more classes, each class's oracle chooses its source on them, that class against the rest; - for stdin)")
 	fl := c.Flags()
-	fl.StringVar(&o.method, "method", defaultMethod, "the method (default: the recommended greedytl-auto, and greedytl-nway for three or more classes; greedytl is the paper's): "+strings.Join(method.Names(), ", ")+"; for three or more classes also "+strings.Join(nativeMultiNames(), ", "))
+	fl.StringVar(&o.method, "method", method.Recommended, "the method (default: the recommended "+method.Recommended+", and "+method.RecommendedMulti+" for three or more classes; greedytl is the paper's): "+strings.Join(method.Names(), ", ")+"; for three or more classes also "+strings.Join(nativeMultiNames(), ", "))
 	fl.Var(&o.lambda, "lambda", "ridge regularisation λ > 0, or auto (leave-one-out over 1e-4…1e4)")
 	numberVarP(c, &o.delta, "delta", "", def.Delta, "stop when the mean regularised error improves by less than this")
 	intVarP(fl, &o.maxK, "max-k", "", 0, "select at most this many columns (0: no limit)")
@@ -551,8 +567,8 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		}
 		return badInput(fmt.Errorf("fitting %s on %s: %w", m.Name(), o.data.describe(), err))
 	}
-	needs.Seed = method.DrawsAtRandom(m, cols(X), cols(H))
-	warnSeedUnused(c, s, m.Name(), needs) // after the fit: a failed fit says only why
+	// After the fit: a failed fit says only why.
+	warnSeedUnused(c, s, m.Name(), method.DrawsAtRandom(m, cols(X), cols(H)))
 	warnConstantModel(s, model, pos, neg)
 	warnNotConverged(s, model)
 	warnWideColumns(s, model, names)
@@ -566,12 +582,12 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 }
 
 // warnSeedUnused warns (code "seed-unused") when --seed was given and the
-// method name, by its needs (method.DrawsAtRandom on the training
-// columns: greedytl's --sample at least the candidates draws nothing),
-// draws nothing at random: its model is the same for every seed (greedytl's model file records the seed all the
-// same).
-func warnSeedUnused(c *cobra.Command, s *streams, name string, needs method.Needs) {
-	if c.Flags().Changed("seed") && !needs.Seed {
+// method name draws nothing at random: draws is method.DrawsAtRandom on
+// the training columns (greedytl's --sample at least the candidates draws
+// nothing). Its model is then the same for every seed (greedytl's model
+// file records the seed all the same).
+func warnSeedUnused(c *cobra.Command, s *streams, name string, draws bool) {
+	if c.Flags().Changed("seed") && !draws {
 		s.warn(warning{Code: "seed-unused", Message: fmt.Sprintf("--seed has no effect: %s draws nothing at random", name)})
 	}
 }
@@ -592,12 +608,8 @@ func warnConstantModel(s *streams, model method.Model, pos string, neg []string)
 	}
 	s.warn(warning{Code: "constant-model", Classes: named,
 		Message: fmt.Sprintf("the %s model keeps no column: its score is the same for every example, so it ranks none above another and predicts %q or %s for all of them alike%s",
-			model.Method(), pos, to, tryDefault(model.Method(), defaultMethod, ""))})
+			model.Method(), pos, to, tryDefault(model.Method(), method.Recommended, ""))})
 }
-
-// defaultMethod is fit's method without --method for two classes (for
-// more, method.RecommendedMulti).
-const defaultMethod = "greedytl-auto"
 
 // tryDefault is a warning's advice to try def, the default method, for a
 // model that the method used (its name, with any settings) fitted badly
@@ -822,15 +834,5 @@ func (o *fitOptions) writeModel(s *streams, write func(io.Writer) error, what st
 	if !o.json {
 		return nil
 	}
-	rep := fitReport{Model: o.out, Warnings: s.warnings}
-	if rep.Warnings == nil {
-		rep.Warnings = []warning{}
-	}
-	var b bytes.Buffer
-	if err := printJSON(&b, rep); err != nil {
-		return err
-	}
-	n, err := s.out.Write(b.Bytes())
-	o.reported = n > 0 // cut short, it is the report still: no failure report after it
-	return err
+	return o.printReport(s, fitReport{Model: o.out})
 }

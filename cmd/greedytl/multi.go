@@ -42,21 +42,20 @@ func (f *dataFlags) readClasses(s *streams, rows inputRows) (*dataset.Classes, e
 // way a label file is read against classes given beforehand: a model's
 // (predict), the training labels' (fit's held-out oracle labels).
 func classIndices(cls, known *dataset.Classes, whose string, unknown func(k int, name string) error) ([]int, error) {
-	asNames := cls.ReadAsNames(known)
-	cls = cls.As(known)
-	to := make([]int, len(cls.Names))
-	for _, k := range cls.InFileOrder() {
-		n := cls.Names[k]
+	as := cls.As(known) // cls itself unless it reads cls's labels anew as names
+	to := make([]int, len(as.Names))
+	for _, k := range as.InFileOrder() {
+		n := as.Names[k]
 		if to[k] = known.Lookup(n); to[k] < 0 {
 			err := unknown(k, n)
-			if asNames {
+			if as != cls {
 				err = fmt.Errorf("%w (%s are names, not all numbers, so labels are compared as written)", err, whose)
 			}
-			return nil, badInput(cls.ErrorOf(k, err))
+			return nil, badInput(as.ErrorOf(k, err))
 		}
 	}
-	y := make([]int, len(cls.Y))
-	for i, c := range cls.Y {
+	y := make([]int, len(as.Y))
+	for i, c := range as.Y {
 		y[i] = to[c]
 	}
 	return y, nil
@@ -123,8 +122,8 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		}
 		return badInput(fmt.Errorf("fitting %s on %s with the %d classes of %s: %w", mm.Name(), o.data.describe(), len(cls.Names), displayName(o.data.labels), err))
 	}
-	needs.Seed = method.DrawsAtRandom(mm, cols(X), cols(H))
-	warnSeedUnused(c, s, mm.Name(), needs) // after the fit: a failed fit says only why
+	// After the fit: a failed fit says only why.
+	warnSeedUnused(c, s, mm.Name(), method.DrawsAtRandom(mm, cols(X), cols(H)))
 	if !warnConstantClasses(s, model, X, H) {
 		if err := warnOneClass(s, model, d, cls); err != nil {
 			return err
@@ -235,21 +234,17 @@ func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec
 		}
 		return err
 	}
-	rows, done, err := o.scoreInBlocks(s, rec, blocks)
+	var scores *mat.Dense // the whole sample's, when it is scored whole
+	whole := func(d method.Data) error {
+		var err error
+		pred, scores, err = score(d)
+		return err
+	}
+	rows, err := o.scoreInBlocks(s, rec, blocks, whole)
 	if err != nil {
 		return err
 	}
-	var scores *mat.Dense
-	if !done {
-		d, r, err := o.data.loadData(s, o.modelName(), rec)
-		if err != nil {
-			return err
-		}
-		rows = r
-		if pred, scores, err = score(*d); err != nil {
-			return o.predictError(err)
-		}
-	} else if o.scores {
+	if o.scores && scores == nil { // scored in blocks
 		scores = mat.NewDense(rows.m, len(model.Classes()), all)
 	}
 	classes := model.Classes()

@@ -205,18 +205,13 @@ func runPredict(s *streams, o *predictOptions) error {
 			scores = append(scores, b...)
 			return err
 		}
-		var done bool
-		if rows, done, err = o.scoreInBlocks(s, modelColumnNames(f.Info), blocks); err != nil {
+		whole := func(d method.Data) error {
+			var err error
+			scores, err = model.Predict(d)
 			return err
 		}
-		if !done {
-			var d *method.Data
-			if d, rows, err = o.data.loadData(s, o.modelName(), modelColumnNames(f.Info)); err != nil {
-				return err
-			}
-			if scores, err = model.Predict(*d); err != nil {
-				return o.predictError(err)
-			}
+		if rows, err = o.scoreInBlocks(s, modelColumnNames(f.Info), blocks, whole); err != nil {
+			return err
 		}
 	}
 	var y []float64
@@ -265,23 +260,32 @@ var predictBlock = 8192
 // file. It reads predictBlock rows at a time (dataset.ScanMatrixRows) and
 // gives each block to score, which keeps the block's scores: predict holds
 // a block of features and the scores, not the whole matrix. It returns the
-// inputs' rows, and done false when it did not score the sample. That is
-// so for another sample (standard input or a pipe could not be read again)
-// and when the model failed on a block: what score kept is then to be
-// dropped, and the caller reads the sample whole (loadData) and scores it
-// so, which gives the error the whole sample gives. A model checks its
-// columns in turn over every row, so its first error on a block need not
-// be its first on the whole, and it numbers the block's rows, not the
-// file's. The reader's own errors (a line of the file, a check at its end)
-// are loadData's, and returned as it returns them (badInput). The column
-// names are checked as loadData checks them.
-func (o *predictOptions) scoreInBlocks(s *streams, rec sampleNames, score func(method.Data) error) (inputRows, bool, error) {
+// inputs' rows. Another sample (standard input or a pipe could not be read
+// again) it reads whole (loadData) and gives to whole, which keeps the
+// sample's scores in place of any score kept; so too when the model failed
+// on a block, which gives the error the whole sample gives (predictError).
+// A model checks its columns in turn over every row, so its first error on
+// a block need not be its first on the whole, and it numbers the block's
+// rows, not the file's. The reader's own errors (a line of the file, a
+// check at its end) are loadData's, and returned as it returns them
+// (badInput). The column names are checked as loadData checks them.
+func (o *predictOptions) scoreInBlocks(s *streams, rec sampleNames, score, whole func(method.Data) error) (inputRows, error) {
 	f := &o.data
+	fallback := func() (inputRows, error) {
+		d, rows, err := f.loadData(s, o.modelName(), rec)
+		if err != nil {
+			return inputRows{}, err
+		}
+		if err := whole(*d); err != nil {
+			return inputRows{}, o.predictError(err)
+		}
+		return rows, nil
+	}
 	if f.features == "" || f.scores != "" || f.sources.given() || f.features == stdinName {
-		return inputRows{}, false, nil
+		return fallback()
 	}
 	if st, err := os.Stat(f.features); err != nil || !st.Mode().IsRegular() {
-		return inputRows{}, false, nil
+		return fallback()
 	}
 	var names sampleNames
 	var first *mat.Dense // the first row, for rowsOf
@@ -298,16 +302,16 @@ func (o *predictOptions) scoreInBlocks(s *streams, rec sampleNames, score func(m
 	})
 	switch {
 	case modelErr != nil:
-		return inputRows{}, false, nil
+		return fallback()
 	case err != nil:
-		return inputRows{}, false, badInput(err)
+		return inputRows{}, badInput(err)
 	}
 	if err := f.checkModelNames(s, o.modelName(), rec, names, first, nil); err != nil {
-		return inputRows{}, false, err
+		return inputRows{}, err
 	}
 	rows := f.rowsOf(first, nil)
 	rows.m = m
-	return rows, true, nil
+	return rows, nil
 }
 
 // binaryFlags refuses the flags of multi-class models for a binary model,

@@ -21,27 +21,28 @@ import (
 // returned, for the write itself to find out. x/sys's Faccessat answered
 // from the mode bits then, refusing what an ACL lets this user write.
 func effectiveAccess(path string, mode uint32) error {
-	_, _, err := accessKnown(path, mode)
+	_, err := accessKnown(path, mode)
 	return err
 }
 
 // accessKnown is effectiveAccess, with known false where the answer is
-// unknown (err nil then); where faccessat2 gave no answer, override says
-// whether this process holds CAP_DAC_OVERRIDE (false when its capabilities
-// could not be read), read once for writeAccess too.
-func accessKnown(path string, mode uint32) (known, override bool, err error) {
+// unknown (err nil then: every error comes with known true). It reads this
+// process's capabilities only where its answer depends on them: a user
+// other than root, neither set-ID, where faccessat2 gave no answer.
+func accessKnown(path string, mode uint32) (known bool, err error) {
 	err = unix.Faccessat2(unix.AT_FDCWD, path, mode, unix.AT_EACCESS)
 	if err != unix.ENOSYS && err != unix.EPERM {
-		return true, false, err
+		return true, err
 	}
-	override, capsKnown := effectiveCap(unix.CAP_DAC_OVERRIDE)
 	if os.Geteuid() != os.Getuid() || os.Getegid() != os.Getgid() {
-		return false, override, nil
+		return false, nil
 	}
-	if os.Geteuid() != 0 && (override || !capsKnown) {
-		return false, override, nil
+	if os.Geteuid() != 0 {
+		if override, capsKnown := effectiveCap(unix.CAP_DAC_OVERRIDE); override || !capsKnown {
+			return false, nil
+		}
 	}
-	return true, override, unix.Faccessat(unix.AT_FDCWD, path, mode, 0)
+	return true, unix.Faccessat(unix.AT_FDCWD, path, mode, 0)
 }
 
 // writeAccess returns an error when this process may not write the file
@@ -52,9 +53,11 @@ func accessKnown(path string, mode uint32) (known, override bool, err error) {
 // never asks whether it may be written: nil here would replace a 0444 file
 // or another user's.
 func writeAccess(target string, fi fs.FileInfo) error {
-	known, override, err := accessKnown(target, unix.W_OK)
-	if known || err != nil || override {
+	if known, err := accessKnown(target, unix.W_OK); known {
 		return err
+	}
+	if override, _ := effectiveCap(unix.CAP_DAC_OVERRIDE); override {
+		return nil // false when the capabilities could not be read
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok {

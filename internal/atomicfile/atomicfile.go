@@ -23,6 +23,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -554,6 +555,7 @@ func NotAnInput(out string, inputs ...string) error {
 	fo, err := os.Stat(out)
 	regular := err == nil && fo.Mode().IsRegular()
 	dir := err == nil && fo.IsDir()
+	place := placeOf(out)
 	for _, in := range inputs {
 		if in == "" || in == "-" {
 			continue
@@ -564,7 +566,7 @@ func NotAnInput(out string, inputs ...string) error {
 		case fi.IsDir() && dir && os.SameFile(fo, fi):
 			return fmt.Errorf("the output %s is the input %s: refusing to write into it", out, in)
 		case fi.IsDir():
-			if inside(out, fi) {
+			if slices.ContainsFunc(place, func(p os.FileInfo) bool { return os.SameFile(p, fi) }) {
 				return fmt.Errorf("the output %s is inside the input %s: refusing to write there", out, in)
 			}
 		case regular && os.SameFile(fo, fi):
@@ -577,20 +579,23 @@ func NotAnInput(out string, inputs ...string) error {
 	return nil
 }
 
-// inside reports whether path, or a directory above it, is the directory
-// dir, path's symbolic links followed as Write follows them (where).
-func inside(path string, dir os.FileInfo) bool {
+// placeOf returns the file at which path lies as Write follows its
+// symbolic links (where) and every directory above it, those os.Stat
+// finds: path is inside a directory (or is it) when one of them is that
+// directory.
+func placeOf(path string) []os.FileInfo {
 	p, ok := where(path)
 	if !ok {
-		return false
+		return nil
 	}
+	var place []os.FileInfo
 	for {
-		if fi, err := os.Stat(p); err == nil && os.SameFile(fi, dir) {
-			return true
+		if fi, err := os.Stat(p); err == nil {
+			place = append(place, fi)
 		}
 		up := filepath.Dir(p)
 		if up == p {
-			return false
+			return place
 		}
 		p = up
 	}
@@ -607,9 +612,8 @@ func inside(path string, dir os.FileInfo) bool {
 // descriptor, a path it refuses), path with its directory part resolved
 // (resolveDir). ok is false when none resolves path.
 func where(path string) (string, bool) {
-	if t, _, _, _, err := resolve(path); err == nil && t != "" {
-		return t, true
-	}
+	// resolve starts as resolveDir(path, path) does, and fails where it
+	// fails; it stores at nothing for an existing directory.
 	abs, _, _, err := resolveDir(path, path)
 	if err != nil {
 		return "", false
@@ -618,6 +622,10 @@ func where(path string) (string, bool) {
 		if full, err := filepath.EvalSymlinks(abs); err == nil {
 			return full, true
 		}
+		return abs, true
+	}
+	if t, _, _, _, err := resolve(path); err == nil && t != "" {
+		return t, true
 	}
 	return abs, true
 }

@@ -52,19 +52,32 @@ func mayCreateIn(dir string) error {
 // answers "operation not permitted"), whatever the file's mode lets this
 // user write.
 func stickyOther(target string, fi fs.FileInfo) error {
-	euid := os.Geteuid()
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok || int(st.Uid) == euid || mayOverrideSticky() {
-		return nil
-	}
-	di, err := os.Stat(filepath.Dir(target))
-	if err != nil || di.Mode()&fs.ModeSticky == 0 {
-		return nil // a directory that cannot be seen: the rename will say
-	}
-	if ds, ok := di.Sys().(*syscall.Stat_t); ok && int(ds.Uid) == euid {
-		return nil
+	_, dirOwner, dirMode, ok := stickyParent(target, fi)
+	if !ok || dirMode&fs.ModeSticky == 0 || int(dirOwner) == os.Geteuid() || mayOverrideSticky() {
+		return nil // where the directory cannot be seen, the rename will say
 	}
 	return fmt.Errorf("%w: it belongs to another user in a sticky directory", fs.ErrPermission)
+}
+
+// stickyParent returns, for the file x whose information fi is, its owner
+// and its directory's owner and mode (os.Stat, links followed), which the
+// rules of sticky directories weigh (stickyOther, mayFollow); ok is false
+// where x is the effective user's, where either owner is unknown (no
+// syscall.Stat_t) or the directory cannot be seen.
+func stickyParent(x string, fi fs.FileInfo) (owner, dirOwner uint32, dirMode fs.FileMode, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok || int(st.Uid) == os.Geteuid() {
+		return 0, 0, 0, false
+	}
+	di, err := os.Stat(filepath.Dir(x))
+	if err != nil {
+		return 0, 0, 0, false
+	}
+	ds, ok := di.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, 0, 0, false
+	}
+	return st.Uid, ds.Uid, di.Mode(), true
 }
 
 // fchown changes f's owner and group: (*os.File).Chown, replaced by tests
@@ -130,20 +143,10 @@ var protectedSymlinks = func() int {
 // directory's owner. A shell's "> link" gets "permission denied" there;
 // resolve, which follows links itself, must refuse as well.
 func mayFollow(path, link string, fi fs.FileInfo) error {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok || int(st.Uid) == os.Geteuid() || protectedSymlinks() == 0 {
-		return nil
-	}
-	di, err := os.Stat(filepath.Dir(link))
-	if err != nil {
-		return nil // the kernel's lookup will say
-	}
+	owner, dirOwner, dirMode, ok := stickyParent(link, fi)
 	const stickyOpen = fs.ModeSticky | 0o002
-	if di.Mode()&stickyOpen != stickyOpen {
-		return nil
-	}
-	if dst, ok := di.Sys().(*syscall.Stat_t); !ok || dst.Uid == st.Uid {
-		return nil
+	if !ok || dirMode&stickyOpen != stickyOpen || dirOwner == owner || protectedSymlinks() == 0 {
+		return nil // a directory that cannot be seen: the kernel's lookup will say
 	}
 	return fmt.Errorf("%s: a link of another user in a sticky directory: not followed (fs.protected_symlinks)", path)
 }
