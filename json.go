@@ -107,27 +107,21 @@ func (m *Model) Write(w io.Writer, h modelfile.Header) error {
 	}
 	// Empty names are no names: the file leaves them out (SetNames).
 	f.Header.SetNames(f.Header.FeatureNames, f.Header.SourceNames)
-	if err := checkHeader(&f.Header, m, true); err != nil {
+	if err := checkHeader(&f.Header, m); err != nil {
 		return fmt.Errorf("header a reader refuses: %w", err)
 	}
 	return modelfile.Write(w, f)
 }
 
 // checkHeader returns an error for a header h of m's file that the
-// readers refuse whatever its method name: modelfile.Header.Check's
-// refusals (format, version, no method, "sources", "labels", empty column
-// names) and column names that are not one per column of X or H
-// (modelfile.CheckNames). Write checks the header it writes with it
-// (written: with modelfile.Header.CheckWritten, which also refuses a
-// version other than the one Write writes, where Check checks the
-// version), and DecodeFile the header it reads, so that both refuse the
-// same headers, in the same order.
-func checkHeader(h *modelfile.Header, m *Model, written bool) error {
-	check := h.Check
-	if written {
-		check = h.CheckWritten
-	}
-	if err := check(false); err != nil {
+// readers refuse whatever its method name: modelfile.Header.CheckWritten's
+// refusals (format, a version other than the one Write writes, no method,
+// "sources", "labels", empty column names) and column names that are not
+// one per column of X or H (modelfile.CheckNames). Write checks the header
+// it writes with it; DecodeFile checks only the names, since
+// modelfile.Parse ran Header.Check on every file it decodes.
+func checkHeader(h *modelfile.Header, m *Model) error {
+	if err := h.CheckWritten(false); err != nil {
 		return err
 	}
 	return modelfile.CheckNames(h.FeatureNames, h.SourceNames, m.NumFeatures, m.NumSources)
@@ -218,10 +212,10 @@ func ReadModel(r io.Reader) (m *Model, err error) {
 // version and header they checked): package method reads its GreedyTL
 // variants' files this way. It returns an error for unknown members,
 // invalid options, column indices out of range or repeated, non-finite
-// numbers, non-positive scales, a header Write refuses whatever the
-// method name (a file that names no method, column names that are not one
-// per column of X or H: checkHeader), and hyperparameters, when the file records them, other than those of its
-// options; in a version 2 file, also for a missing member
+// numbers, non-positive scales, column names that are not one per
+// column of X or H (modelfile.CheckNames: Parse checked the rest of the
+// header), and hyperparameters, when the file records them, other than
+// those of its options; in a version 2 file, also for a missing member
 // (jsonfile.DecodeComplete: "columns[0].weight is missing"), which would
 // otherwise read as zero. Its errors name no package: ReadModel and
 // package method put theirs in front.
@@ -250,7 +244,7 @@ func DecodeFile(f modelfile.File) (*Model, error) {
 	if err := m.validate(); err != nil {
 		return nil, err
 	}
-	if err := checkHeader(&mf.Header, m, false); err != nil {
+	if err := modelfile.CheckNames(mf.FeatureNames, mf.SourceNames, m.NumFeatures, m.NumSources); err != nil {
 		return nil, err
 	}
 	if mf.Hyperparameters != nil {

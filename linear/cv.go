@@ -284,8 +284,8 @@ func (s *cvSetup) split(k int) (train *Problem, test []int) {
 // times the example's features overflow float64 (a row of 1e300 beside
 // rows of 1e-9: +Inf − +Inf, NaN), which Accuracy and
 // metric.BalancedAccuracy would count as a −1. A caller that knows what
-// the problem's rows are names the example by setting Row in a copy
-// (package source: a dataset's row).
+// the problem's rows are names the example by setting Row on the error
+// it got (package source: a dataset's row).
 type HeldOutError struct {
 	// Example is the example's row of the Problem, from 0.
 	Example int

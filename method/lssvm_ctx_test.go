@@ -3,6 +3,7 @@ package method
 import (
 	"context"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -138,6 +139,40 @@ func TestMultiKTStopInTheFinalSystem(t *testing.T) {
 		_, err := meth.Fit(fitctxtest.NewCountdown(at), c.train, c.extra)
 		if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("stopped at check %d of %d (the last %d are the final system's and the fit's end): %v, want %q…", at, total, n+1, err, want)
+		}
+	}
+}
+
+// TestLSSVMStopNamesTheMethod: dam (with and without sources), multikt-l1,
+// multikt-l2 and dictionary, stopped at their context checks (checkPoints),
+// name the method as their own checks do, "method: NAME: fit interrupted:
+// …", whichever lssvm entry point the stop fell in (System.LOO through
+// multikt's leave-one-out hinge loss, NewWeightedRidge through dam's and
+// dictionary's balanced ridge candidates). Before the fix dam without
+// sources said "method: dam: lssvm: fit interrupted: …" at 7 of its 20
+// checks.
+func TestLSSVMStopNamesTheMethod(t *testing.T) {
+	base := newConformanceCase(7, 24, 6, 5, 8)
+	cases := []struct {
+		name string
+		c    conformanceCase
+	}{
+		{"dam", base}, {"dam", base.withoutSources()},
+		{"multikt-l1", base}, {"multikt-l2", base}, {"dictionary", base},
+	}
+	for _, tc := range cases {
+		meth := newConformanceMethod(t, tc.name)
+		all := fitctxtest.NewCountdown(math.MaxInt64)
+		if _, err := meth.Fit(all, tc.c.train, tc.c.extra); err != nil {
+			t.Fatal(err)
+		}
+		total := all.Calls()
+		want := methodCaller(tc.name) + ": fit interrupted: "
+		for _, at := range checkPoints(total) {
+			_, err := meth.Fit(fitctxtest.NewCountdown(at-1), tc.c.train, tc.c.extra)
+			if !errors.Is(err, context.Canceled) || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("%s (sources %v) stopped at check %d of %d: %v, want %q…", tc.name, tc.c.train.H != nil, at, total, err, want)
+			}
 		}
 	}
 }

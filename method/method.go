@@ -3,6 +3,7 @@ package method
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -202,8 +203,17 @@ func startFit(ctx context.Context, meth Method, train Data) (m, d, n int, err er
 // results): when the fit has a model but ctx is done, the model is dropped
 // and the error is ctx's, so that a fit that outlives its context returns
 // the context's error whichever of the method's own checks it went past.
+// An interruption of a solver below the method (lssvm's, whichever entry
+// point: lssvm.NewSystem, System.LOO, NewWeightedRidge) is named as the
+// method's own ("method: dam: fit interrupted: …", not "method: dam:
+// lssvm: fit interrupted: …"), keeping where it stopped (At).
 func endFit(ctx context.Context, meth Method, model *Model, err *error) {
-	*model, *err = fitctx.Finish(ctx, *model, *err, fitCaller(meth))
+	caller := fitCaller(meth)
+	*model, *err = fitctx.Finish(ctx, *model, *err, caller)
+	var in *fitctx.Interruption
+	if errors.As(*err, &in) && in.Caller != caller {
+		*err = &fitctx.Interruption{Caller: caller, At: in.At, Err: in.Err}
+	}
 }
 
 // fitMultiChecked runs fit, the work of a FitMulti whose context errors

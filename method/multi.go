@@ -232,16 +232,12 @@ func ArgmaxRows(s *mat.Dense) ([]int, error) {
 	out := make([]int, r)
 	for i := range out {
 		row := s.RawRowView(i)
-		best := 0
 		for k, v := range row {
 			if math.IsNaN(v) {
 				return nil, fmt.Errorf("method.ArgmaxRows: row %d column %d is NaN", i, k)
 			}
-			if v > row[best] {
-				best = k
-			}
 		}
-		out[i] = best
+		out[i] = argmax(row)
 	}
 	return out, nil
 }

@@ -146,7 +146,8 @@ func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat
 	if err != nil {
 		return nil, err
 	}
-	Fcv, ycv := F, y
+	weights := classBalancedWeights(y)
+	Fcv, ycv, wcv := F, y, weights
 	if rows := cvSubsample(y, seed); rows != nil {
 		// In the span of the subsample's rows, as F is in all the rows':
 		// the same held-out losses, at the subsample's cost.
@@ -154,9 +155,10 @@ func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat
 			return nil, err
 		}
 		ycv = y.rows(rows)
+		wcv = classBalancedWeights(ycv)
 	}
 	runs := &solverRuns{solver: fmt.Sprintf("L-BFGS (to a gradient tolerance, at most %d iterations)", multinomialIters)}
-	c, err := chooseMultinomialC(ctx, Fcv, ycv, classBalancedWeights(ycv), seed, runs)
+	c, err := chooseMultinomialC(ctx, Fcv, ycv, wcv, seed, runs)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +166,7 @@ func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat
 	for i := range all {
 		all[i] = i
 	}
-	x, converged, err := fitMultinomial(ctx, F, y.Y, classBalancedWeights(y), K, all, c, nil, multinomialTol)
+	x, converged, err := fitMultinomial(ctx, F, y.Y, weights, K, all, c, nil, multinomialTol)
 	if err != nil {
 		return nil, err
 	}
