@@ -1,23 +1,31 @@
 package greedytl
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
-// The errors both search engines return.
+// The errors both search engines and the Gram's search return, named by
+// their caller ("greedytl.Fit", "greedytl.Gram.Fit").
 
 // errNoCandidates: every candidate column is constant on the training
-// sample, so nothing can be selected.
-var errNoCandidates = fmt.Errorf("greedytl.Fit: no candidate columns: every column of X and H is constant on the training set")
+// sample, so nothing can be selected. A search returns it named by its
+// caller (noCandidates); errors.Is finds it.
+var errNoCandidates = errors.New("no candidate columns: every column of X and H is constant on the training set")
 
-// errSmallLambda reports a λ so small that a candidate's zᵀz/λ (maxq)
-// makes the dual quantities unreliable. The feature factor γ of fs
+// noCandidates returns errNoCandidates named by caller.
+func noCandidates(caller string) error { return fmt.Errorf("%s: %w", caller, errNoCandidates) }
+
+// errSmallLambda reports, named by caller, a λ so small that a candidate's
+// zᵀz/λ (maxq) makes the dual quantities unreliable. The feature factor γ of fs
 // multiplies a feature's zᵀz by γ²: when it scales a candidate feature
 // beyond the sources (fs.gammaNamed) the message names it too, since a γ
 // too large for λ breaks down as a λ too small does.
-func errSmallLambda(lambda float64, fs featureScale, maxq float64) error {
+func errSmallLambda(caller string, lambda float64, fs featureScale, maxq float64) error {
 	if fs.gammaNamed() {
-		return fmt.Errorf("greedytl.Fit: %s (zᵀz/λ reaches %g; γ multiplies a feature's zᵀz by γ²)", tooSmall(lambda, fs), maxq)
+		return fmt.Errorf("%s: %s (zᵀz/λ reaches %g; γ multiplies a feature's zᵀz by γ²)", caller, tooSmall(lambda, fs), maxq)
 	}
-	return fmt.Errorf("greedytl.Fit: %s (zᵀz/λ reaches %g)", tooSmall(lambda, fs), maxq)
+	return fmt.Errorf("%s: %s (zᵀz/λ reaches %g)", caller, tooSmall(lambda, fs), maxq)
 }
 
 // tooSmall is the cause a numerical breakdown names: λ too small for the

@@ -156,7 +156,7 @@ func newExact(ctx context.Context, in *inputs, y []float64) (*exactEngine, error
 	}
 	if n == 0 {
 		e.release()
-		return nil, errNoCandidates
+		return nil, noCandidates("greedytl.Fit")
 	}
 	e.n = n
 	for _, s := range []*[]float64{&e.f, &e.sq, &e.b, &e.c, &e.t, &e.p, &e.ec, &e.et} {
@@ -362,7 +362,7 @@ func (e *exactEngine) release() {
 
 func (e *exactEngine) reset(lambda float64) error {
 	e.lambda = lambda
-	if err := startScores(e.c, e.t, e.sq, e.b, lambda, e.scale()); err != nil {
+	if err := startScores(e.c, e.t, e.sq, e.b, lambda, e.scale(), "greedytl.Fit"); err != nil {
 		return err
 	}
 	if e.f32 {
@@ -376,8 +376,8 @@ func (e *exactEngine) reset(lambda float64) error {
 // startScores sets the running c_i = 1 + ‖z_i‖²/λ and t_i = z_iᵀy/λ of the
 // empty set from the squared norms sq and products b, or returns an error
 // when λ is so small (or the feature factor γ of fs so large) that some
-// ‖z_i‖²/λ is not usable.
-func startScores(c, t, sq, b []float64, lambda float64, fs featureScale) error {
+// ‖z_i‖²/λ is not usable (errSmallLambda, named by caller).
+func startScores(c, t, sq, b []float64, lambda float64, fs featureScale, caller string) error {
 	maxq := 0.0
 	il := 1 / lambda
 	for s, sq := range sq {
@@ -387,7 +387,7 @@ func startScores(c, t, sq, b []float64, lambda float64, fs featureScale) error {
 		maxq = math.Max(maxq, q)
 	}
 	if !(maxq < 1e100) {
-		return errSmallLambda(lambda, fs, maxq)
+		return errSmallLambda(caller, lambda, fs, maxq)
 	}
 	return nil
 }

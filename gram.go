@@ -629,7 +629,7 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool, caller string) (
 	}
 	n := len(idx)
 	if n == 0 {
-		return nil, false, errNoCandidates
+		return nil, false, noCandidates(caller)
 	}
 	s := &gramSearch{n: n, m: m, lambda: lambda, scale: newFeatureScale(gamma, features), cg: make([]float64, n*n), b: make([]float64, n), sq: make([]float64, n)}
 	N := len(g.glob)
@@ -648,7 +648,7 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool, caller string) (
 		s.b[a] = g.b[ia] * gf[a]
 	}
 	s.noLOO = !loo
-	if err := s.reset(g.y); err != nil {
+	if err := s.reset(g.y, caller); err != nil {
 		return nil, false, err
 	}
 	z := make([]float64, m)
@@ -726,11 +726,11 @@ func (g *Gram) column(a int, gamma float64, z []float64) {
 }
 
 // reset starts the search at the empty set for labels y, as
-// exactEngine.reset does.
-func (s *gramSearch) reset(y []float64) error {
+// exactEngine.reset does, its error for a λ too small named by caller.
+func (s *gramSearch) reset(y []float64, caller string) error {
 	n, m := s.n, s.m
 	s.c, s.t, s.p = make([]float64, n), make([]float64, n), make([]float64, n)
-	if err := startScores(s.c, s.t, s.sq, s.b, s.lambda, s.scale); err != nil {
+	if err := startScores(s.c, s.t, s.sq, s.b, s.lambda, s.scale, caller); err != nil {
 		return err
 	}
 	s.y = y

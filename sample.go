@@ -149,7 +149,7 @@ func (e *sampleEngine) reset(lambda float64) error {
 	fs := e.scale()
 	maxq := float64(e.m) * fs.beta / lambda
 	if !(maxq < 1e100) {
-		return errSmallLambda(lambda, fs, maxq)
+		return errSmallLambda("greedytl.Fit", lambda, fs, maxq)
 	}
 	e.gen++
 	e.nConst = e.lo
@@ -374,7 +374,7 @@ func (e *sampleEngine) pickAll(p *path) (int, error) {
 		e.allKnown = true
 		e.nConstAll = e.nConst
 		if len(e.valid) == 0 {
-			return 0, errNoCandidates
+			return 0, noCandidates("greedytl.Fit")
 		}
 	}
 	cand := e.cand[:0]
