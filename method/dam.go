@@ -150,7 +150,9 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (result Model, err 
 				return nil, err
 			}
 			loo, alpha, err := sys.solve(ctx, tau, lambda)
-			if err != nil && ctx.Err() != nil { // stopped, not singular
+			// Stopped, not singular: a failure once ctx is done is the
+			// interruption's (endFit keeps a non-context error as it is).
+			if err != nil && ctx.Err() != nil {
 				return nil, fitctx.Stopped(ctx, err, fitCaller(dam{}))
 			}
 			if err != nil {
