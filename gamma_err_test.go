@@ -14,18 +14,7 @@ import (
 // λ (it blamed λ alone), and one at γ = 1 names λ only.
 func TestBreakdownNamesGamma(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 5))
-	m, d, n := 12, 3, 6
-	X, H := mat.NewDense(m, d, nil), mat.NewDense(m, n, nil)
-	y := make([]float64, m)
-	for i := range m {
-		y[i] = float64(1 - 2*(i%2))
-		for j := range d {
-			X.Set(i, j, r.NormFloat64()+0.05*y[i])
-		}
-		for j := range n {
-			H.Set(i, j, r.NormFloat64()+0.5*y[i])
-		}
-	}
+	X, H, y := gammaProblem(r, 12, 3, 6, func(yi float64) float64 { return r.NormFloat64() + 0.05*yi })
 	o := DefaultOptions()
 	o.FeatureFactor, o.Delta = 1e20, 0
 	_, err := Fit(context.Background(), X, H, y, o)
@@ -48,18 +37,8 @@ func TestBreakdownNamesGamma(t *testing.T) {
 // or FeatureFactor γ = 2 too large") although γ scaled nothing.
 func TestSmallLambdaNamesGammaOnlyForFeatureCandidates(t *testing.T) {
 	r := rand.New(rand.NewPCG(2, 7))
-	m, d, n := 10, 2, 4
-	X, H := mat.NewDense(m, d, nil), mat.NewDense(m, n, nil)
-	y := make([]float64, m)
-	for i := range m {
-		y[i] = float64(1 - 2*(i%2))
-		for j := range d {
-			X.Set(i, j, float64(j+3)) // constant: no feature is a candidate
-		}
-		for j := range n {
-			H.Set(i, j, r.NormFloat64()+0.5*y[i])
-		}
-	}
+	m := 10
+	X, H, y := gammaProblem(r, m, 2, 4, func(float64) float64 { return 3 }) // constant: no feature is a candidate
 	ctx := context.Background()
 	g, err := NewGram(ctx, X, H, y)
 	if err != nil {
@@ -102,4 +81,21 @@ func TestSmallLambdaNamesGammaOnlyForFeatureCandidates(t *testing.T) {
 			t.Errorf("%s, γ = 2, a feature varies: error %v, want one naming λ and γ", name, err)
 		}
 	}
+}
+
+// gammaProblem returns m examples of alternating labels y, d features
+// drawn by x(yᵢ) in row order and n sources N(0.5·yᵢ, 1) from r.
+func gammaProblem(r *rand.Rand, m, d, n int, x func(yi float64) float64) (X, H *mat.Dense, y []float64) {
+	X, H = mat.NewDense(m, d, nil), mat.NewDense(m, n, nil)
+	y = make([]float64, m)
+	for i := range m {
+		y[i] = float64(1 - 2*(i%2))
+		for j := range d {
+			X.Set(i, j, x(y[i]))
+		}
+		for j := range n {
+			H.Set(i, j, r.NormFloat64()+0.5*y[i])
+		}
+	}
+	return X, H, y
 }
