@@ -151,7 +151,7 @@ func TestBatchBounds(t *testing.T) {
 			if standardizeChunk(z, m, n, c.gamma, st[:], tmp[:]) >= 0 {
 				t.Fatal("standardizeChunk failed")
 			}
-			p := newPath(y, c.lambda, beta, 0)
+			p := newPath(y, c.lambda, newFeatureScale(c.gamma, true), 0)
 			var b batchScorer
 			var sc scorer
 			b.z = z
@@ -206,14 +206,14 @@ func TestBatchBoundsUnusable(t *testing.T) {
 		{"huge Ĝ", func(p *path) { p.G[0] = 1e20 }},
 		{"NaN in a", func(p *path) { p.a[0] = math.NaN() }},
 	} {
-		p := newPath([]float64{1, -1, 1, -1}, 1, 1, 0)
+		p := newPath([]float64{1, -1, 1, -1}, 1, newFeatureScale(1, true), 0)
 		c.set(p)
 		b := batchScorer{z: make([]float64, 2*m)}
 		if b.bounds(p, 2, 2*float64(m)) {
 			t.Errorf("%s: bounds accepted", c.name)
 		}
 	}
-	p := newPath([]float64{1, -1, 1, -1}, 1, 1, 0)
+	p := newPath([]float64{1, -1, 1, -1}, 1, newFeatureScale(1, true), 0)
 	b := batchScorer{z: make([]float64, 2*m)}
 	if !b.bounds(p, 2, 2*float64(m)) {
 		t.Errorf("λ = 1, Ĝ = (λI + β11ᵀ)⁻¹: bounds declined")
@@ -243,7 +243,7 @@ func TestBatchedPicksScalarWinner(t *testing.T) {
 			if err := e.reset(c.lambda); err != nil {
 				t.Fatal(err)
 			}
-			p := newPath(y, c.lambda, 1, 0)
+			p := newPath(y, c.lambda, newFeatureScale(1, true), 0)
 			for step := 0; step < c.m+5; step++ {
 				setForTest(t, &batchedScoring, false)
 				s, cand := pickShuffled(t, rng, e, p, step)

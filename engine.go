@@ -35,22 +35,35 @@ type engine interface {
 	global(s int) int
 	// stats returns the training statistics of slot s.
 	stats(s int) colStats
-	// beta returns the β of the path (see path): pathBeta of γ and
-	// whether a feature may be a candidate.
-	beta() float64
+	// scale returns the feature factor γ and the β of the path (see
+	// featureScale), from whether a feature may be a candidate.
+	scale() featureScale
 }
 
-// pathBeta returns the β of a path (see path), the largest squared norm
-// per example of a candidate column: γ² for a feature when it exceeds a
-// source's 1 and features holds (a feature may be a candidate), else 1.
-// Without features γ does not matter: its square may overflow (γ > 1e154),
-// which as β would break the path down at its first step.
-func pathBeta(gamma float64, features bool) float64 {
-	if !features {
-		return 1
-	}
-	return max(1, gamma*gamma)
+// featureScale is a search's feature factor γ and the β of its path (see
+// path), the largest squared norm per example of a candidate column: γ²
+// for a feature when it exceeds a source's 1 and a feature may be a
+// candidate, else 1. Without candidate features γ does not matter: its
+// square may overflow (γ > 1e154), which as β would break the path down at
+// its first step. Every breakdown message names γ by its one rule,
+// gammaNamed.
+type featureScale struct {
+	gamma float64 // the feature factor γ
+	beta  float64 // the β of Ĝ
 }
+
+// newFeatureScale returns the featureScale of γ = gamma, with features
+// when a feature may be a candidate.
+func newFeatureScale(gamma float64, features bool) featureScale {
+	if !features {
+		return featureScale{gamma: gamma, beta: 1}
+	}
+	return featureScale{gamma: gamma, beta: max(1, gamma*gamma)}
+}
+
+// gammaNamed reports whether a numerical breakdown may be γ's as well as
+// λ's: γ scales a candidate feature beyond the sources (β > 1).
+func (f featureScale) gammaNamed() bool { return f.beta > 1 }
 
 // run performs the greedy selection with engine e until the stopping rule
 // of opts holds, and returns the finished path.
@@ -58,8 +71,7 @@ func run(ctx context.Context, e engine, y []float64, lambda float64, opts *Optio
 	if err := e.reset(lambda); err != nil {
 		return nil, err
 	}
-	p := newPathFor(y, lambda, e.beta(), opts.MaxK, opts.Sample)
-	p.gamma = opts.FeatureFactor
+	p := newPathFor(y, lambda, e.scale(), opts.MaxK, opts.Sample)
 	m := float64(p.m)
 	for opts.MaxK == 0 || len(p.sel) < opts.MaxK {
 		if err := ctx.Err(); err != nil {

@@ -190,7 +190,7 @@ func TestRefreshAgrees(t *testing.T) {
 		t.Run(fmt.Sprintf("m=%d/λ=%g", c.m, c.lambda), func(t *testing.T) {
 			y := randLabels(rng, c.m)
 			Z, _ := refStandardize(nil, randDense(rng, c.m, refreshEvery-1), 1)
-			p := newPath(y, c.lambda, 1, 0)
+			p := newPath(y, c.lambda, newFeatureScale(1, true), 0)
 			for j := 0; j < refreshEvery-1; j++ {
 				z := mat.Col(nil, j, Z)
 				cc, tt, err := p.score(z)

@@ -1,38 +1,46 @@
 package greedytl
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
-// The errors both search engines return.
+// The errors both search engines and the Gram's search return, named by
+// their caller ("greedytl.Fit", "greedytl.Gram.Fit").
 
 // errNoCandidates: every candidate column is constant on the training
-// sample, so nothing can be selected.
-var errNoCandidates = fmt.Errorf("greedytl.Fit: no candidate columns: every column of X and H is constant on the training set")
+// sample, so nothing can be selected. A search returns it named by its
+// caller (noCandidates); errors.Is finds it.
+var errNoCandidates = errors.New("no candidate columns: every column of X and H is constant on the training set")
 
-// errSmallLambda reports a λ so small that a candidate's zᵀz/λ (maxq)
-// makes the dual quantities unreliable. gamma is the feature factor γ,
-// which multiplies a feature's zᵀz by γ²: when γ > 1 the message names it
-// too, since a γ too large for λ breaks down as a λ too small does.
-func errSmallLambda(lambda, gamma, maxq float64) error {
-	if gamma > 1 {
-		return fmt.Errorf("greedytl.Fit: %s (zᵀz/λ reaches %g; γ multiplies a feature's zᵀz by γ²)", tooSmall(lambda, gamma, true), maxq)
+// noCandidates returns errNoCandidates named by caller.
+func noCandidates(caller string) error { return fmt.Errorf("%s: %w", caller, errNoCandidates) }
+
+// errSmallLambda reports, named by caller, a λ so small that a candidate's
+// zᵀz/λ (maxq) makes the dual quantities unreliable. The feature factor γ of fs
+// multiplies a feature's zᵀz by γ²: when it scales a candidate feature
+// beyond the sources (fs.gammaNamed) the message names it too, since a γ
+// too large for λ breaks down as a λ too small does.
+func errSmallLambda(caller string, lambda float64, fs featureScale, maxq float64) error {
+	if fs.gammaNamed() {
+		return fmt.Errorf("%s: %s (zᵀz/λ reaches %g; γ multiplies a feature's zᵀz by γ²)", caller, tooSmall(lambda, fs), maxq)
 	}
-	return fmt.Errorf("greedytl.Fit: %s (zᵀz/λ reaches %g)", tooSmall(lambda, gamma, false), maxq)
+	return fmt.Errorf("%s: %s (zᵀz/λ reaches %g)", caller, tooSmall(lambda, fs), maxq)
 }
 
 // tooSmall is the cause a numerical breakdown names: λ too small for the
-// data, or, when gammaToo (γ > 1 scales a candidate feature beyond a
+// data, or, when fs.gammaNamed (γ > 1 scales a candidate feature beyond a
 // source: β = γ²), also the feature factor γ too large, which breaks the
 // search down as a λ too small does.
-func tooSmall(lambda, gamma float64, gammaToo bool) string {
-	if gammaToo {
-		return fmt.Sprintf("λ = %g is too small for these data, or FeatureFactor γ = %g too large", lambda, gamma)
+func tooSmall(lambda float64, fs featureScale) string {
+	if fs.gammaNamed() {
+		return fmt.Sprintf("λ = %g is too small for these data, or FeatureFactor γ = %g too large", lambda, fs.gamma)
 	}
 	return fmt.Sprintf("λ = %g is too small for these data", lambda)
 }
 
-// tooSmall is tooSmall for the path's λ and γ: γ is named when it scales
-// the candidate features beyond the sources (β > 1).
-func (p *path) tooSmall() string { return tooSmall(p.lambda, p.gamma, p.beta > 1) }
+// tooSmall is tooSmall for the path's λ and featureScale.
+func (p *path) tooSmall() string { return tooSmall(p.lambda, p.featureScale) }
 
 // errScaleOverflow reports a selected feature c whose divisor, its
 // standard deviation over the feature factor γ < 1, overflows float64: a

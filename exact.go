@@ -156,7 +156,7 @@ func newExact(ctx context.Context, in *inputs, y []float64) (*exactEngine, error
 	}
 	if n == 0 {
 		e.release()
-		return nil, errNoCandidates
+		return nil, noCandidates("greedytl.Fit")
 	}
 	e.n = n
 	for _, s := range []*[]float64{&e.f, &e.sq, &e.b, &e.c, &e.t, &e.p, &e.ec, &e.et} {
@@ -362,7 +362,7 @@ func (e *exactEngine) release() {
 
 func (e *exactEngine) reset(lambda float64) error {
 	e.lambda = lambda
-	if err := startScores(e.c, e.t, e.sq, e.b, lambda, e.in.gamma); err != nil {
+	if err := startScores(e.c, e.t, e.sq, e.b, lambda, e.scale(), "greedytl.Fit"); err != nil {
 		return err
 	}
 	if e.f32 {
@@ -375,9 +375,9 @@ func (e *exactEngine) reset(lambda float64) error {
 
 // startScores sets the running c_i = 1 + ‖z_i‖²/λ and t_i = z_iᵀy/λ of the
 // empty set from the squared norms sq and products b, or returns an error
-// when λ is so small (or the feature factor gamma so large) that some
-// ‖z_i‖²/λ is not usable.
-func startScores(c, t, sq, b []float64, lambda, gamma float64) error {
+// when λ is so small (or the feature factor γ of fs so large) that some
+// ‖z_i‖²/λ is not usable (errSmallLambda, named by caller).
+func startScores(c, t, sq, b []float64, lambda float64, fs featureScale, caller string) error {
 	maxq := 0.0
 	il := 1 / lambda
 	for s, sq := range sq {
@@ -387,7 +387,7 @@ func startScores(c, t, sq, b []float64, lambda, gamma float64) error {
 		maxq = math.Max(maxq, q)
 	}
 	if !(maxq < 1e100) {
-		return errSmallLambda(lambda, gamma, maxq)
+		return errSmallLambda(caller, lambda, fs, maxq)
 	}
 	return nil
 }
@@ -439,9 +439,11 @@ func (e *exactEngine) col(s int) []float64 {
 
 func (e *exactEngine) global(s int) int { return int(e.glob[s]) }
 
-// beta returns pathBeta of γ and whether a feature is among the slots
-// (features come first; there is at least one slot).
-func (e *exactEngine) beta() float64 { return pathBeta(e.in.gamma, int(e.glob[0]) < e.in.d) }
+// scale returns the featureScale of γ and whether a feature is among the
+// slots (features come first; there is at least one slot).
+func (e *exactEngine) scale() featureScale {
+	return newFeatureScale(e.in.gamma, int(e.glob[0]) < e.in.d)
+}
 func (e *exactEngine) stats(s int) colStats {
 	return e.st[s]
 }

@@ -96,7 +96,7 @@ func TestBlock32Bounds(t *testing.T) {
 				}
 			}
 			e64, e32 := es[0], es[1]
-			p := newPathFor(y, c.lambda, max(1, c.gamma*c.gamma), c.steps, 0)
+			p := newPathFor(y, c.lambda, newFeatureScale(c.gamma, true), c.steps, 0)
 			for step := 0; step < c.steps; step++ {
 				s, s32 := pickT(t, e64, p), pickT(t, e32, p)
 				if s != s32 {

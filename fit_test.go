@@ -1189,7 +1189,7 @@ func TestEnginesStandardizeAlike(t *testing.T) {
 		if err := sa.reset(1); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := sa.pickAll(newPath(y, 1, 1, 0)); err != nil {
+		if _, err := sa.pickAll(newPath(y, 1, newFeatureScale(1, true), 0)); err != nil {
 			t.Fatal(err)
 		}
 		if len(sa.valid) != ex.n {
@@ -1224,7 +1224,7 @@ func TestSampleDraws(t *testing.T) {
 	if err := e.reset(1); err != nil {
 		t.Fatal(err)
 	}
-	p := newPath(y, 1, 1, 0)
+	p := newPath(y, 1, newFeatureScale(1, true), 0)
 	for step := 0; step < 100; step++ {
 		s, err := e.pick(p)
 		if err != nil {

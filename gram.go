@@ -573,8 +573,8 @@ func (g *Gram) fitOrHand(ctx context.Context, opts Options, loo bool, caller str
 type gramSearch struct {
 	n, m   int
 	lambda float64
-	gamma  float64   // the feature factor, for errSmallLambda
-	cg     []float64 // n×n cross-products of the γ-scaled slots, diagonal ‖z‖²
+	scale  featureScale // γ, and β from whether a feature is a slot, for errSmallLambda
+	cg     []float64    // n×n cross-products of the γ-scaled slots, diagonal ‖z‖²
 	b, sq  []float64
 	c, t   []float64
 	p      []float64
@@ -609,6 +609,7 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool, caller string) (
 	// features, 1 for sources).
 	var idx []int
 	var scale, gf []float64
+	features := false // a feature is a slot
 	for a, j := range g.glob {
 		sc, gj := g.st[a].scale, 1.0
 		if int(j) < d {
@@ -621,16 +622,16 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool, caller string) (
 			} else if math.IsInf(f, 0) {
 				return nil, false, nil
 			}
-			gj = gamma
+			gj, features = gamma, true
 		}
 		idx = append(idx, a)
 		scale, gf = append(scale, sc), append(gf, gj)
 	}
 	n := len(idx)
 	if n == 0 {
-		return nil, false, errNoCandidates
+		return nil, false, noCandidates(caller)
 	}
-	s := &gramSearch{n: n, m: m, lambda: lambda, gamma: gamma, cg: make([]float64, n*n), b: make([]float64, n), sq: make([]float64, n)}
+	s := &gramSearch{n: n, m: m, lambda: lambda, scale: newFeatureScale(gamma, features), cg: make([]float64, n*n), b: make([]float64, n), sq: make([]float64, n)}
 	N := len(g.glob)
 	for a, ia := range idx {
 		if setupDue(a, n) { // rows of n values: the block is O(n²)
@@ -647,7 +648,7 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool, caller string) (
 		s.b[a] = g.b[ia] * gf[a]
 	}
 	s.noLOO = !loo
-	if err := s.reset(g.y); err != nil {
+	if err := s.reset(g.y, caller); err != nil {
 		return nil, false, err
 	}
 	z := make([]float64, m)
@@ -725,11 +726,11 @@ func (g *Gram) column(a int, gamma float64, z []float64) {
 }
 
 // reset starts the search at the empty set for labels y, as
-// exactEngine.reset does.
-func (s *gramSearch) reset(y []float64) error {
+// exactEngine.reset does, its error for a λ too small named by caller.
+func (s *gramSearch) reset(y []float64, caller string) error {
 	n, m := s.n, s.m
 	s.c, s.t, s.p = make([]float64, n), make([]float64, n), make([]float64, n)
-	if err := startScores(s.c, s.t, s.sq, s.b, s.lambda, s.gamma); err != nil {
+	if err := startScores(s.c, s.t, s.sq, s.b, s.lambda, s.scale, caller); err != nil {
 		return err
 	}
 	s.y = y

@@ -302,13 +302,31 @@ func TestGramFitDelegates(t *testing.T) {
 	} else if perr := errtest.OnePrefix(err.Error()); perr != nil {
 		t.Error(perr)
 	}
-	// Every column constant: Fit's error.
+	// Every column constant: Fit's error, named by the Gram's method (it
+	// said "greedytl.Fit: no candidate columns: …").
 	c, err := NewGram(ctx, mat.NewDense(m, 2, nil), nil, y)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Fit(ctx, DefaultOptions()); !errors.Is(err, errNoCandidates) {
-		t.Errorf("constant columns: %v, want %v", err, errNoCandidates)
+	if _, err := c.Fit(ctx, DefaultOptions()); !errors.Is(err, errNoCandidates) || !strings.HasPrefix(err.Error(), "greedytl.Gram.Fit: no candidate columns: ") {
+		t.Errorf("constant columns: %v, want \"greedytl.Gram.Fit: %v\"", err, errNoCandidates)
+	}
+	if _, err := c.FitSelection(ctx, DefaultOptions()); !errors.Is(err, errNoCandidates) || !strings.HasPrefix(err.Error(), "greedytl.Gram.FitSelection: no candidate columns: ") {
+		t.Errorf("FitSelection, constant columns: %v, want \"greedytl.Gram.FitSelection: %v\"", err, errNoCandidates)
+	}
+	// A λ too small: Fit's words, named by the Gram's method (it said
+	// "greedytl.Fit: λ = 1e-300 is too small …").
+	small := DefaultOptions()
+	small.Lambda = 1e-300
+	for name, fit := range map[string]func(context.Context, Options) (*Model, error){
+		"greedytl.Gram.Fit": g.Fit, "greedytl.Gram.FitSelection": g.FitSelection,
+	} {
+		_, err := fit(ctx, small)
+		if err == nil || !strings.HasPrefix(err.Error(), name+": λ = 1e-300 is too small for these data") {
+			t.Errorf("%s at λ = 1e-300: %v, want the error of a λ too small named %s", name, err, name)
+		} else if perr := errtest.OnePrefix(err.Error()); perr != nil {
+			t.Error(perr)
+		}
 	}
 }
 

@@ -32,15 +32,14 @@ const refreshEvery = 16
 // on paths longer than m). With β = max(1, γ²), the squared norm of a
 // column per example, 1/(ms) is at most about |S|/m times P's diagonal.
 type path struct {
-	m      int
-	lambda float64
-	beta   float64 // the β of Ĝ
-	gamma  float64 // the feature factor γ, for tooSmall
-	s      float64 // λ + mβ, Ĝ's eigenvalue⁻¹ along 1
-	y      []float64
-	pos    []bool  // y_i = +1
-	npos   int     // number of positives
-	ysum   float64 // Σ_i y_i
+	m            int
+	lambda       float64
+	featureScale         // γ, for tooSmall, and the β of Ĝ
+	s            float64 // λ + mβ, Ĝ's eigenvalue⁻¹ along 1
+	y            []float64
+	pos          []bool  // y_i = +1
+	npos         int     // number of positives
+	ysum         float64 // Σ_i y_i
 
 	// primal says which form the path keeps Ĝ in (see pathForm): the
 	// primal form keeps U and dg, the dual one G and kl.
@@ -103,22 +102,23 @@ func dualCheaper(m, k, r int) bool {
 }
 
 // newPathFor returns the path of the empty set that run starts: for labels
-// y, ridge parameter lambda, the β of Ĝ, room for maxK steps (0: a
+// y, ridge parameter lambda, the feature factor and β of Ĝ (fs), room for maxK steps (0: a
 // default) and r candidates scored directly per step (0: exact search),
 // in the form pathForm asks for.
-func newPathFor(y []float64, lambda, beta float64, maxK, r int) *path {
+func newPathFor(y []float64, lambda float64, fs featureScale, maxK, r int) *path {
 	if pathForm == formDual {
-		return newPath(y, lambda, beta, maxK)
+		return newPath(y, lambda, fs, maxK)
 	}
-	p := newPathPrimal(y, lambda, beta, maxK)
+	p := newPathPrimal(y, lambda, fs, maxK)
 	p.auto, p.r = pathForm == formAuto, r
 	return p
 }
 
 // newPathPrimal returns the path of the empty set in the primal form.
-func newPathPrimal(y []float64, lambda, beta float64, maxK int) *path {
+func newPathPrimal(y []float64, lambda float64, fs featureScale, maxK int) *path {
 	m := len(y)
-	p := newPathCommon(y, lambda, beta, maxK)
+	p := newPathCommon(y, lambda, fs, maxK)
+	beta := fs.beta
 	p.primal = true
 	p.U = make([]float64, m, (cap(p.sel)+1)*m)
 	p.dg = make([]float64, m)
@@ -131,25 +131,25 @@ func newPathPrimal(y []float64, lambda, beta float64, maxK int) *path {
 }
 
 // newPathCommon returns the path of the empty set without its form: the
-// labels, a = Ĝy and room for maxK steps.
-func newPathCommon(y []float64, lambda, beta float64, maxK int) *path {
-	m := len(y)
+// labels, γ and β (fs), a = Ĝy and room for maxK steps.
+func newPathCommon(y []float64, lambda float64, fs featureScale, maxK int) *path {
+	m, beta := len(y), fs.beta
 	if maxK == 0 || maxK > 256 {
 		maxK = 64 // an initial capacity; the path grows beyond it
 	}
 	p := &path{
-		selZ:   make([]float64, 0, maxK*m),
-		sel:    make([]int, 0, maxK),
-		loo:    make([]float64, 0, maxK),
-		reg:    make([]float64, 0, maxK),
-		m:      m,
-		lambda: lambda,
-		beta:   beta,
-		s:      lambda + float64(m)*beta,
-		y:      y,
-		pos:    make([]bool, m),
-		a:      make([]float64, m),
-		g:      make([]float64, m),
+		selZ:         make([]float64, 0, maxK*m),
+		sel:          make([]int, 0, maxK),
+		loo:          make([]float64, 0, maxK),
+		reg:          make([]float64, 0, maxK),
+		m:            m,
+		lambda:       lambda,
+		featureScale: fs,
+		s:            lambda + float64(m)*beta,
+		y:            y,
+		pos:          make([]bool, m),
+		a:            make([]float64, m),
+		g:            make([]float64, m),
 	}
 	for i, v := range y {
 		p.pos[i] = v > 0
@@ -166,11 +166,11 @@ func newPathCommon(y []float64, lambda, beta float64, maxK int) *path {
 }
 
 // newPath returns the path of the empty set in the dual form, for labels
-// y, ridge parameter lambda and the β of Ĝ, with room for maxK steps (0: a
-// default).
-func newPath(y []float64, lambda, beta float64, maxK int) *path {
-	m := len(y)
-	p := newPathCommon(y, lambda, beta, maxK)
+// y, ridge parameter lambda and the feature factor and β of Ĝ (fs), with
+// room for maxK steps (0: a default).
+func newPath(y []float64, lambda float64, fs featureScale, maxK int) *path {
+	m, beta := len(y), fs.beta
+	p := newPathCommon(y, lambda, fs, maxK)
 	p.G = make([]float64, m*m)
 	p.kl = make([]float64, m*m)
 	p.fac = make([]float64, m*m)
@@ -535,8 +535,7 @@ func balancedLOO(y []float64, pos []bool, npos int, ysum float64, a []float64, a
 func (p *path) weights(k int) (w []float64, reg, loo float64, err error) {
 	m := p.m
 	if pathForm == formPrimal || (pathForm == formAuto && k < m) {
-		q := newPathPrimal(p.y, p.lambda, p.beta, 1)
-		q.gamma = p.gamma
+		q := newPathPrimal(p.y, p.lambda, p.featureScale, 1)
 		q.sel, q.selZ = p.sel[:k:k], p.selZ[:k*m:k*m]
 		x, err := q.solvePrimal(k)
 		if err != nil {
@@ -547,8 +546,7 @@ func (p *path) weights(k int) (w []float64, reg, loo float64, err error) {
 		}
 		return x[1:], q.reg[0], q.loo[0], nil
 	}
-	q := newPath(p.y, p.lambda, p.beta, 1)
-	q.gamma = p.gamma
+	q := newPath(p.y, p.lambda, p.featureScale, 1)
 	for j := 0; j < k; j++ {
 		z := p.selZ[j*m : j*m+m]
 		ger(q.kl, m, 1, z, z)

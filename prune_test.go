@@ -49,7 +49,7 @@ func TestPrunedPicksScalarWinner(t *testing.T) {
 			if err := e.reset(c.lambda); err != nil {
 				t.Fatal(err)
 			}
-			p := newPathFor(y, c.lambda, max(1, c.gamma*c.gamma), 0, c.d+c.n)
+			p := newPathFor(y, c.lambda, newFeatureScale(c.gamma, true), 0, c.d+c.n)
 			total, scored := 0, 0
 			for step := 0; step < 2*c.m+5; step++ {
 				s, cand := pickShuffled(t, rng, e, p, step)

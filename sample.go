@@ -146,9 +146,10 @@ func (e *sampleEngine) release() {
 
 func (e *sampleEngine) reset(lambda float64) error {
 	// Every non-constant column has zᵀz = m (γ²m for features).
-	maxq := float64(e.m) * e.beta() / lambda
+	fs := e.scale()
+	maxq := float64(e.m) * fs.beta / lambda
 	if !(maxq < 1e100) {
-		return errSmallLambda(lambda, e.in.gamma, maxq)
+		return errSmallLambda("greedytl.Fit", lambda, fs, maxq)
 	}
 	e.gen++
 	e.nConst = e.lo
@@ -373,7 +374,7 @@ func (e *sampleEngine) pickAll(p *path) (int, error) {
 		e.allKnown = true
 		e.nConstAll = e.nConst
 		if len(e.valid) == 0 {
-			return 0, errNoCandidates
+			return 0, noCandidates("greedytl.Fit")
 		}
 	}
 	cand := e.cand[:0]
@@ -669,9 +670,9 @@ func (e *sampleEngine) col(s int) []float64 {
 func (e *sampleEngine) global(s int) int     { return int(e.slots[s].glob) }
 func (e *sampleEngine) stats(s int) colStats { return e.slots[s].st }
 
-// beta returns pathBeta of γ and whether X has a column the search may draw
-// (features).
-func (e *sampleEngine) beta() float64 { return pathBeta(e.in.gamma, e.features) }
+// scale returns the featureScale of γ and whether X has a column the search
+// may draw (features).
+func (e *sampleEngine) scale() featureScale { return newFeatureScale(e.in.gamma, e.features) }
 
 // featuresVary reports whether some feature column of in is one the search
 // may draw as non-constant, by the rule of the columns it reads

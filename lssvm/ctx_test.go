@@ -117,9 +117,9 @@ func TestBuildersStopWhenDone(t *testing.T) {
 			}
 			totalOps := ops.Calls()
 			// The checks: the first, before any work, then between the
-			// dense steps and every checkRows rows of the O(m²) loops.
-			if n := checks.Calls(); n < 1+m/checkRows {
-				t.Errorf("%d checks of the context at m = %d, want at least %d", n, m, 1+m/checkRows)
+			// dense steps and every fitctx.Rows rows of the O(m²) loops.
+			if n := checks.Calls(); n < 1+m/fitctx.Rows {
+				t.Errorf("%d checks of the context at m = %d, want at least %d", n, m, 1+m/fitctx.Rows)
 			}
 			for at := int64(1); at <= checks.Calls(); at++ {
 				built, err := b.run(fitctxtest.NewCountdown(at - 1))

@@ -84,7 +84,7 @@ type System struct {
 // value, and when the system is numerically singular (a single row's
 // leave-one-out denominator is 0). It checks ctx before and between its
 // dense steps (the factorisation, the inversion, the rank-one update), every
-// checkRows rows of its O(m²) loops and at its end, and returns ctx's error
+// fitctx.Rows rows of its O(m²) loops and at its end, and returns ctx's error
 // (see fitctx.Err), not a System, when ctx is done; it panics when ctx is
 // nil.
 func NewSystem(ctx context.Context, gram *mat.SymDense, zeta []float64, c float64) (*System, error) {
@@ -173,11 +173,6 @@ func NewSystem(ctx context.Context, gram *mat.SymDense, zeta []float64, c float6
 	}
 	return &System{a: a, p: pv}, nil
 }
-
-// checkRows is the number of rows an O(m²) loop of NewSystem or
-// NewWeightedRidge runs between two checks of its context: at most a few
-// milliseconds for m ≤ 100,000.
-const checkRows = 64
 
 // built returns an error for a nil or zero System, which NewSystem never
 // returns.

@@ -38,7 +38,7 @@ type WeightedRidge struct {
 // not have one element per row of gram, when a weight is not positive and
 // finite, when t or gram holds a NaN or ±Inf value, and when the
 // eigendecomposition fails. It checks ctx before and between its dense
-// steps (the products, the eigendecomposition), every checkRows rows of
+// steps (the products, the eigendecomposition), every fitctx.Rows rows of
 // its O(m²) loops and at its end, and returns ctx's error (see fitctx.Err),
 // not a regression, when ctx is done; it panics when ctx is nil.
 func NewWeightedRidge(ctx context.Context, gram *mat.SymDense, t, omega []float64) (*WeightedRidge, error) {
@@ -238,10 +238,10 @@ func (wr *WeightedRidge) check(fn string, lambda float64) {
 	}
 }
 
-// checkRow returns ctx's error (see fitctx.Err) when ctx is done and row i
-// of an O(m²) loop is a multiple of checkRows, and nil otherwise.
+// checkRow returns ctx's error as fitctx.Err wraps it when ctx is done and
+// row i of an O(m²) loop is due a check (fitctx.RowErr), and nil otherwise.
 func checkRow(ctx context.Context, i int) error {
-	if i%checkRows != 0 {
+	if fitctx.RowErr(ctx, i) == nil {
 		return nil
 	}
 	return fitctx.Err(ctx, "lssvm")

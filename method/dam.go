@@ -150,7 +150,9 @@ func (dam) Fit(ctx context.Context, train Data, extra Extra) (result Model, err 
 				return nil, err
 			}
 			loo, alpha, err := sys.solve(ctx, tau, lambda)
-			if err != nil && ctx.Err() != nil { // stopped, not singular
+			// Stopped, not singular: a failure once ctx is done is the
+			// interruption's (endFit keeps a non-context error as it is).
+			if err != nil && ctx.Err() != nil {
 				return nil, fitctx.Stopped(ctx, err, fitCaller(dam{}))
 			}
 			if err != nil {
@@ -390,7 +392,7 @@ func newDAMSystem(zl, zu *mat.Dense, y, v []float64) (*damSystem, error) {
 // (tau, lambda) and α = M(y − g), or an error when Z⁻¹ + P is numerically
 // singular. It returns ctx's error when ctx is done, checked between its
 // dense steps (the product, the factorisation, the inversion) and every
-// solveCheckRows rows of its O(m²) loop.
+// fitctx.Rows rows of its O(m²) loop (fitctx.RowErr).
 func (s *damSystem) solve(ctx context.Context, tau, lambda float64) (loo, alpha []float64, err error) {
 	m := s.m
 	mu := tau * float64(m) / float64(s.u)
@@ -420,10 +422,8 @@ func (s *damSystem) solve(ctx context.Context, tau, lambda float64) (loo, alpha 
 	qfq.Mul(qf, s.q.T())
 	c := 1 / (mu * float64(s.u))
 	for i := range m {
-		if i%solveCheckRows == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, nil, err
-			}
+		if err := fitctx.RowErr(ctx, i); err != nil {
+			return nil, nil, err
 		}
 		for j := i; j < m; j++ {
 			x := p.At(i, j) + (qfq.At(i, j)+qfq.At(j, i))/2 + c
@@ -471,10 +471,6 @@ func (s *damSystem) solve(ctx context.Context, tau, lambda float64) (loo, alpha 
 	}
 	return loo, alpha, nil
 }
-
-// solveCheckRows is the number of rows of solve's O(m²) loop between two
-// checks of its context.
-const solveCheckRows = 64
 
 // primal returns the weights and intercept of the regression at (tau,
 // lambda) from its α (see solve): w = R(Aᵀα + μX̃ᵀv), b = c − x̄_Uᵀw with

@@ -124,7 +124,9 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (result Model, er
 			return nil, err
 		}
 		sys, err := lssvm.NewSystem(ctx, gram, zeta, c)
-		if err != nil && ctx.Err() != nil { // stopped, not singular
+		// Stopped, not singular: a failure once ctx is done is the
+		// interruption's (endFit keeps a non-context error as it is).
+		if err != nil && ctx.Err() != nil {
 			return nil, fitctx.Stopped(ctx, err, fitCaller(k))
 		}
 		if err != nil {
@@ -158,7 +160,7 @@ func (k multiKT) Fit(ctx context.Context, train Data, _ Extra) (result Model, er
 	}
 	s := settings[best]
 	sys, err := lssvm.NewSystem(ctx, gram, zeta, s.c)
-	if err != nil && ctx.Err() != nil { // stopped: named as in the loop over C
+	if err != nil && ctx.Err() != nil { // stopped: as in the loop over C
 		return nil, fitctx.Stopped(ctx, err, fitCaller(k))
 	}
 	if err != nil {

@@ -110,3 +110,19 @@ func Finish[T any](ctx context.Context, v T, err error, caller string) (T, error
 	}
 	return v, nil
 }
+
+// Rows is the number of rows a loop whose every row is O(m) work or more
+// (the LS-SVM builders' O(m²) loops, DAM's solve, the multinomial's
+// held-out scoring) runs between two checks of its context (RowErr): at
+// most a few milliseconds between checks for m ≤ 100,000.
+const Rows = 64
+
+// RowErr returns ctx.Err() when row i of such a loop is a multiple of Rows
+// (row 0 included: a loop checks before its first row), and nil otherwise.
+// The caller wraps the error as its other checks do.
+func RowErr(ctx context.Context, i int) error {
+	if i%Rows != 0 {
+		return nil
+	}
+	return ctx.Err()
+}

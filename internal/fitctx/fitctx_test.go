@@ -138,3 +138,21 @@ func TestInterruptionError(t *testing.T) {
 		}
 	}
 }
+
+// TestRowErr: a loop over rows checks its context at rows 0, Rows, 2·Rows,
+// …, and only there, and gets ctx.Err() itself (unwrapped, for the caller
+// to wrap) once ctx is done.
+func TestRowErr(t *testing.T) {
+	live := context.Background()
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	for i := range 3*Rows + 1 {
+		if err := RowErr(live, i); err != nil {
+			t.Errorf("row %d, live context: %v, want nil", i, err)
+		}
+		err := RowErr(done, i)
+		if due := i%Rows == 0; due && err != context.Canceled || !due && err != nil {
+			t.Errorf("row %d, cancelled context: %v, want context.Canceled at a multiple of %d and nil elsewhere", i, err, Rows)
+		}
+	}
+}
