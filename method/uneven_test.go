@@ -6,9 +6,12 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/grid"
 	"github.com/greedytl/greedytl/internal/peertest"
+	"github.com/greedytl/greedytl/linear"
 
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
@@ -409,6 +412,231 @@ func TestMultinomialCVWeightsAreTheCVSamples(t *testing.T) {
 		}
 		if got := model.Hyperparameters()["C"]; got != want {
 			t.Errorf("%v seed %d: FitMulti chose C = %g, the cross-validation weighted by its own sample's classes %g", tc.shots, tc.seed, got, want)
+		}
+	}
+}
+
+// blurredUneven is unevenProblem's training rows (d feature columns, no H)
+// with noise of standard deviation blur added, so that C matters: the
+// rows as F, and their labels.
+func blurredUneven(seed uint64, shots []int, d int, blur float64) (*mat.Dense, ClassLabels) {
+	train, y, _, _ := unevenProblem(seed, shots, 1, d, 0)
+	F := mat.DenseCopyOf(train.X)
+	r, c := F.Dims()
+	rng := rand.New(rand.NewPCG(seed, 3))
+	for i := range r {
+		for j := range c {
+			F.Set(i, j, F.At(i, j)+blur*rng.NormFloat64())
+		}
+	}
+	return F, y
+}
+
+// bruteForceEligibleC is the cross-validation of C over the classes of two
+// or more examples written out: those classes alone, renumbered, folded by
+// referenceMultinomialFolds (k = min(5, their smallest count)); for each
+// fold, fits at every C of the grid in turn (fitMultinomial, weights,
+// multinomialCVTol, each warm-started from the previous C's fit of the
+// fold) on every row not held out — the rows of the classes of one example
+// among them unless dropOnes — scored on the held-out rows against all the
+// classes. It returns the C of the lowest balanced error over the eligible
+// classes, ties broken by the lower mean held-out log-loss, then the
+// smaller C.
+func bruteForceEligibleC(t *testing.T, F *mat.Dense, y ClassLabels, weights []float64, seed uint64, dropOnes bool) float64 {
+	t.Helper()
+	ctx := context.Background()
+	counts := y.Counts()
+	K := len(counts)
+	newClass := make([]int, K)
+	var sub ClassLabels
+	low := math.MaxInt
+	for c, n := range counts {
+		newClass[c] = -1
+		if n >= 2 {
+			newClass[c] = len(sub.Names)
+			sub.Names = append(sub.Names, y.Names[c])
+			low = min(low, n)
+		}
+	}
+	var eligible []int
+	for i, c := range y.Y {
+		if newClass[c] >= 0 {
+			eligible = append(eligible, i)
+			sub.Y = append(sub.Y, newClass[c])
+		}
+	}
+	k := min(5, low)
+	subFold := referenceMultinomialFolds(sub, k, seed)
+	heldFold := make([]int, len(y.Y))
+	for i := range heldFold {
+		heldFold[i] = -1
+	}
+	for t, i := range eligible {
+		heldFold[i] = subFold[t]
+	}
+	cs := grid.Regularization()
+	wrong := make([][]float64, len(cs)) // per C, per class
+	loss := make([]float64, len(cs))
+	for g := range cs {
+		wrong[g] = make([]float64, K)
+	}
+	_, r := F.Dims()
+	for f := range k {
+		var in, out []int
+		for i, hf := range heldFold {
+			switch {
+			case hf == f:
+				out = append(out, i)
+			case hf >= 0 || !dropOnes:
+				in = append(in, i)
+			}
+		}
+		var x []float64
+		for g, c := range cs {
+			var err error
+			if x, _, err = fitMultinomial(ctx, F, y.Y, weights, K, in, c, x, multinomialCVTol); err != nil {
+				t.Fatal(err)
+			}
+			for _, i := range out {
+				p := make([]float64, K)
+				for q := range K {
+					for j := range r {
+						p[q] += x[q*r+j] * F.At(i, j)
+					}
+					p[q] += x[K*r+q]
+				}
+				softmaxInPlace(p)
+				best := 0
+				for q := range K {
+					if p[q] > p[best] {
+						best = q
+					}
+				}
+				if best != y.Y[i] {
+					wrong[g][y.Y[i]]++
+				}
+				loss[g] -= math.Log(max(p[y.Y[i]], 1e-300)) / float64(len(eligible))
+			}
+		}
+	}
+	bestG, bestErr := 0, math.Inf(1)
+	for g := range cs {
+		var e float64
+		for c, n := range counts {
+			if n >= 2 {
+				e += wrong[g][c] / float64(n) / float64(len(sub.Names))
+			}
+		}
+		if e < bestErr-1e-12 || (math.Abs(e-bestErr) <= 1e-12 && loss[g] < loss[bestG]*(1-1e-9)) {
+			bestG, bestErr = g, e
+		}
+	}
+	return cs[bestG]
+}
+
+// TestMultinomialCVOverEligibleClasses: with a class of one example,
+// chooseMultinomialC cross-validates C over the classes of two or more
+// examples (bruteForceEligibleC), the classes of one example in every
+// fold's training rows, with the sample's class-balanced weights in every
+// fit. Each problem was picked so that the choice tells the rules apart:
+// it is not the default C = 1 (the rule before, which took the default
+// whenever a class had one example), nor the C of the same search with the
+// classes of one example left out of the fits — the test checks both, so
+// that it cannot pass for a reason other than the rule.
+func TestMultinomialCVOverEligibleClasses(t *testing.T) {
+	ctx := context.Background()
+	for _, tc := range []struct {
+		shots []int
+		seed  uint64
+	}{
+		{[]int{1, 6, 4, 5}, 2},
+		{[]int{3, 1, 8, 1, 2}, 1},
+		{[]int{10, 1, 1, 1, 4}, 3},
+		{[]int{1, 10, 10, 10}, 2},
+	} {
+		F, y := blurredUneven(tc.seed, tc.shots, 6, 4)
+		w := classBalancedWeights(y)
+		runs := &solverRuns{}
+		got, err := chooseMultinomialC(ctx, F, y, w, tc.seed, runs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := bruteForceEligibleC(t, F, y, w, tc.seed, false)
+		if got != want {
+			t.Errorf("%v seed %d: chooseMultinomialC chose C = %g, the cross-validation over the classes of two or more examples %g", tc.shots, tc.seed, got, want)
+		}
+		if want == multinomialDefaultC {
+			t.Errorf("%v seed %d: the search chooses the default C = %g: the problem no longer tells the rule from the fallback", tc.shots, tc.seed, want)
+		}
+		if dropped := bruteForceEligibleC(t, F, y, w, tc.seed, true); dropped == want {
+			t.Errorf("%v seed %d: the search without the classes of one example chooses C = %g too: the problem no longer tells them apart", tc.shots, tc.seed, dropped)
+		}
+		if runs.runs.Load() == 0 {
+			t.Errorf("%v seed %d: no cross-validation fit was run", tc.shots, tc.seed)
+		}
+	}
+}
+
+// TestMultinomialCVFoldsKeepOnesInTraining: multinomialCVFolds gives every
+// example of a class of one fold −1 (in every fold's training rows, never
+// held out) and a held-out count of 0, deals the other classes over
+// k = min(5, their smallest count) folds as multinomialFoldsOf deals them
+// alone, and with every class of two or more is multinomialFoldsOf itself.
+func TestMultinomialCVFoldsKeepOnesInTraining(t *testing.T) {
+	y := ClassLabels{Names: []string{"a", "b", "c", "d"}, Y: []int{1, 0, 2, 1, 3, 2, 1, 2, 1}}
+	fold, k, held := multinomialCVFolds(y, 7)
+	if k != 3 || !slices.Equal(held, []int{0, 4, 3, 0}) {
+		t.Fatalf("k = %d, held-out counts %v; want 3, [0 4 3 0]", k, held)
+	}
+	sub := ClassLabels{Names: []string{"b", "c"}, Y: []int{0, 1, 0, 1, 0, 1, 0}}
+	subFold := multinomialFoldsOf(sub, 3, 7)
+	want := []int{subFold[0], -1, subFold[1], subFold[2], -1, subFold[3], subFold[4], subFold[5], subFold[6]}
+	if !slices.Equal(fold, want) {
+		t.Errorf("folds %v, want %v", fold, want)
+	}
+	for f := range k {
+		in, _ := linear.FoldRows(fold, f)
+		if !slices.Contains(in, 1) || !slices.Contains(in, 4) {
+			t.Errorf("fold %d trains on %v: the classes of one example (rows 1, 4) are missing", f, in)
+		}
+	}
+	even := ClassLabels{Names: []string{"a", "b"}, Y: []int{1, 0, 0, 1, 1, 0}}
+	if fold, k, held := multinomialCVFolds(even, 7); k != 3 || !slices.Equal(fold, multinomialFoldsOf(even, 3, 7)) || !slices.Equal(held, []int{3, 3}) {
+		t.Errorf("every class of three: folds %v (k %d, held-out counts %v), want multinomialFoldsOf's %v", fold, k, held, multinomialFoldsOf(even, 3, 7))
+	}
+}
+
+// TestMultinomialCVFallsBackWithOneEligibleClass: with fewer than two
+// classes of two or more examples there is nothing to cross-validate, and
+// C is the default without a fit: in chooseMultinomialC, and so in
+// multinomial-logistic's and greedytl-nway's models. (A guard of the
+// fallback, which the rule before took too.)
+func TestMultinomialCVFallsBackWithOneEligibleClass(t *testing.T) {
+	ctx := context.Background()
+	for _, shots := range [][]int{{1, 6, 1}, {1, 1, 1}, {2, 1, 1, 1}} {
+		train, y, _, _ := unevenProblem(1, shots, 1, 4, 2)
+		runs := &solverRuns{}
+		c, err := chooseMultinomialC(ctx, dense(train.X), y, classBalancedWeights(y), 1, runs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c != multinomialDefaultC || runs.runs.Load() != 0 {
+			t.Errorf("%v: C = %g after %d fits, want the default %g and none", shots, c, runs.runs.Load(), multinomialDefaultC)
+		}
+		for _, name := range []string{"multinomial-logistic", "greedytl-nway"} {
+			m, err := NewMulti(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			model, err := m.FitMulti(ctx, train, y, Extra{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for h, v := range model.Hyperparameters() {
+				if strings.HasPrefix(h, "C") && v != multinomialDefaultC {
+					t.Errorf("%v: %s's %s = %g, want the default %g", shots, name, h, v, multinomialDefaultC)
+				}
+			}
 		}
 	}
 }
