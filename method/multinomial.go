@@ -290,85 +290,21 @@ func cvSubsample(y ClassLabels, seed uint64) []int {
 // multinomialLogistic), the fits' losses weighted by weights (nil: all 1);
 // runs counts its fits.
 func chooseMultinomialC(ctx context.Context, F *mat.Dense, y ClassLabels, weights []float64, seed uint64, runs *solverRuns) (float64, error) {
-	fold, k, heldCounts := multinomialCVFolds(y, seed)
+	counts := y.Counts()
+	k := min(multinomialFolds, slices.Min(counts))
 	if k < 2 {
 		return multinomialDefaultC, nil
 	}
 	cs := grid.Regularization()
-	held, err := heldOutProbabilities(ctx, F, y, weights, fold, k, cs, multinomialCVTol, runs)
+	held, err := heldOutProbabilities(ctx, F, y, weights, multinomialFoldsOf(y, k, seed), k, cs, multinomialCVTol, runs)
 	if err != nil {
 		return 0, err
 	}
 	errs, losses := make([]float64, len(cs)), make([]float64, len(cs))
 	for g := range cs {
-		errs[g], losses[g] = held[g].balancedErrorLogLoss(y, heldCounts)
+		errs[g], losses[g] = held[g].balancedErrorLogLoss(y, counts)
 	}
 	return cs[bestHeldOut(errs, losses)], nil
-}
-
-// multinomialCVFolds returns the folds on which chooseMultinomialC
-// cross-validates C, their number k, and each class's count of held-out
-// examples (0 for a class never held out). With every class of at least two
-// examples they are multinomialFoldsOf(y, k, seed), k = min(5, the smallest
-// count), every example held out once. Otherwise only the classes of two or
-// more examples (the eligible ones) are folded: their rows are dealt as
-// multinomialFoldsOf deals a problem of those classes alone (their rows
-// renumbered in order), k = min(5, the smallest eligible count), and each
-// example of a class of one gets fold −1: it is in the training rows of
-// every fold (linear.FoldRows) and never held out. With fewer than two
-// eligible classes it returns k = 0: no cross-validation (C is the default).
-func multinomialCVFolds(y ClassLabels, seed uint64) (fold []int, k int, heldCounts []int) {
-	counts := y.Counts()
-	if low := slices.Min(counts); low >= 2 {
-		k = min(multinomialFolds, low)
-		return multinomialFoldsOf(y, k, seed), k, counts
-	}
-	heldCounts = slices.Clone(counts)
-	local := make([]int, len(y.Y)) // an eligible row's index among the eligible rows
-	var eligible []int             // the eligible rows, in order
-	low, classes := 0, 0
-	for c, n := range counts {
-		if n < 2 {
-			heldCounts[c] = 0
-			continue
-		}
-		if classes == 0 || n < low {
-			low = n
-		}
-		classes++
-	}
-	if classes < 2 {
-		return nil, 0, nil
-	}
-	for i, c := range y.Y {
-		if heldCounts[c] > 0 {
-			local[i] = len(eligible)
-			eligible = append(eligible, i)
-		}
-	}
-	k = min(multinomialFolds, low)
-	// The eligible classes' rows as the classes of a problem of their
-	// own, in class order as classRowsOf lists them.
-	var sub [][]int
-	for c, rows := range classRowsOf(y) {
-		if heldCounts[c] == 0 {
-			continue
-		}
-		r := make([]int, len(rows))
-		for t, i := range rows {
-			r[t] = local[i]
-		}
-		sub = append(sub, r)
-	}
-	subFold := linear.DealFolds(sub, k, rand.New(rand.NewPCG(seed, 0x6e776179)))
-	fold = make([]int, len(y.Y))
-	for i := range fold {
-		fold[i] = -1
-	}
-	for t, i := range eligible {
-		fold[i] = subFold[t]
-	}
-	return fold, k, heldCounts
 }
 
 // bestHeldOut returns the index of the lowest held-out balanced error
@@ -483,32 +419,19 @@ func classBalancedWeights(y ClassLabels) []float64 {
 // balancedErrorLogLoss returns the class-balanced 0-1 error of the held-out
 // argmaxes and the mean log-loss, summed over the examples in row order,
 // every example counted alike (not class-balanced; see multinomialLogistic).
-// counts[c] is class c's number of held-out examples; a class of count 0
-// was never held out (multinomialCVFolds), and it and its examples are left
-// out of both means. With every count positive it is the mean over all the
-// classes and all the examples.
 func (h heldOut) balancedErrorLogLoss(y ClassLabels, counts []int) (errRate, logLoss float64) {
-	wrong := make([]int, len(counts))
-	n := 0
+	K := len(y.Names)
+	wrong := make([]int, K)
 	for i, c := range y.Y {
-		if counts[c] == 0 {
-			continue
-		}
 		if !h.right[i] {
 			wrong[c]++
 		}
 		logLoss -= h.logProb[i]
-		n++
 	}
-	classes := 0
 	for k, w := range wrong {
-		if counts[k] == 0 {
-			continue
-		}
 		errRate += float64(w) / float64(counts[k])
-		classes++
 	}
-	return errRate / float64(classes), logLoss / float64(n)
+	return errRate / float64(K), logLoss / float64(len(y.Y))
 }
 
 // softmaxInPlace replaces p by its softmax.
