@@ -129,6 +129,9 @@ func shapeShots(shape string, ways int, rng *rand.Rand) []int {
 // error, the mean recall of the classes with the fewest and with the most
 // examples (in %), and the number of episodes in which the model predicted
 // none of some class's training examples as that class.
+// GREEDYTL_UNEVEN_SEED, default 0 (the published episodes), draws other
+// episodes: a development seed, on which a change is tried before the
+// published episodes are run once.
 func TestUnevenShotsStudy(t *testing.T) {
 	work := os.Getenv("GREEDYTL_UNEVEN_WORK")
 	if work == "" {
@@ -141,6 +144,10 @@ func TestUnevenShotsStudy(t *testing.T) {
 		return def
 	}
 	episodes, err := strconv.Atoi(env("GREEDYTL_UNEVEN_EPISODES", "10"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	devSeed, err := strconv.ParseUint(env("GREEDYTL_UNEVEN_SEED", "0"), 10, 64)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +168,7 @@ func TestUnevenShotsStudy(t *testing.T) {
 			}
 			res := make([]acc, len(methods))
 			for ep := range episodes {
-				rng := rand.New(rand.NewPCG(uint64(ep), 0x756e6576))
+				rng := rand.New(rand.NewPCG(uint64(ep), 0x756e6576+devSeed))
 				perm := rng.Perm(len(d.pool))
 				shots := shapeShots(shape, ways, rng)
 				if slices.Max(shots) > 10 || slices.Min(shots) < 1 {
@@ -210,7 +217,7 @@ func TestUnevenShotsStudy(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					model, err := m.FitMulti(context.Background(), train, y, Extra{Seed: uint64(1000 + ep)})
+					model, err := m.FitMulti(context.Background(), train, y, Extra{Seed: uint64(1000+ep) + 100*devSeed})
 					if err != nil {
 						t.Fatal(err)
 					}
