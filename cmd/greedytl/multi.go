@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"maps"
@@ -458,7 +459,7 @@ func warnConstantClasses(s *streams, model method.MultiModel, X, H *mat.Dense) b
 // write without a word. An error is predict's on the training rows (which
 // the fit has read, so that it is not expected).
 func warnOneClass(s *streams, model method.MultiModel, d method.Data, cls *dataset.Classes) error {
-	k, one, err := method.OneClass(model, d)
+	k, one, err := method.OneClass(context.Background(), model, d)
 	if err != nil {
 		return fmt.Errorf("predicting the training rows with the %s model: %w", model.Method(), err)
 	}
