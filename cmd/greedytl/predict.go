@@ -93,7 +93,14 @@ a hidden character). With --labels it reports the accuracy and the balanced
 accuracy (the mean recall over the classes the labels hold, as scikit-learn's
 balanced_accuracy_score; the line says how many of the model's classes that
 is), and with --json these and the confusion matrix (rows: true classes,
-columns: predicted; every class of the model) as JSON. A binary
+columns: predicted; every class of the model) as JSON. predict scores
+the rows of a multi-class model a block at a time, holding one block's
+scores, not every row's; --scores writes each block as it is scored: to
+--out atomically (an error, or a stop signal, leaves no file), on standard
+output part-written when an error (or a label file that does not match
+the rows) comes after the first block. SIGINT, SIGTERM or SIGHUP stops
+predict between blocks (status 130, 143 or 129), writing nothing to
+--out. A binary
 model that records its label names checks that every label is one of them.
 
 With --labels predict also prints the class-balanced accuracy, (TPR + TNR)/2,
