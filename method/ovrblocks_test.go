@@ -19,8 +19,7 @@ import (
 // (Scores of that row), and Predict and PredictContext are ArgmaxRows of
 // Scores. It was scored whole (Scores: rows × classes at once).
 func TestOneVsRestScoresInBlocks(t *testing.T) {
-	defer func(v int) { scoreBlockFloats = v }(scoreBlockFloats)
-	scoreBlockFloats = 1
+	smallScoreBlocks(t)
 	const K = 5
 	train, y, test, _ := multiProblem(7, K, 6, 200, 70, 3)
 	for _, name := range []string{"no-transfer", "greedytl-auto", "greedytl"} {
@@ -87,8 +86,7 @@ func TestOneVsRestScoresInBlocks(t *testing.T) {
 // models, whose codes come from matrix products over all the rows, is not
 // scored in blocks: ScoreBlocks gives Scores whole, one block.
 func TestOneVsRestDictionaryScoredWhole(t *testing.T) {
-	defer func(v int) { scoreBlockFloats = v }(scoreBlockFloats)
-	scoreBlockFloats = 1
+	smallScoreBlocks(t)
 	train, y, test, _ := multiProblem(3, 3, 8, 250, 6, 3)
 	mm, err := NewMulti("dictionary")
 	if err != nil {
@@ -121,8 +119,7 @@ func TestOneVsRestDictionaryScoredWhole(t *testing.T) {
 // predicts the training rows) without predicting them. They had no
 // context: predicting could not be stopped.
 func TestPredictStopsBetweenBlocks(t *testing.T) {
-	defer func(v int) { scoreBlockFloats = v }(scoreBlockFloats)
-	scoreBlockFloats = 1
+	smallScoreBlocks(t)
 	train, y, test, _ := multiProblem(7, 4, 6, 250, 5, 3)
 	mm, err := NewMulti("no-transfer")
 	if err != nil {
