@@ -15,8 +15,7 @@ import (
 // greedytl-nway's own weights are equal, so a member's weight taken from
 // the wrong index went unseen.
 func TestEnsembleUnequalWeights(t *testing.T) {
-	defer func(v int) { scoreBlockFloats = v }(scoreBlockFloats)
-	scoreBlockFloats = 1
+	smallScoreBlocks(t)
 	const K = 3
 	train, y, test, _ := multiProblem(2, K, 3, 300, 5, 3)
 	var members []MultiModel

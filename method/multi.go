@@ -244,18 +244,19 @@ func ArgmaxRows(s *mat.Dense) ([]int, error) {
 
 // OneClass reports whether model predicts one class, k, for every row of
 // train, the rows it was fitted on (a very unbalanced sample may give the
-// majority class every row). It predicts them as Predict does, but a model
+// majority class every row). It predicts them as Predict does
+// (PredictContext, which returns ctx's error once ctx is done), but a model
 // that knows its predictions of its own training rows (trainingPredictor:
 // a fitted one-vs-rest model, which scored them in its fit, and a
 // nearest-neighbour model, which finds them in one pass over its rows, not
 // Predict's O(m²)) is not asked again; its error is Predict's.
-func OneClass(model MultiModel, train Data) (k int, one bool, err error) {
+func OneClass(ctx context.Context, model MultiModel, train Data) (k int, one bool, err error) {
 	var pred []int
 	if tp, ok := model.(trainingPredictor); ok {
 		pred = tp.trainingClasses()
 	}
 	if pred == nil {
-		if pred, err = model.Predict(train); err != nil {
+		if pred, err = PredictContext(ctx, model, train); err != nil {
 			return 0, false, err
 		}
 	}

@@ -287,6 +287,47 @@ func (o *ovrModel) Scores(d Data) (*mat.Dense, error) {
 	return out, checkFiniteScores(out)
 }
 
+// blockScores scores the rows [lo, hi) of d as Scores scores them all
+// (blockScorer), when every class's model scores each row alone (rowByRow):
+// else errNotBlockScored, and Predict scores the rows whole. The rows are
+// counted as the first class's model counts them (its columns); a block's
+// errors are Scores' of the block's rows.
+func (o *ovrModel) blockScores(d Data) (blockFunc, int, error) {
+	if len(o.models) == 0 || slices.ContainsFunc(o.models, func(m Model) bool { return !rowByRow(m) }) {
+		return nil, 0, errNotBlockScored
+	}
+	sel, _ := o.models[0].Selected()
+	rows, err := checkInputs(d, sel.NumFeatures, sel.NumSources)
+	if err != nil {
+		return nil, 0, err
+	}
+	X, H := dense(d.X), dense(d.H)
+	return func(lo, hi int) (*mat.Dense, error) {
+		var b Data
+		if X != nil {
+			b.X = X.Slice(lo, hi, 0, X.RawMatrix().Cols)
+		}
+		if H != nil {
+			b.H = H.Slice(lo, hi, 0, H.RawMatrix().Cols)
+		}
+		return o.Scores(b)
+	}, rows, nil
+}
+
+// rowByRow reports whether m, a binary model, scores each row of its input
+// alone, so that a row's score is the same bits in any block of rows: a
+// linear model (Linear, AutoModel: a sum over the columns of each row) and
+// a GreedyTL model (the same sums, column by column). A dictionary model's
+// codes come from matrix products over all its rows, whose sums a BLAS
+// may order by the size of the product: it is scored whole.
+func rowByRow(m Model) bool {
+	switch m.(type) {
+	case *Linear, *AutoModel, *greedyModel:
+		return true
+	}
+	return false
+}
+
 // Predict returns the argmax of the scores.
 func (o *ovrModel) Predict(d Data) ([]int, error) { return predictByScores(o, d) }
 

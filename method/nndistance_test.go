@@ -2,6 +2,7 @@ package method
 
 import (
 	"bytes"
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -170,7 +171,7 @@ func TestOneClassNearestNeighbour(t *testing.T) {
 		if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(pred))) {
 			t.Errorf("%v: training classes %v, Predict %v", tc.y, got, pred)
 		}
-		k, one, err := OneClass(model, train)
+		k, one, err := OneClass(context.Background(), model, train)
 		if err != nil || one != tc.one || k != tc.class {
 			t.Errorf("%v: OneClass %d %v %v, want %d %v (Predict %v)", tc.y, k, one, err, tc.class, tc.one, pred)
 		}

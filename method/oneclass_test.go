@@ -67,7 +67,7 @@ func TestOneClassOneVsRestPredictsOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		fitCalls := n.Load()
-		k, one, err := OneClass(model, train)
+		k, one, err := OneClass(context.Background(), model, train)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestOneClassOneVsRestPredictsOnce(t *testing.T) {
 		if plain.(trainingPredictor).trainingClasses() == nil || f.Multi.(trainingPredictor).trainingClasses() != nil {
 			t.Errorf("%v: the fitted model should know its training rows' classes, the file's not", tc.method)
 		}
-		k2, one2, err := OneClass(f.Multi, train)
+		k2, one2, err := OneClass(context.Background(), f.Multi, train)
 		if err != nil || k2 != k || one2 != one {
 			t.Errorf("%v: the file's model: OneClass %d %v %v, the fitted one's %d %v", tc.method, k2, one2, err, k, one)
 		}
@@ -139,7 +139,7 @@ func TestOneClassNonFiniteTrainingScores(t *testing.T) {
 	if perr == nil {
 		t.Fatal("Predict accepted a non-finite score")
 	}
-	k, one, err := OneClass(model, train)
+	k, one, err := OneClass(context.Background(), model, train)
 	if err == nil || err.Error() != perr.Error() {
 		t.Errorf("OneClass: %d %v %v; want Predict's error %q", k, one, err, perr)
 	}

@@ -1,6 +1,7 @@
 package method
 
 import (
+	"context"
 	"errors"
 	"iter"
 
@@ -76,15 +77,37 @@ func scoreBlocks(rows, K int) iter.Seq2[int, int] {
 	}
 }
 
-// predictByScores returns the argmax of m's scores on d (ArgmaxRows). A
-// blockScorer is scored a block of rows at a time (scoreBlocks); if that
-// fails, or m is not one, it is scored whole (Scores), which gives its
-// error as it was (the first row that fails, across the whole input).
+// predictByScores returns the argmax of m's scores on d (ArgmaxRows): the
+// Predict of the models scored in blocks, PredictContext without a
+// context.
 func predictByScores(m MultiModel, d Data) ([]int, error) {
+	return PredictContext(context.Background(), m, d)
+}
+
+// PredictContext returns m.Predict(d), checking ctx between blocks of rows:
+// it returns ctx's error once ctx is done. A model scored in blocks (every
+// native multi-class model, one-vs-rest models of binary models that score
+// each row alone, ensembles of them) is scored a block of rows at a time
+// (scoreBlocks), holding the scores of one block, not of every row; if a
+// block fails it is scored whole (Scores), which gives its error as it was
+// (the first row that fails, across the whole input). Any other model is
+// asked m.Predict(d), once ctx is checked.
+func PredictContext(ctx context.Context, m MultiModel, d Data) ([]int, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if bs, ok := m.(blockScorer); ok {
-		if pred, ok := predictInBlocks(bs, d); ok {
-			return pred, nil
+		pred := make([]int, 0)
+		err := scoreInBlocks(ctx, bs, d, func(_ int, s *mat.Dense) error {
+			p, err := ArgmaxRows(s)
+			pred = append(pred, p...)
+			return err
+		})
+		if err == nil || ctx.Err() != nil {
+			return pred, err
 		}
+	} else {
+		return m.Predict(d)
 	}
 	s, err := m.Scores(d)
 	if err != nil {
@@ -93,27 +116,79 @@ func predictByScores(m MultiModel, d Data) ([]int, error) {
 	return ArgmaxRows(s)
 }
 
-// predictInBlocks returns the argmax of bs's scores of every row of d,
-// scored in blocks (scoreBlocks), or false when a block fails.
-func predictInBlocks(bs blockScorer, d Data) ([]int, bool) {
-	score, rows, err := bs.blockScores(d)
-	if err != nil || rows == 0 {
-		return nil, false
+// ScoreBlocks gives each block of rows of d, in order, to each: the row
+// index of its first row and m's scores of its rows (the matrix may be
+// overwritten once each returns), so that m.Scores(d) is the blocks one
+// under the other, bit for bit. A model scored in blocks (see
+// PredictContext) gives blocks of scoreBlocks' rows; any other model one
+// block, m.Scores(d). ctx is checked between blocks: ScoreBlocks returns
+// ctx's error once it is done. An error of each is returned as it is; an
+// error of m on a block is m.Scores(d)'s on the whole of d (given when
+// Scores fails there too, else the block's), after each has had the blocks
+// before it.
+func ScoreBlocks(ctx context.Context, m MultiModel, d Data, each func(lo int, s *mat.Dense) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	pred := make([]int, 0, rows)
+	bs, ok := m.(blockScorer)
+	if !ok {
+		s, err := m.Scores(d)
+		if err != nil {
+			return err
+		}
+		return each(0, s)
+	}
+	var eachErr error
+	given := false // a block was given to each
+	err := scoreInBlocks(ctx, bs, d, func(lo int, s *mat.Dense) error {
+		given = true
+		eachErr = each(lo, s)
+		return eachErr
+	})
+	if err == nil || eachErr != nil || ctx.Err() != nil {
+		return err
+	}
+	s, whole := m.Scores(d)
+	switch {
+	case whole != nil:
+		return whole
+	case !given: // an ensemble with a member not scored in blocks
+		return each(0, s)
+	}
+	return err
+}
+
+// scoreInBlocks gives each block of bs's scores of d to each (the row of
+// its first row, the scores), checking ctx before each block. It returns
+// the error of bs's checks (blockScores: errNotBlockScored for an ensemble
+// with a member not scored in blocks), of a block, of each, or of ctx; and
+// an error for no rows, which Scores names.
+func scoreInBlocks(ctx context.Context, bs blockScorer, d Data, each func(lo int, s *mat.Dense) error) error {
+	score, rows, err := bs.blockScores(d)
+	if err != nil {
+		return err
+	}
+	if rows == 0 {
+		return errNoRows
+	}
 	for lo, hi := range scoreBlocks(rows, len(bs.Classes())) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		s, err := score(lo, hi)
 		if err != nil {
-			return nil, false
+			return err
 		}
-		p, err := ArgmaxRows(s)
-		if err != nil {
-			return nil, false
+		if err := each(lo, s); err != nil {
+			return err
 		}
-		pred = append(pred, p...)
 	}
-	return pred, true
+	return nil
 }
+
+// errNoRows is scoreInBlocks' error for an input of no rows: Scores gives
+// the error that names it.
+var errNoRows = errors.New("method: no rows to predict")
 
 // wholeScores returns bs's scores of every row of d at once: Scores of a
 // blockScorer.

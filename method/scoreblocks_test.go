@@ -18,8 +18,7 @@ import (
 // blocks of 256 rows and a last of 488) holds Scores' values of its rows
 // bit for bit, and Predict is ArgmaxRows of Scores.
 func TestBlockScoresAreScores(t *testing.T) {
-	defer func(v int) { scoreBlockFloats = v }(scoreBlockFloats)
-	scoreBlockFloats = 1
+	smallScoreBlocks(t)
 	for _, shape := range []struct{ K, d, n int }{{3, 5, 3}, {70, 5, 3}, {3, 70, 3}, {70, 70, 3}} {
 		testShots := 1000 / shape.K
 		train, y, test, _ := multiProblem(5, shape.K, 3, testShots, shape.d, shape.n)
@@ -172,8 +171,7 @@ func TestLinearScoresOfARowAlone(t *testing.T) {
 // overflow), for nearest-mean 5e307 (its scores are ±Inf). The linear
 // models' scores of such rows stay finite, so no block of theirs fails.
 func TestPredictRefusesOverflowingRowsInALaterBlock(t *testing.T) {
-	defer func(v int) { scoreBlockFloats = v }(scoreBlockFloats)
-	scoreBlockFloats = 1
+	smallScoreBlocks(t)
 	const K, d, n = 3, 5, 3
 	train, y, test, _ := multiProblem(5, K, 3, 1000/K, d, n)
 	rows := test.Rows()
@@ -211,4 +209,13 @@ func TestPredictRefusesOverflowingRowsInALaterBlock(t *testing.T) {
 			t.Errorf("%s: Predict of a row of %gs (row %d of %d) gave %d predictions and error %v; Scores gave %v", c.name, c.v, bad, rows, len(pred), err, serr)
 		}
 	}
+}
+
+// smallScoreBlocks makes the blocks that predictByScores scores as small
+// as they may be (minScoreBlockRows rows; a last of up to twice as many)
+// until t ends.
+func smallScoreBlocks(t *testing.T) {
+	old := scoreBlockFloats
+	scoreBlockFloats = 1
+	t.Cleanup(func() { scoreBlockFloats = old })
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"maps"
@@ -125,7 +126,7 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 	// After the fit: a failed fit says only why.
 	warnSeedUnused(c, s, mm.Name(), method.DrawsAtRandom(mm, cols(X), cols(H)))
 	if !warnConstantClasses(s, model, X, H) {
-		if err := warnOneClass(s, model, d, cls); err != nil {
+		if err := warnOneClass(c.Context(), s, model, d, cls); err != nil {
 			return err
 		}
 	}
@@ -196,80 +197,101 @@ func quoteAll(names []string) []string {
 // runPredictMulti writes a multi-class model's predictions: one class name
 // a row, or with --scores a tab-separated matrix of per-class scores under
 // a header of class names; with --labels it reports the accuracy and the
-// balanced accuracy (--json: with the confusion matrix).
-func runPredictMulti(s *streams, o *predictOptions, model method.MultiModel, rec sampleNames) error {
+// balanced accuracy (--json: with the confusion matrix). It holds the
+// scores of a block of rows at a time, not of every row (1.6 GB for 20,000
+// rows of 10,000 classes): without --scores Predict's (method.PredictContext),
+// with --scores those it writes as they come (method.ScoreBlocks; to --out
+// atomically, so that an error or a stop signal leaves no file, and to
+// standard output, which an error then ends part-written). It stops
+// between blocks once ctx is done, returning ctx's error.
+func runPredictMulti(ctx context.Context, s *streams, o *predictOptions, model method.MultiModel, rec sampleNames) error {
 	if o.data.positive != "" {
 		return badInputf("--positive is for binary models; %s is a model of %d classes (%s)", o.modelName(), len(model.Classes()), strings.Join(quoteAll(model.Classes()), ", "))
 	}
 	if o.json && o.data.labels == "" {
 		return badInputf("--json reports the evaluation against --labels: give --labels (the predictions are printed without --json)")
 	}
-	// score returns the predictions of d's rows and, with --scores, their
-	// scores. Predict is the argmax of Scores: with --scores one Scores,
-	// not a second in Predict (twice the time and a second rows × classes
-	// matrix); without, Predict, which holds the scores of a block of its
-	// rows at a time, not all of them (1.6 GB for 20,000 rows of 10,000
-	// classes).
-	score := func(d method.Data) ([]int, *mat.Dense, error) {
-		if !o.scores {
-			pred, err := model.Predict(d)
-			return pred, nil, err
-		}
-		b, err := model.Scores(d)
-		if err != nil {
-			return nil, nil, err
-		}
-		pred, err := method.ArgmaxRows(b)
-		return pred, b, err
-	}
-	var all []float64 // with --scores, the blocks' scores, row by row
-	var pred []int
-	blocks := func(d method.Data) error {
-		p, b, err := score(d)
-		pred = append(pred, p...)
-		if b != nil {
-			for i := range b.RawMatrix().Rows {
-				all = append(all, b.RawRowView(i)...)
-			}
-		}
-		return err
-	}
-	var scores *mat.Dense // the whole sample's, when it is scored whole
-	whole := func(d method.Data) error {
-		var err error
-		pred, scores, err = score(d)
-		return err
-	}
-	rows, err := o.scoreInBlocks(s, rec, blocks, whole)
-	if err != nil {
-		return err
-	}
-	if o.scores && scores == nil { // scored in blocks
-		scores = mat.NewDense(rows.m, len(model.Classes()), all)
-	}
 	classes := model.Classes()
-	var eval *multiEvaluation
-	if o.data.labels != "" {
-		if eval, err = evaluateMulti(s, &o.data, rows, classes, pred, o.json); err != nil {
-			return err
-		}
-	}
 	lines, err := labelLines(o.modelName(), classes)
 	if err != nil {
 		return err
 	}
-	write := func(w io.Writer) error {
-		if o.scores {
-			return writeScoreMatrix(w, classes, scores)
+	var pred []int
+	var eval *multiEvaluation
+	// evaluate compares pred, the predictions of rows, with --labels.
+	evaluate := func(rows inputRows) error {
+		if o.data.labels == "" {
+			return nil
 		}
-		for _, k := range pred {
-			if _, err := fmt.Fprintln(w, lines[k]); err != nil {
+		var err error
+		eval, err = evaluateMulti(s, &o.data, rows, classes, pred, o.json)
+		return err
+	}
+	var report io.Writer
+	if o.scores {
+		report, err = writePredictions(s, o.out, func(w io.Writer) error {
+			if err := writeScoreHeader(w, classes); err != nil {
 				return err
 			}
+			// done is the number of rows written. The blocks read from a
+			// file are its rows from done on; a sample read whole, after a
+			// block failed (scoreInBlocks), starts again at its first
+			// row: the rows before done are not written twice.
+			done := 0
+			from := func(base int) func(method.Data) error {
+				return func(d method.Data) error {
+					return method.ScoreBlocks(ctx, model, d, func(lo int, b *mat.Dense) error {
+						p, err := method.ArgmaxRows(b)
+						if err != nil {
+							return err
+						}
+						r, _ := b.Dims()
+						start := max(0, done-base-lo)
+						if start >= r {
+							return nil
+						}
+						pred = append(pred, p[start:]...)
+						if err := writeScoreRows(w, b.Slice(start, r, 0, len(classes)).(*mat.Dense)); err != nil {
+							return outputError{err}
+						}
+						done += r - start
+						return nil
+					})
+				}
+			}
+			rows, err := o.scoreInBlocks(ctx, s, rec, func(d method.Data) error { return from(done)(d) }, from(0), true)
+			if err != nil {
+				return err
+			}
+			return evaluate(rows)
+		})
+	} else {
+		blocks := func(d method.Data) error {
+			p, err := method.PredictContext(ctx, model, d)
+			pred = append(pred, p...)
+			return err
 		}
-		return nil
+		whole := func(d method.Data) error {
+			var err error
+			pred, err = method.PredictContext(ctx, model, d)
+			return err
+		}
+		rows, err := o.scoreInBlocks(ctx, s, rec, blocks, whole, true)
+		if err != nil {
+			return err
+		}
+		if err := evaluate(rows); err != nil {
+			return err
+		}
+		report, err = writePredictions(s, o.out, func(w io.Writer) error {
+			for _, k := range pred {
+				if _, err := fmt.Fprintln(w, lines[k]); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	}
-	report, err := writePredictions(s, o.out, write)
 	if err != nil {
 		return err
 	}
@@ -302,17 +324,20 @@ func labelLines(model string, classes []string) ([]string, error) {
 	return lines, nil
 }
 
-// writeScoreMatrix writes scores as tab-separated values under a header
-// row of the class names, each a cell as dataset.FormatHeaderCell writes
-// it.
-func writeScoreMatrix(w io.Writer, classes []string, scores *mat.Dense) error {
+// writeScoreHeader writes the header row of predict --scores: the class
+// names, tab-separated, each a cell as dataset.FormatHeaderCell writes it.
+func writeScoreHeader(w io.Writer, classes []string) error {
 	cells := make([]string, len(classes))
 	for k, n := range classes {
 		cells[k] = dataset.FormatHeaderCell(n, '\t')
 	}
-	if _, err := fmt.Fprintln(w, strings.Join(cells, "\t")); err != nil {
-		return err
-	}
+	_, err := fmt.Fprintln(w, strings.Join(cells, "\t"))
+	return err
+}
+
+// writeScoreRows writes the rows of scores as tab-separated values, the
+// rows of predict --scores under its header (writeScoreHeader).
+func writeScoreRows(w io.Writer, scores *mat.Dense) error {
 	r, _ := scores.Dims()
 	buf := make([]byte, 0, 64)
 	for i := 0; i < r; i++ {
@@ -457,8 +482,8 @@ func warnConstantClasses(s *streams, model method.MultiModel, X, H *mat.Dense) b
 // may give the majority class every row, which the fit would otherwise
 // write without a word. An error is predict's on the training rows (which
 // the fit has read, so that it is not expected).
-func warnOneClass(s *streams, model method.MultiModel, d method.Data, cls *dataset.Classes) error {
-	k, one, err := method.OneClass(model, d)
+func warnOneClass(ctx context.Context, s *streams, model method.MultiModel, d method.Data, cls *dataset.Classes) error {
+	k, one, err := method.OneClass(ctx, model, d)
 	if err != nil {
 		return fmt.Errorf("predicting the training rows with the %s model: %w", model.Method(), err)
 	}

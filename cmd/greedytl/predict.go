@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -92,7 +93,14 @@ a hidden character). With --labels it reports the accuracy and the balanced
 accuracy (the mean recall over the classes the labels hold, as scikit-learn's
 balanced_accuracy_score; the line says how many of the model's classes that
 is), and with --json these and the confusion matrix (rows: true classes,
-columns: predicted; every class of the model) as JSON. A binary
+columns: predicted; every class of the model) as JSON. predict scores
+the rows of a multi-class model a block at a time, holding one block's
+scores, not every row's; --scores writes each block as it is scored: to
+--out atomically (an error, or a stop signal, leaves no file), on standard
+output part-written when an error (or a label file that does not match
+the rows) comes after the first block. SIGINT, SIGTERM or SIGHUP stops
+predict between blocks (status 130, 143 or 129), writing nothing to
+--out. A binary
 model that records its label names checks that every label is one of them.
 
 With --labels predict also prints the class-balanced accuracy, (TPR + TNR)/2,
@@ -109,7 +117,7 @@ records its label names) give that class's rate.`,
 			if err := o.modelArg(c, args); err != nil {
 				return err
 			}
-			return runPredict(s, o)
+			return runPredict(c.Context(), s, o)
 		},
 	}
 	o.data.register(c, "true labels (.npy or text/CSV; - for stdin); prints the class-balanced accuracy")
@@ -139,7 +147,9 @@ func (o *predictOptions) modelArg(c *cobra.Command, args []string) error {
 // <stdin>.
 func (o *predictOptions) modelName() string { return displayName(o.model) }
 
-func runPredict(s *streams, o *predictOptions) error {
+// runPredict runs predict under ctx, which it heeds (heedSignals) while it
+// scores the rows in blocks (scoreInBlocks).
+func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 	if err := checkOut(o.out, append(o.data.files(), o.model)...); err != nil {
 		return err
 	}
@@ -193,7 +203,7 @@ func runPredict(s *streams, o *predictOptions) error {
 			return err
 		}
 		if f.Multi != nil {
-			return runPredictMulti(s, o, f.Multi, modelColumnNames(f.Info))
+			return runPredictMulti(ctx, s, o, f.Multi, modelColumnNames(f.Info))
 		}
 		if err := o.binaryFlags(); err != nil {
 			return err
@@ -210,7 +220,7 @@ func runPredict(s *streams, o *predictOptions) error {
 			scores, err = model.Predict(d)
 			return err
 		}
-		if rows, err = o.scoreInBlocks(s, modelColumnNames(f.Info), blocks, whole); err != nil {
+		if rows, err = o.scoreInBlocks(ctx, s, modelColumnNames(f.Info), blocks, whole, false); err != nil {
 			return err
 		}
 	}
@@ -258,25 +268,42 @@ var predictBlock = 8192
 
 // scoreInBlocks scores the sample when it is --features alone, a regular
 // file. It reads predictBlock rows at a time (dataset.ScanMatrixRows) and
-// gives each block to score, which keeps the block's scores: predict holds
-// a block of features and the scores, not the whole matrix. It returns the
-// inputs' rows. Another sample (standard input or a pipe could not be read
-// again) it reads whole (loadData) and gives to whole, which keeps the
-// sample's scores in place of any score kept; so too when the model failed
-// on a block, which gives the error the whole sample gives (predictError).
-// A model checks its columns in turn over every row, so its first error on
-// a block need not be its first on the whole, and it numbers the block's
-// rows, not the file's. The reader's own errors (a line of the file, a
-// check at its end) are loadData's, and returned as it returns them
-// (badInput). The column names are checked as loadData checks them.
-func (o *predictOptions) scoreInBlocks(s *streams, rec sampleNames, score, whole func(method.Data) error) (inputRows, error) {
+// gives each block to score, which keeps the block's scores or writes
+// them: predict holds a block of features and the scores, not the whole
+// matrix. It returns the inputs' rows. Another sample (standard input or a
+// pipe could not be read again) it reads whole (loadData) and gives to
+// whole, which keeps the sample's scores in place of any score kept; so too
+// when the model failed on a block, which gives the error the whole sample
+// gives (predictError). A model checks its columns in turn over every row,
+// so its first error on a block need not be its first on the whole, and it
+// numbers the block's rows, not the file's. The reader's own errors (a line
+// of the file, a check at its end) are loadData's, and returned as it
+// returns them (badInput). The column names are checked as loadData checks
+// them.
+//
+// It heeds ctx (heedSignals) from the first block read in blocks, and,
+// when heedWhole is set (whole checks ctx between blocks of rows), once a
+// whole sample is read: ctx's error, and an outputError of score or whole
+// (their output could not be written), are returned as they are, never
+// read again whole.
+func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec sampleNames, score, whole func(method.Data) error, heedWhole bool) (inputRows, error) {
 	f := &o.data
+	final := func(err error) bool { return ctx.Err() != nil || errors.As(err, new(outputError)) }
 	fallback := func() (inputRows, error) {
 		d, rows, err := f.loadData(s, o.modelName(), rec)
 		if err != nil {
 			return inputRows{}, err
 		}
+		if heedWhole {
+			heedSignals(ctx)
+		}
 		if err := whole(*d); err != nil {
+			switch {
+			case ctx.Err() != nil:
+				return inputRows{}, o.interrupted(err)
+			case final(err):
+				return inputRows{}, err
+			}
 			return inputRows{}, o.predictError(err)
 		}
 		return rows, nil
@@ -287,20 +314,31 @@ func (o *predictOptions) scoreInBlocks(s *streams, rec sampleNames, score, whole
 	if st, err := os.Stat(f.features); err != nil || !st.Mode().IsRegular() {
 		return fallback()
 	}
+	heedSignals(ctx)
 	var names sampleNames
 	var first *mat.Dense // the first row, for rowsOf
 	var modelErr error   // score's error, not the reader's
+	var stop error       // ctx's or the output's: no reading again
 	m := 0
 	err := dataset.ScanMatrixRows(f.features, &names.features, predictBlock, func(X *mat.Dense) error {
+		if stop = ctx.Err(); stop != nil {
+			return stop
+		}
 		r, c := X.Dims()
 		if first == nil {
 			first = mat.DenseCopyOf(X.Slice(0, 1, 0, c))
 		}
 		m += r
-		modelErr = score(method.Data{X: X})
+		if modelErr = score(method.Data{X: X}); modelErr != nil && final(modelErr) {
+			stop = modelErr
+		}
 		return modelErr
 	})
 	switch {
+	case stop != nil && ctx.Err() != nil:
+		return inputRows{}, o.interrupted(stop)
+	case stop != nil:
+		return inputRows{}, stop
 	case modelErr != nil:
 		return fallback()
 	case err != nil:
@@ -313,6 +351,20 @@ func (o *predictOptions) scoreInBlocks(s *streams, rec sampleNames, score, whole
 	rows.m = m
 	return rows, nil
 }
+
+// interrupted returns err, ctx's error, as the error of a predict stopped
+// by it.
+func (o *predictOptions) interrupted(err error) error {
+	return fmt.Errorf("predicting with %s on %s: interrupted: %w", o.modelName(), o.data.describe(), err)
+}
+
+// outputError is an error writing predict's output while the rows are
+// scored (predict --scores writes each block's as it comes): scoreInBlocks
+// returns it as it is, not as the model's error on the inputs.
+type outputError struct{ err error }
+
+func (e outputError) Error() string { return e.err.Error() }
+func (e outputError) Unwrap() error { return e.err }
 
 // binaryFlags refuses the flags of multi-class models for a binary model,
 // greedytl's or liblinear's, once the model is known to be binary: a

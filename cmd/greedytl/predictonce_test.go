@@ -76,7 +76,7 @@ func TestPredictMultiScoresOnce(t *testing.T) {
 		s := &streams{in: strings.NewReader(""), out: &out, err: &errOut}
 		o := &predictOptions{model: "m.json", scores: tc.scores}
 		o.data = dataFlags{features: features, labels: tc.labels, labelSettings: &labelSettings{header: "auto"}}
-		if err := runPredictMulti(s, o, c, sampleNames{}); err != nil {
+		if err := runPredictMulti(context.Background(), s, o, c, sampleNames{}); err != nil {
 			t.Fatalf("--scores %v, --labels %q: %v\n%s", tc.scores, tc.labels, err, errOut.String())
 		}
 		if c.scored != K*per {
@@ -128,7 +128,7 @@ func TestPredictMultiHoldsABlockOfScores(t *testing.T) {
 	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	err = runPredictMulti(s, o, model, sampleNames{})
+	err = runPredictMulti(context.Background(), s, o, model, sampleNames{})
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, errOut.String())

@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/method"
+	"gonum.org/v1/gonum/mat"
+)
+
+// cancellingModel cancels its context once it has scored a block.
+type cancellingModel struct {
+	method.MultiModel
+	cancel context.CancelFunc
+}
+
+func (c cancellingModel) Scores(d method.Data) (*mat.Dense, error) {
+	defer c.cancel()
+	return c.MultiModel.Scores(d)
+}
+
+func (c cancellingModel) Predict(d method.Data) ([]int, error) {
+	defer c.cancel()
+	return c.MultiModel.Predict(d)
+}
+
+// streamProblem fits a 3-class no-transfer model (one against the rest)
+// and writes 1,000 rows of features to a file, returning both.
+func streamProblem(t *testing.T) (method.MultiModel, string) {
+	t.Helper()
+	X := mat.NewDense(9, 2, []float64{0, 0, 0.1, 0, 0, 0.2, 5, 5, 5.1, 5, 5, 5.2, -5, 5, -5.1, 5, -5, 5.2})
+	mm, err := method.NewMulti("no-transfer")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := mm.FitMulti(context.Background(), method.Data{X: X}, method.ClassLabels{Names: []string{"a", "b", "c"}, Y: []int{0, 0, 0, 1, 1, 1, 2, 2, 2}}, method.Extra{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var csv strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&csv, "%g,%g\n", float64(i%11)-5, float64(i%7))
+	}
+	return model, writeText(t, t.TempDir(), "x.csv", csv.String())
+}
+
+// TestPredictScoresStreamsAndStops: predict --scores of a file read in
+// blocks of 100 rows writes each block's scores as it scores them, and
+// stops between blocks once its context is done (here once the first
+// block is scored), returning the context's error: on standard output the
+// header and the first block's rows, to --out no file. Predict without
+// --scores stops likewise, writing nothing. predict had no context: it
+// scored every row and wrote them all, at the end.
+func TestPredictScoresStreamsAndStops(t *testing.T) {
+	defer func(v int) { predictBlock = v }(predictBlock)
+	predictBlock = 100
+	model, features := streamProblem(t)
+	for _, tc := range []struct {
+		scores bool
+		out    string
+	}{{true, ""}, {true, filepath.Join(t.TempDir(), "scores.tsv")}, {false, ""}, {false, filepath.Join(t.TempDir(), "classes.txt")}} {
+		ctx, cancel := context.WithCancel(context.Background())
+		var out, errOut bytes.Buffer
+		s := &streams{in: strings.NewReader(""), out: &out, err: &errOut}
+		o := &predictOptions{model: "m.json", scores: tc.scores, out: tc.out}
+		o.data = dataFlags{features: features, labelSettings: &labelSettings{header: "auto"}}
+		err := runPredictMulti(ctx, s, o, cancellingModel{model, cancel}, sampleNames{})
+		cancel()
+		if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "interrupted") {
+			t.Errorf("--scores %v --out %q: error %v, want the interruption", tc.scores, tc.out, err)
+		}
+		want := 0
+		if tc.scores && tc.out == "" {
+			want = 1 + predictBlock // the header and the first block
+		}
+		if got := strings.Count(out.String(), "\n"); got != want {
+			t.Errorf("--scores %v --out %q: %d lines written, want %d", tc.scores, tc.out, got, want)
+		}
+		if tc.out != "" {
+			if entries, _ := os.ReadDir(filepath.Dir(tc.out)); len(entries) != 0 {
+				t.Errorf("--scores %v: left %v", tc.scores, entries)
+			}
+		}
+	}
+}
+
+// TestPredictScoresStreamedAreScores: predict --scores of a file read in
+// blocks of 64 rows, and of the same rows from standard input (read
+// whole), writes the model's Scores of all the rows, every value as its
+// shortest form, and without --scores their argmax.
+func TestPredictScoresStreamedAreScores(t *testing.T) {
+	defer func(v int) { predictBlock = v }(predictBlock)
+	predictBlock = 64
+	model, features := streamProblem(t)
+	body, err := os.ReadFile(features)
+	if err != nil {
+		t.Fatal(err)
+	}
+	X, err := dataset.ReadMatrix(features)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole, err := model.Scores(method.Data{X: X})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want bytes.Buffer
+	if err := writeScoreHeader(&want, model.Classes()); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeScoreRows(&want, whole); err != nil {
+		t.Fatal(err)
+	}
+	pred, err := method.ArgmaxRows(whole)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var classes strings.Builder
+	for _, k := range pred {
+		fmt.Fprintln(&classes, model.Classes()[k])
+	}
+	for _, from := range []string{features, stdinName} {
+		for _, scores := range []bool{true, false} {
+			var out, errOut bytes.Buffer
+			s := &streams{in: bytes.NewReader(body), out: &out, err: &errOut}
+			o := &predictOptions{model: "m.json", scores: scores}
+			o.data = dataFlags{features: from, labelSettings: &labelSettings{header: "auto"}}
+			if err := runPredictMulti(context.Background(), s, o, model, sampleNames{}); err != nil {
+				t.Fatalf("%s: %v\n%s", from, err, errOut.String())
+			}
+			w := classes.String()
+			if scores {
+				w = want.String()
+			}
+			if out.String() != w {
+				t.Errorf("%s, --scores %v: the output is not the model's scores of the rows", from, scores)
+			}
+		}
+	}
+}
+
+// TestFitOneClassCheckStops: fit's check that the model predicts more than
+// one class for its training rows (warnOneClass) returns the context's
+// error once it is done, for a model that predicts them (one read from its
+// file). It predicted every row whatever the context.
+func TestFitOneClassCheckStops(t *testing.T) {
+	model, _ := streamProblem(t)
+	var buf bytes.Buffer
+	if err := method.WriteMulti(&buf, model, method.FileInfo{}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := method.Read(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	X := mat.NewDense(3, 2, []float64{0, 0, 5, 5, -5, 5})
+	cls := &dataset.Classes{Names: []string{"a", "b", "c"}, Y: []int{0, 1, 2}}
+	var out, errOut bytes.Buffer
+	s := &streams{in: strings.NewReader(""), out: &out, err: &errOut}
+	if err := warnOneClass(ctx, s, f.Multi, method.Data{X: X}, cls); !errors.Is(err, context.Canceled) {
+		t.Errorf("warnOneClass with a cancelled context: %v, want context.Canceled", err)
+	}
+}
+
+// TestPredictStopsOnSIGTERM: SIGTERM while predict --scores --out writes
+// the scores of a large file ends it with status 143, saying that predict
+// was interrupted (it heeds the signal between blocks of rows), and
+// leaves no output, whole or temporary.
+func TestPredictStopsOnSIGTERM(t *testing.T) {
+	bin := buildGreedytl(t)
+	dir := t.TempDir()
+	var train, labels strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&train, "%d,%d\n", i%3*5, i%5)
+		fmt.Fprintln(&labels, i%3)
+	}
+	X := writeText(t, dir, "X.csv", train.String())
+	y := writeText(t, dir, "y.txt", labels.String())
+	model := filepath.Join(dir, "m.json")
+	if code, out := runBinary(t, bin, nil, "fit", "--method", "no-transfer", "--features", X, "--labels", y, "--out", model, "-q"); code != 0 {
+		t.Fatalf("fit: exit %d\n%s", code, out)
+	}
+	var big bytes.Buffer
+	for i := range 400000 {
+		fmt.Fprintf(&big, "%d.5,%d.25\n", i%17, i%13)
+	}
+	test := writeText(t, dir, "test.csv", big.String())
+	work := t.TempDir()
+	out := filepath.Join(work, "scores.tsv")
+	ready := func() bool { entries, _ := os.ReadDir(work); return len(entries) > 0 } // the temporary file
+	code, stderr, _ := signalWhen(t, exec.Command(bin, "predict", model, "--features", test, "--scores", "--out", out), ready, 0, syscall.SIGTERM)
+	if code == 0 {
+		t.Skip("predict finished before the signal")
+	}
+	if code != 143 || !strings.Contains(stderr, "stopped by SIGTERM") || !strings.Contains(stderr, "interrupted") {
+		t.Errorf("exit %d, want 143, \"stopped by SIGTERM\" and \"interrupted\":\n%s", code, stderr)
+	}
+	if entries, _ := os.ReadDir(work); len(entries) != 0 {
+		t.Errorf("left %v", entries)
+	}
+}
