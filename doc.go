@@ -131,11 +131,14 @@
 // path with k ≪ m never leaves the primal form. The final weights are
 // recomputed from a fresh factorisation, in the primal form when k < m.
 // Memory is the m×N block of float64 plus a few N-vectors: about 230 MB
-// for N = 10⁶, m = 20 (on top of the caller's X and H). Beyond 4 MB and 256 rows the block is stored
-// in float32, and each step's candidates are screened with bounds on its
-// rounding and the few it cannot rule out scored from the path
-// (docs/design.md §3, "Rows beyond the cache"): the same selections at
-// half the memory traffic. (Both searches actually keep
+// for N = 10⁶, m = 20 (on top of the caller's X and H). On a machine with
+// AVX2 and FMA (amd64, not in the purego build), once the float64 block
+// would exceed 4 MB with at least 256 rows (and every standardised value
+// fits float32), the block is stored in float32, and each step's
+// candidates are screened with bounds on its rounding and the few it
+// cannot rule out scored from the path (docs/design.md §3, "Rows beyond
+// the cache"): the same selections at half the memory traffic. Elsewhere
+// the block stays float64. (Both searches actually keep
 // (K_S + λI + β11ᵀ)⁻¹, which differs from G only along the constant
 // vector 1: every centred column is orthogonal to 1, so the scores are
 // G's, while the leave-one-out error reads G's part orthogonal to 1 off it
