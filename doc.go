@@ -113,16 +113,32 @@
 // (g = Gz, c = 1 + zᵀg) one product p = Zᵀg updates all of them:
 // c_i −= p_i²/c and t_i −= p_i t_z/c, where t_z = zᵀGy. A step therefore
 // costs one pass over the standardised candidates (stored once, as an m×N
-// block) plus O(N + m²) work: O(k·N·m) for k steps, against O(k·N·m²) for
-// the paper's Algorithm 1 — and it selects the same columns. Every 16
-// steps G and Gy are recomputed from a Cholesky factorisation of
-// K_S + λI, and the final weights always are. Memory is the m×N block of
-// float64 plus a few N-vectors: about 230 MB for N = 10⁶, m = 20 (on top
-// of the caller's X and H). Beyond 4 MB and 256 rows the block is stored
-// in float32, and each step's candidates are screened with bounds on its
-// rounding and the few it cannot rule out scored from the path
-// (docs/design.md §3, "Rows beyond the cache"): the same selections at
-// half the memory traffic. (Both searches actually keep
+// block) plus O(N) for the scan and the work of g: O(k·N·m) for k steps,
+// against O(k·N·m²) for the paper's Algorithm 1 — and it selects the same
+// columns.
+//
+// G is kept in the cheaper of two forms for the shape, chosen step by step
+// (docs/design.md §3, "Primal and dual forms"). A path starts in the primal
+// form, G = I/λ − UᵀU with U the (k+1)×m matrix of the steps'
+// Sherman–Morrison vectors (one row per selected column, and one for the
+// constant vector, below): g costs O(k·m) and the path O(k·m + k²) memory;
+// every 16 steps U and Gy are recomputed from a Cholesky factorisation of
+// the (k+1)×(k+1) cross-products of the selected columns plus λI
+// (O(k²·m)). It moves once to the dual form, G as an m×m matrix (g in
+// O(m²); refreshed every 16 steps from a Cholesky factorisation of
+// K_S + λI, O(m³)), when a step costs fewer multiply–adds there: for the
+// exact search from k = 19 at m = 20 and about 0.75·m for large m, so a
+// path with k ≪ m never leaves the primal form. The final weights are
+// recomputed from a fresh factorisation, in the primal form when k < m.
+// Memory is the m×N block of float64 plus a few N-vectors: about 230 MB
+// for N = 10⁶, m = 20 (on top of the caller's X and H). On a machine with
+// AVX2 and FMA (amd64, not in the purego build), once the float64 block
+// would exceed 4 MB with at least 256 rows (and every standardised value
+// fits float32), the block is stored in float32, and each step's
+// candidates are screened with bounds on its rounding and the few it
+// cannot rule out scored from the path (docs/design.md §3, "Rows beyond
+// the cache"): the same selections at half the memory traffic. Elsewhere
+// the block stays float64. (Both searches actually keep
 // (K_S + λI + β11ᵀ)⁻¹, which differs from G only along the constant
 // vector 1: every centred column is orthogonal to 1, so the scores are
 // G's, while the leave-one-out error reads G's part orthogonal to 1 off it
@@ -132,8 +148,11 @@
 // The randomised search (Options.Sample = r > 0; r = 59 is the paper's
 // GreedyTL-59) scores, at each step, only r candidates drawn uniformly
 // without replacement from the unselected non-constant ones, directly from
-// G in m(m+1)/2 + m multiply–adds each (G is symmetric): O(r·m²) per step,
-// independent of N. It reads and standardises a column only when first
+// G: in the primal form from U, O(k·m) each (z_iᵀGz_i =
+// z_iᵀz_i/λ − ‖Uz_i‖²), so O(r·k·m) per step; in the dual form in
+// m(m+1)/2 + m multiply–adds each (G is symmetric), O(r·m²) per step.
+// Either way the step is independent of N. With r = 59 a path moves to the
+// dual form from k = 10 at m = 20 and about 0.75·m for large m. It reads and standardises a column only when first
 // drawing it (so it checks only those columns for NaN and ±Inf; a column
 // laid out contiguously, as in the transpose of an N×m matrix passed via
 // its T method, is read fastest). When at most r candidates remain it

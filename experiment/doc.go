@@ -48,8 +48,11 @@
 //
 // Run works through the cells on a pool of workers, a group (t, n₊, D, s)
 // at a time: the group's data are built once and every method runs on
-// them; the sources are scored on all examples once per run. A run
-// directory holds
+// them. Before the first cell, Run reads the features of only the rows
+// that the groups still to run use — those of the run's shard whose cells
+// the results file does not hold yet (their splits are drawn to find the
+// rows, and again when each group is built) — and scores every source on
+// those rows once. A run directory holds
 //
 //	RUN/run.json        the Manifest: dataset (name, path, digest), classes,
 //	                    groups, negative plan, sources digest, targets,

@@ -9,14 +9,18 @@
 // # Problems and labels
 //
 // A Problem holds sparse rows X (sparse.FromDense converts dense data), one
-// label per row, and liblinear's bias convention: with Bias > 0 every row is
+// label per row, and a bias as liblinear's -B: with Bias > 0 every row is
 // extended by a constant feature of value Bias, whose weight is regularised
-// like the others (liblinear -B). Train accepts any two integer labels, as
-// liblinear does, and records them in Model.Labels in order of first
-// appearance — except that −1/+1 labels always give [1 -1], as in liblinear
-// ≥ 2.0 — and the weights are those of the binary problem in which Labels[0]
-// is the positive class (y_i = +1). Model files therefore interoperate with
-// liblinear's in both directions.
+// like the others. Bias ≤ 0, 0 included, means no bias feature (the model
+// records Bias −1). liblinear differs at 0: it appends the feature for every
+// Bias ≥ 0, so its -B 0 adds a feature of zeros, whose weight is 0 (and
+// its L1 solvers, which visit that coordinate too, can stop at other
+// weights). Train accepts any two integer labels, as liblinear does, and
+// records them in Model.Labels in order of first appearance — except that
+// −1/+1 labels always give [1 -1], as in liblinear ≥ 2.0 — and the weights
+// are those of the binary problem in which Labels[0] is the positive class
+// (y_i = +1). Model files therefore interoperate with liblinear's in both
+// directions.
 //
 // # Objectives and stopping rules
 //

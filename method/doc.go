@@ -11,7 +11,7 @@
 //	greedytl      GreedyTL, exact search (λ = 1, δ = 1e-4, γ = 1)
 //	greedytl-59   GreedyTL-59: 59 random candidates a step, seeded by Extra.Seed
 //	greedytl-sp   GreedyTL preferring sources: standardised features scaled by γ = 0.5
-//	greedytl-auto recommended: the mean of greedytl, greedytl-sp, one source and rls-srcfeat, bagged over the negatives
+//	greedytl-auto recommended: the mean of greedytl, greedytl-sp, one source and rls-srcfeat, bagged over the larger class (the negatives on a tie)
 //	forward-reg   forward regression: the greedy selection with λ → 0, at most m−1 columns
 //	no-transfer   ridge regression on X alone
 //	rls-srcfeat   ridge regression on [X, H]
@@ -34,11 +34,14 @@
 //
 // Standardisation. Every method standardises the columns of X and H with the
 // training mean and population standard deviation (package standardize,
-// the one standardiser of the module); test inputs use the training
-// statistics. Columns constant on the training sample, or too small to
-// standardise, have scale 0 and standardise to zeros, in training and at
-// prediction alike: they carry no information. A score that overflows is an
-// error naming the row and the column, never a NaN or ±Inf.
+// the one standardiser of the module) but greedytl-nway, which centres
+// with the training mean and divides by standard deviations shrunk toward
+// one scale per block (standardize.FitModerated; docs/design.md §1); test
+// inputs use the training statistics. Columns constant on the training
+// sample, or too small to standardise, have scale 0 and standardise to
+// zeros, in training and at prediction alike: they carry no information. A
+// score that overflows is an error naming the row and the column, never a
+// NaN or ±Inf.
 //
 // Hyperparameters. Unless a method says otherwise its hyperparameters are
 // chosen by leave-one-out (LOO) on the training sample over the paper's

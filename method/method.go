@@ -448,7 +448,11 @@ var (
 // goroutines and while others call New, Lookup, Read or the listings;
 // usually a method's package calls it from init. It panics (a programming
 // error) on a duplicate or empty name, a name holding a character that a
-// spec reserves (":", "=", ","), and on a nil New or Decode.
+// spec reserves (":", "=", ","), a pair set by half (New without Decode or
+// Decode without New; NewMulti without DecodeMulti or the reverse), and a
+// registration with neither pair: a binary method sets New and Decode, a
+// native multi-class one NewMulti and DecodeMulti (its New and Decode
+// nil), and a method may set both.
 func Register(r Registration) {
 	binary, multi := r.New != nil && r.Decode != nil, r.NewMulti != nil && r.DecodeMulti != nil
 	if r.Name == "" || (r.New == nil) != (r.Decode == nil) || (r.NewMulti == nil) != (r.DecodeMulti == nil) || !(binary || multi) {

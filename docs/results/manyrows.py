@@ -9,8 +9,12 @@ of other classes; print test AUC and balanced accuracy per binary.
   /usr/bin/python3 docs/results/manyrows.py --data ../shared/data/coil100/hog \
       --sources RUN/sources BIN_A [BIN_B ...]
 
-RUN/sources is train-sources' directory for the data set (docs/results/run.sh
-trains one). Needs numpy; writes its files into a temporary directory.
+--data is the COIL-100 HOG dataset folder (not in the repository: where it
+comes from and how to make it is in docs/results/README.md, "Data";
+../shared/data/coil100/hog on the development machine). RUN/sources is
+train-sources' directory for the data set (docs/results/run.sh trains one
+into WORK/coil100-hog/sources). BIN_A … are the greedytl binaries compared.
+Needs numpy; writes its files into a temporary directory.
 """
 import argparse, json, os, subprocess, tempfile
 import numpy as np

@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
 # Reproduces docs/results: the paper's protocol on COIL-100 (HOG and colour
-# histograms) and CLINC150. Run from the repository root with the shared data
-# beside it (../shared/data); WORK holds the large intermediate files
-# (sources, JSONL results); docs/results/<dataset>/ receives the reports.
+# histograms) and CLINC150. Run from the repository root. CLINC150 is embedded
+# in the program; the COIL-100 dataset folders are read from
+# $GREEDYTL_SHARED_DATA/coil100/{hog,colorhist} (default ../shared/data, beside
+# the repository; docs/results/README.md, "Data", says where they come from
+# and how to make them). A data set whose folder is absent is skipped, with a
+# message, and its report left as it is. WORK holds the large intermediate
+# files (sources, JSONL results); docs/results/<dataset>/ receives the reports.
 #
 #   bash docs/results/run.sh [WORK]
 #
@@ -24,26 +28,38 @@ if [ -z "$G" ]; then
   G="$WORK/greedytl"
 fi
 
-names=(coil100-hog coil100-colorhist clinc150)
-datas=("$DATA/coil100/hog" "$DATA/coil100/colorhist" clinc150)
+# The data sets to run: NAME and DATA of each whose dataset folder exists
+# (clinc150 is embedded, always there).
+names=() datas=()
+dataset() {
+  if [ "$2" != clinc150 ] && [ ! -f "$2/features.npy" ]; then
+    echo "run.sh: skipping $1: no dataset folder at $2 (set GREEDYTL_SHARED_DATA; see docs/results/README.md, \"Data\")" >&2
+    return
+  fi
+  names+=("$1") datas+=("$2")
+}
+dataset coil100-hog "$DATA/coil100/hog"
+dataset coil100-colorhist "$DATA/coil100/colorhist"
+dataset clinc150 clinc150
+sets=("${!names[@]}")
 
 # 1. Sources: one linear SVM per class against the source negatives
 #    (COIL-100: 20 random held-out classes; CLINC150: its out-of-scope queries).
-for k in 0 1 2; do
+for k in "${sets[@]}"; do
   "$G" train-sources --data "${datas[k]}" --out "$WORK/${names[k]}/sources" --seed 1 -q
 done
 # 2. Every method, no noise, 2/5/10 positives.
-for k in 0 1 2; do
+for k in "${sets[@]}"; do
   "$G" experiment --data "${datas[k]}" --sources "$WORK/${names[k]}/sources" --out "$WORK/${names[k]}/main" \
     --splits "$SPLITS" --seed 1 -q
 done
 # 3. The noise study: 10, 100 and 1000 N(0,1) dimensions appended.
-for k in 0 1 2; do
+for k in "${sets[@]}"; do
   "$G" experiment --data "${datas[k]}" --sources "$WORK/${names[k]}/sources" --out "$WORK/${names[k]}/noise" \
     --splits "$NOISE_SPLITS" --noise 10,100,1000 --methods "$NOISE_METHODS" --seed 1 -q
 done
 # 4. Reports.
-for k in 0 1 2; do
+for k in "${sets[@]}"; do
   runs=("$WORK/${names[k]}/main")
   [ -f "$WORK/${names[k]}/noise/run.json" ] && runs+=("$WORK/${names[k]}/noise")
   "$G" report "${runs[@]}" --out "docs/results/${names[k]}"
@@ -55,7 +71,7 @@ done
 #    episodes, 15 test examples per class. The native multi-class methods run
 #    on every cell; NWAY_OVR (default: the cheap binary methods) run one
 #    against the rest in a run of their own, which the report reads beside it.
-#    docs/results/nway/ receives the report of the three data sets.
+#    docs/results/nway/ receives the report of the data sets run.
 #    NWAY_SLOW (default none; e.g. greedytl-sp,multikt-l2,dictionary,
 #    multikt-l1,dam,elastic-net,stacked-logistic,l1-logistic, cheapest first)
 #    runs further binary methods one against the rest, each in a part of its
@@ -73,13 +89,13 @@ if [ "${NWAY:-0}" = 1 ]; then
       --splits "$EPISODES" --methods "$3" --seed 1 -q
     nruns+=("$WORK/${names[$1]}/nway-$2")
   }
-  for k in 0 1 2; do
+  for k in "${sets[@]}"; do
     nway_part "$k" native "$NWAY_NATIVE"
     nway_part "$k" ovr "$NWAY_OVR"
   done
   IFS=, read -r -a slow <<< "${NWAY_SLOW:-}"
   for m in "${slow[@]}"; do
-    for k in 0 1 2; do
+    for k in "${sets[@]}"; do
       nway_part "$k" "ovr-$m" "$m"
     done
   done

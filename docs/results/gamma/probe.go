@@ -41,6 +41,7 @@ import (
 	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
+	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -64,22 +65,18 @@ type probeModel struct {
 func (p probeModel) Method() string                      { return "probe" }
 func (p probeModel) Hyperparameters() map[string]float64 { return maps.Clone(p.stats) }
 
-func matrix(a *mat.Dense) mat.Matrix {
-	if a == nil || a.IsEmpty() {
-		return nil
-	}
-	return a
-}
-
-// rows returns the rows keep of a (nil when a is absent).
-func rows(a *mat.Dense, keep []int) mat.Matrix {
-	if a == nil || a.IsEmpty() {
+// rows returns the rows keep of a as a new matrix (nil when a is absent:
+// no features or no sources).
+func rows(a mat.Matrix, keep []int) mat.Matrix {
+	if standardize.Absent(a) {
 		return nil
 	}
 	_, c := a.Dims()
 	b := mat.NewDense(len(keep), c, nil)
 	for k, r := range keep {
-		b.SetRow(k, a.RawRowView(r))
+		for j := range c {
+			b.Set(k, j, a.At(r, j))
+		}
 	}
 	return b
 }
@@ -116,8 +113,8 @@ func (probe) Fit(ctx context.Context, train method.Data, extra method.Extra) (me
 			o := greedytl.DefaultOptions()
 			o.FeatureFactor, o.Lambda = g, l
 			key := fmt.Sprintf("g=%g/l=%g", g, l)
-			if gm, err := greedytl.Fit(ctx, matrix(train.X), matrix(train.H), train.Y, o); err == nil {
-				f, err := gm.Predict(matrix(test.X), matrix(test.H))
+			if gm, err := greedytl.Fit(ctx, train.X, train.H, train.Y, o); err == nil {
+				f, err := gm.Predict(test.X, test.H)
 				if err != nil {
 					return nil, err
 				}
