@@ -109,7 +109,9 @@ func (o *fitOptions) reportFailure(ctx context.Context, s *streams, err error) {
 // an empty list, not null, for none), on standard output as one JSON
 // document in one write, and records that the report was begun when any
 // of it was written: cut short, it is the report still, and no other may
-// follow it (reportFailure).
+// follow it (reportFailure). A failed write of a model's report is an
+// error naming the report and the model file written (the write's own
+// error may name neither: a full disk's is "no space left on device").
 func (o *fitOptions) printReport(s *streams, rep fitReport) error {
 	rep.Warnings = s.warnings
 	if rep.Warnings == nil {
@@ -121,6 +123,9 @@ func (o *fitOptions) printReport(s *streams, rep fitReport) error {
 	}
 	n, err := s.out.Write(b.Bytes())
 	o.reported = n > 0
+	if err != nil && rep.Model != "" {
+		return fmt.Errorf("writing fit's JSON report to standard output (the model was written to %s): %w", rep.Model, err)
+	}
 	return err
 }
 
