@@ -589,8 +589,8 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 // warnSeedUnused warns (code "seed-unused") when --seed was given and the
 // method name draws nothing at random: draws is method.DrawsAtRandom on
 // the training columns (greedytl's --sample at least the candidates draws
-// nothing). Its model is then the same for every seed (greedytl's model
-// file records the seed all the same).
+// nothing). Its model is then the same for every seed, and so is its
+// model file (greedytl's records the seed 0).
 func warnSeedUnused(c *cobra.Command, s *streams, name string, draws bool) {
 	if c.Flags().Changed("seed") && !draws {
 		s.warn(warning{Code: "seed-unused", Message: fmt.Sprintf("--seed has no effect: %s draws nothing at random", name)})
