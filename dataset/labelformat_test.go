@@ -153,7 +153,7 @@ func checkFormatRoundTrip(t *testing.T, dir string, names []string) int {
 		t.Fatalf("ReadLabelValues of %q: %q, %v", vals, got, err)
 	}
 	for h := range 3 {
-		c, err := DecodeClassesHeader(bytes.NewReader(must(os.ReadFile(path))), "y.txt", LabelHeader(h))
+		c, err := DecodeClassesHeader(bytes.NewReader(must(os.ReadFile(path))), "y.txt", HeaderRule(h))
 		if err != nil {
 			t.Fatalf("classes of %q, header %d: %v", vals, h, err)
 		}
@@ -162,7 +162,7 @@ func checkFormatRoundTrip(t *testing.T, dir string, names []string) int {
 			read[i] = c.Names[k]
 		}
 		want := vals
-		if LabelHeader(h) == HeaderYes {
+		if HeaderRule(h) == HeaderYes {
 			want = vals[1:]
 		}
 		if !reflect.DeepEqual(read, want) {

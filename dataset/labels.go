@@ -230,7 +230,7 @@ func decodeLabelFile(r io.Reader, name string) (*labelFile, error) {
 // array, told apart by its magic bytes, or text; either optionally
 // gzip-compressed): what reads a label file from standard input. name
 // names it in messages.
-func DecodeClassesHeader(r io.Reader, name string, h LabelHeader) (*Classes, error) {
+func DecodeClassesHeader(r io.Reader, name string, h HeaderRule) (*Classes, error) {
 	lf, err := decodeLabelFile(r, name)
 	if err != nil {
 		return nil, err

@@ -99,7 +99,7 @@ func flagValues(name string) cobra.CompletionFunc {
 	case "protocol":
 		return fixed(experiment.Protocols())
 	case "labels-header":
-		return fixed(dataset.LabelHeaderNames())
+		return fixed(dataset.HeaderRuleNames())
 	case "format":
 		return completeList(func(*cobra.Command) []cobra.Completion { return slices.Clone(reportFormats) })
 	case "solver":

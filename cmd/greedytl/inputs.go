@@ -44,7 +44,7 @@ type dataFlags struct {
 // They also count the label files read, so that --labels-header yes is
 // refused where it would be ignored silently (checkHeaderApplies).
 type labelSettings struct {
-	header   string // --labels-header: one of dataset.LabelHeaderNames
+	header   string // --labels-header: one of dataset.HeaderRuleNames
 	positive string // --positive: the label value that means +1
 
 	files  []*string // the label flags of the command (--labels, fit's --oracle-labels)
@@ -63,7 +63,7 @@ func (l *labelSettings) also(labels *string) { l.files = append(l.files, labels)
 // one is a .npy array, which has no header line, and yes would be ignored
 // silently. Where one of them is text, yes applies to it; a command that
 // fails before reading all of them says why itself.
-func (l *labelSettings) checkHeaderApplies(h dataset.LabelHeader, name string, cls *dataset.Classes) error {
+func (l *labelSettings) checkHeaderApplies(h dataset.HeaderRule, name string, cls *dataset.Classes) error {
 	l.read++
 	if !cls.FromText() {
 		l.arrays = append(l.arrays, name)
@@ -93,7 +93,7 @@ func (f *dataFlags) register(c *cobra.Command, labelsHelp string) {
 	fl.StringVar(&f.sources.dir, "sources", "", "directory of linear source models (train-sources): H is computed from X")
 	fl.StringVar(&f.labels, "labels", "", labelsHelp)
 	f.labelSettings = &labelSettings{files: []*string{&f.labels}}
-	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: "+strings.Join(dataset.LabelHeaderNames(), ", ")+" (auto: when the first value can only be a header: a name above numbers, or a name seen once above two classes seen at least twice each; a number is a label, as the 0 pandas writes above an unnamed Series: yes drops it)")
+	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: "+strings.Join(dataset.HeaderRuleNames(), ", ")+" (auto: when the first value can only be a header: a name above numbers, or a name seen once above two classes seen at least twice each; a number is a label, as the 0 pandas writes above an unnamed Series: yes drops it)")
 	fl.StringVar(&f.positive, "positive", "", "the label value of the positive class, when labels are not {-1,+1} or {0,1}")
 	fileFlags(fl, "features", "source-scores", "labels")
 	dirFlags(fl, "sources")
@@ -938,7 +938,7 @@ func readAnyModel(name string, r *bufio.Reader, head []byte) (method.File, error
 // the command's standard input, as --labels-header says; its errors are
 // input errors.
 func (f *dataFlags) readLabelFile(s *streams, path string) (*dataset.Classes, error) {
-	h, err := dataset.ParseLabelHeader(f.header)
+	h, err := dataset.ParseHeaderRule(f.header)
 	if err != nil {
 		return nil, badInputf("--labels-header: %v", err)
 	}
