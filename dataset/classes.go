@@ -132,13 +132,15 @@ func (c *Classes) GapLines() int {
 	return n
 }
 
-// HeaderRule says whether the first value of a text label file is a
-// header. It does not apply to .npy files, which have none.
+// HeaderRule says whether the first value of a text label file
+// (ReadClassesHeader), or the first line of a text matrix file
+// (ReadMatrixNames), is a header. It does not apply to .npy files, which
+// have none.
 type HeaderRule int
 
 const (
 	// HeaderAuto drops the first value when it can only be a header (see
-	// ReadClasses).
+	// ReadClasses, and DecodeCSV for a matrix).
 	HeaderAuto HeaderRule = iota
 	// HeaderYes always drops the first value.
 	HeaderYes
@@ -161,7 +163,7 @@ func ParseHeaderRule(s string) (HeaderRule, error) {
 	if h := slices.Index(n, s); h >= 0 {
 		return HeaderRule(h), nil
 	}
-	return 0, fmt.Errorf("label header %q: want %s or %s", s, strings.Join(n[:len(n)-1], ", "), n[len(n)-1])
+	return 0, fmt.Errorf("%q: want %s or %s", s, strings.Join(n[:len(n)-1], ", "), n[len(n)-1])
 }
 
 // ReadClasses reads the labels of path, of any number of classes, from the

@@ -211,7 +211,7 @@ func readLabelFile(path string) (*labelFile, error) {
 		return nil, err
 	}
 	defer src.close()
-	return src.labelFile(displayName(path), strings.HasSuffix(path, ".npy") || strings.HasSuffix(path, ".npy.gz"))
+	return src.labelFile(displayName(path), NPYName(path))
 }
 
 // decodeLabelFile is readLabelFile for the content of r, named name in

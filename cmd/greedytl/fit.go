@@ -280,8 +280,7 @@ class-balanced leave-one-out on the training set):
 	o.data.register(c, "training labels y, one per example (.npy or text/CSV; - for stdin)")
 	o.unlabelled.registerUnlabelled(c, "unlabelled-", "unlabelled target inputs for transductive methods (dam)")
 	o.oracle.registerUnlabelled(c, "oracle-", "held-out labelled inputs for the oracle best-source")
-	o.unlabelled.sources, o.oracle.sources = o.data.sources, o.data.sources
-	o.unlabelled.labelSettings, o.oracle.labelSettings = o.data.labelSettings, o.data.labelSettings
+	o.data.share(&o.unlabelled, &o.oracle)
 	o.data.also(&o.oracle.labels) // --labels-header applies to both label files
 	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source, of the training classes (with three or more classes, each class's oracle chooses its source on them, that class against the rest; - for stdin)")
 	fl := c.Flags()

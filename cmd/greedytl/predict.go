@@ -291,7 +291,7 @@ func (o *predictOptions) scoreInBlocks(s *streams, rec sampleNames, score, whole
 	var first *mat.Dense // the first row, for rowsOf
 	var modelErr error   // score's error, not the reader's
 	m := 0
-	err := dataset.ScanMatrixRows(f.features, &names.features, predictBlock, func(X *mat.Dense) error {
+	err := f.scanMatrixRows(f.features, &names.features, predictBlock, func(X *mat.Dense) error {
 		r, c := X.Dims()
 		if first == nil {
 			first = mat.DenseCopyOf(X.Slice(0, 1, 0, c))
@@ -304,7 +304,7 @@ func (o *predictOptions) scoreInBlocks(s *streams, rec sampleNames, score, whole
 	case modelErr != nil:
 		return fallback()
 	case err != nil:
-		return inputRows{}, badInput(err)
+		return inputRows{}, err
 	}
 	if err := f.checkModelNames(s, o.modelName(), rec, names, first, nil); err != nil {
 		return inputRows{}, err
@@ -469,9 +469,9 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 	if err := o.binaryFlags(); err != nil {
 		return nil, nil, nil, inputRows{}, err
 	}
-	X, err := readMatrix(s, o.data.features, nil)
+	X, err := o.data.readMatrix(s, o.data.features, nil)
 	if err != nil {
-		return nil, nil, nil, inputRows{}, badInput(err)
+		return nil, nil, nil, inputRows{}, err
 	}
 	switch _, d := X.Dims(); {
 	case d < m.NrFeature:
