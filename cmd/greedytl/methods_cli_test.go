@@ -775,6 +775,21 @@ func TestFeatureFactorFormerName(t *testing.T) {
 	}
 }
 
+// threeClasses writes y3.txt in the toy's folder, a label a row as its
+// labels, of three classes a, b, c in turn, and returns its path.
+func (d toy) threeClasses(t *testing.T) string {
+	t.Helper()
+	lab, err := os.ReadFile(d.ytext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	three := strings.Fields(string(lab))
+	for i := range three {
+		three[i] = []string{"a", "b", "c"}[i%3]
+	}
+	return writeText(t, d.dir, "y3.txt", strings.Join(three, "\n")+"\n")
+}
+
 // TestFitSeedUnused: --seed given to a method that draws nothing at random
 // (method.Needs.Seed false) was accepted without a word; fit now warns
 // (code seed-unused, on standard error and in --json's warnings) and
@@ -784,15 +799,7 @@ func TestFeatureFactorFormerName(t *testing.T) {
 // (greedytl-59 of 26 columns) draws nothing.
 func TestFitSeedUnused(t *testing.T) {
 	d := newToy(t)
-	lab, err := os.ReadFile(d.ytext)
-	if err != nil {
-		t.Fatal(err)
-	}
-	three := strings.Fields(string(lab))
-	for i := range three {
-		three[i] = []string{"a", "b", "c"}[i%3]
-	}
-	y3 := writeText(t, d.dir, "y3.txt", strings.Join(three, "\n")+"\n")
+	y3 := d.threeClasses(t)
 	out := filepath.Join(d.dir, "m.json")
 	for _, tc := range []struct {
 		labels, method string
@@ -846,15 +853,7 @@ func TestFitSeedUnused(t *testing.T) {
 // files differ.
 func TestFitSeedNotRecordedUndrawn(t *testing.T) {
 	d := newToy(t)
-	lab, err := os.ReadFile(d.ytext)
-	if err != nil {
-		t.Fatal(err)
-	}
-	three := strings.Fields(string(lab))
-	for i := range three {
-		three[i] = []string{"a", "b", "c"}[i%3]
-	}
-	y3 := writeText(t, d.dir, "y3.txt", strings.Join(three, "\n")+"\n")
+	y3 := d.threeClasses(t)
 	for _, tc := range []struct {
 		labels, method string
 		same           bool
@@ -877,6 +876,7 @@ func TestFitSeedNotRecordedUndrawn(t *testing.T) {
 			if code, _, stderr := cli(t, "", args...); code != 0 {
 				t.Fatalf("%q: exit %d: %s", args, code, stderr)
 			}
+			var err error
 			if files[i], err = os.ReadFile(out); err != nil {
 				t.Fatal(err)
 			}
