@@ -67,7 +67,7 @@ func (c *Classes) Header() (string, bool) {
 }
 
 // FromText reports whether the labels were read from a text file, whose
-// first line may be a header (LabelHeader), rather than from a .npy array
+// first line may be a header (HeaderRule), rather than from a .npy array
 // or given directly.
 func (c *Classes) FromText() bool {
 	return c.src != nil && !c.src.npy
@@ -132,36 +132,38 @@ func (c *Classes) GapLines() int {
 	return n
 }
 
-// LabelHeader says whether the first value of a text label file is a
-// header. It does not apply to .npy files, which have none.
-type LabelHeader int
+// HeaderRule says whether the first value of a text label file
+// (ReadClassesHeader), or the first line of a text matrix file
+// (ReadMatrixNames), is a header. It does not apply to .npy files, which
+// have none.
+type HeaderRule int
 
 const (
 	// HeaderAuto drops the first value when it can only be a header (see
-	// ReadClasses).
-	HeaderAuto LabelHeader = iota
+	// ReadClasses, and DecodeCSV for a matrix).
+	HeaderAuto HeaderRule = iota
 	// HeaderYes always drops the first value.
 	HeaderYes
 	// HeaderNo never drops it: every value is a label.
 	HeaderNo
 )
 
-// labelHeaderNames are the names of the LabelHeader values, by value.
-var labelHeaderNames = [...]string{HeaderAuto: "auto", HeaderYes: "yes", HeaderNo: "no"}
+// headerRuleNames are the names of the HeaderRule values, by value.
+var headerRuleNames = [...]string{HeaderAuto: "auto", HeaderYes: "yes", HeaderNo: "no"}
 
-// LabelHeaderNames returns the names ParseLabelHeader reads, in the order
+// HeaderRuleNames returns the names ParseHeaderRule reads, in the order
 // of their values ("auto", the default, first): the values a flag that
-// sets a LabelHeader takes (its shell completion lists them).
-func LabelHeaderNames() []string { return slices.Clone(labelHeaderNames[:]) }
+// sets a HeaderRule takes (its shell completion lists them).
+func HeaderRuleNames() []string { return slices.Clone(headerRuleNames[:]) }
 
-// ParseLabelHeader returns the LabelHeader named s, one of
-// LabelHeaderNames.
-func ParseLabelHeader(s string) (LabelHeader, error) {
-	n := labelHeaderNames[:]
+// ParseHeaderRule returns the HeaderRule named s, one of
+// HeaderRuleNames.
+func ParseHeaderRule(s string) (HeaderRule, error) {
+	n := headerRuleNames[:]
 	if h := slices.Index(n, s); h >= 0 {
-		return LabelHeader(h), nil
+		return HeaderRule(h), nil
 	}
-	return 0, fmt.Errorf("label header %q: want %s or %s", s, strings.Join(n[:len(n)-1], ", "), n[len(n)-1])
+	return 0, fmt.Errorf("%q: want %s or %s", s, strings.Join(n[:len(n)-1], ", "), n[len(n)-1])
 }
 
 // ReadClasses reads the labels of path, of any number of classes, from the
@@ -181,7 +183,7 @@ func ReadClasses(path string) (*Classes, error) {
 // way ("owl, cat, cat, dog, dog" reads as a header above two classes):
 // HeaderNo and HeaderYes say which. It returns an error for a file without
 // labels.
-func ReadClassesHeader(path string, h LabelHeader) (*Classes, error) {
+func ReadClassesHeader(path string, h HeaderRule) (*Classes, error) {
 	lf, err := readLabelFile(path)
 	if err != nil {
 		return nil, err
@@ -191,7 +193,7 @@ func ReadClassesHeader(path string, h LabelHeader) (*Classes, error) {
 
 // classes returns the classes of the label file lf, its first value read
 // as a header as h says (see ReadClassesHeader).
-func (lf *labelFile) classes(h LabelHeader) (*Classes, error) {
+func (lf *labelFile) classes(h HeaderRule) (*Classes, error) {
 	vals, all := lf.vals, lf.vals
 	switch {
 	case lf.npy || h == HeaderNo:

@@ -20,7 +20,7 @@ func TestReadClassesHeader(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
 		text  string
-		h     LabelHeader
+		h     HeaderRule
 		names []string
 		y     []int
 	}{
@@ -73,13 +73,13 @@ func TestReadClassesHeader(t *testing.T) {
 	if h, ok := c.Header(); ok {
 		t.Errorf(".npy: Header() = %q, true; want none", h)
 	}
-	for s, want := range map[string]LabelHeader{"auto": HeaderAuto, "yes": HeaderYes, "no": HeaderNo} {
-		if h, err := ParseLabelHeader(s); err != nil || h != want {
-			t.Errorf("ParseLabelHeader(%q) = %v, %v", s, h, err)
+	for s, want := range map[string]HeaderRule{"auto": HeaderAuto, "yes": HeaderYes, "no": HeaderNo} {
+		if h, err := ParseHeaderRule(s); err != nil || h != want {
+			t.Errorf("ParseHeaderRule(%q) = %v, %v", s, h, err)
 		}
 	}
-	if _, err := ParseLabelHeader("true"); err == nil {
-		t.Error("ParseLabelHeader(\"true\"): no error")
+	if _, err := ParseHeaderRule("true"); err == nil {
+		t.Error("ParseHeaderRule(\"true\"): no error")
 	}
 }
 
@@ -230,7 +230,7 @@ func TestDecodeClassesHeader(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		content []byte
-		h       LabelHeader
+		h       HeaderRule
 	}{
 		{"y.txt", []byte("owl\ncat\ncat\ndog\ndog\n"), HeaderAuto},
 		{"y.txt", []byte("owl\ncat\ncat\ndog\ndog\n"), HeaderNo},

@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -21,19 +22,29 @@ import (
 // Content starting with the gzip magic bytes is decompressed first. The path
 // "-" reads text from standard input.
 func ReadMatrix(path string) (*mat.Dense, error) {
-	return ReadMatrixNames(path, nil)
+	return ReadMatrixNames(path, HeaderAuto, nil)
 }
 
-// ReadMatrixNames is ReadMatrix that also sets *names, when names is not
+// NPYName reports whether path names a .npy file by its name (".npy" or
+// ".npy.gz"), which the readers of matrices and labels read as .npy
+// whatever its content; "-", the standard input, is told by its content.
+func NPYName(path string) bool {
+	return path != "-" && (strings.HasSuffix(path, ".npy") || strings.HasSuffix(path, ".npy.gz"))
+}
+
+// ReadMatrixNames is ReadMatrix that reads the first line of a text file
+// as h says (HeaderAuto: as DecodeCSV does; HeaderYes: a header, always;
+// HeaderNo: a row of data, always; a .npy file has no header line, and
+// is read as it is whatever h) and also sets *names, when names is not
 // nil, to the names of the matrix's columns in order, when it has them:
 // those of a text file's header (see DecodeCSV). It sets nil for a file
 // without a header, for pandas' default names 0, 1, …, n−1, which name no
 // column, and for a .npy file.
-func ReadMatrixNames(path string, names *[]string) (*mat.Dense, error) {
+func ReadMatrixNames(path string, h HeaderRule, names *[]string) (*mat.Dense, error) {
 	if names != nil {
 		*names = nil
 	}
-	if path != "-" && (strings.HasSuffix(path, ".npy") || strings.HasSuffix(path, ".npy.gz")) {
+	if NPYName(path) {
 		return ReadNPYMatrix(path)
 	}
 	src, err := openPath(path)
@@ -41,10 +52,11 @@ func ReadMatrixNames(path string, names *[]string) (*mat.Dense, error) {
 		return nil, err
 	}
 	defer src.close()
-	return src.matrix(displayName(path), names)
+	return src.matrix(displayName(path), h, names)
 }
 
-// ScanMatrixRows reads the matrix file path as ReadMatrixNames does (the
+// ScanMatrixRows reads the matrix file path as ReadMatrixNames does (h the
+// header rule of its first line; the
 // same formats, checks, errors and names: both reach decodeCSVRows, which
 // ReadMatrixNames runs with one block) and gives its rows to fn in order, in blocks of at most block
 // rows (block ≥ 2), each a new matrix: a text file a block at a time as it
@@ -56,14 +68,14 @@ func ReadMatrixNames(path string, names *[]string) (*mat.Dense, error) {
 // dropped. fn's error stops the reading and is returned as it is (a caller
 // that must tell it from the reader's records it).
 // *names (names not nil) is set when the file has been read.
-func ScanMatrixRows(path string, names *[]string, block int, fn func(*mat.Dense) error) error {
+func ScanMatrixRows(path string, h HeaderRule, names *[]string, block int, fn func(*mat.Dense) error) error {
 	if block < 2 {
 		return fmt.Errorf("dataset: ScanMatrixRows: block %d, want at least 2", block)
 	}
 	if names != nil {
 		*names = nil
 	}
-	if path != "-" && (strings.HasSuffix(path, ".npy") || strings.HasSuffix(path, ".npy.gz")) {
+	if NPYName(path) {
 		A, err := ReadNPYMatrix(path)
 		if err != nil {
 			return err
@@ -76,13 +88,13 @@ func ScanMatrixRows(path string, names *[]string, block int, fn func(*mat.Dense)
 	}
 	defer src.close()
 	if src.isNPY() {
-		A, err := src.matrix(displayName(path), names)
+		A, err := src.matrix(displayName(path), h, names)
 		if err != nil {
 			return err
 		}
 		return fn(A)
 	}
-	return decodeCSVRows(src.br, displayName(path), names, block, fn)
+	return decodeCSVRows(src.br, displayName(path), h, names, block, fn)
 }
 
 // DecodeMatrix reads a matrix from r in either of ReadMatrix's formats,
@@ -90,12 +102,13 @@ func ScanMatrixRows(path string, names *[]string, block int, fn func(*mat.Dense)
 // DecodeCSV), either optionally gzip-compressed. It is what reads a matrix
 // from standard input; name is used in error messages.
 func DecodeMatrix(r io.Reader, name string) (*mat.Dense, error) {
-	return DecodeMatrixNames(r, name, nil)
+	return DecodeMatrixNames(r, name, HeaderAuto, nil)
 }
 
-// DecodeMatrixNames is DecodeMatrix that also sets *names (names not nil)
-// to the column names of a text header, as ReadMatrixNames does.
-func DecodeMatrixNames(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
+// DecodeMatrixNames is DecodeMatrix that reads the first line of text as h
+// says and also sets *names (names not nil) to the column names of a text
+// header, as ReadMatrixNames does.
+func DecodeMatrixNames(r io.Reader, name string, h HeaderRule, names *[]string) (*mat.Dense, error) {
 	if names != nil {
 		*names = nil
 	}
@@ -104,12 +117,13 @@ func DecodeMatrixNames(r io.Reader, name string, names *[]string) (*mat.Dense, e
 		return nil, err
 	}
 	src := &source{size: -1, br: br}
-	return src.matrix(name, names)
+	return src.matrix(name, h, names)
 }
 
 // matrix decodes src as .npy when it starts with the magic bytes, else as
-// delimited text, setting *names (not nil) to its header's column names.
-func (src *source) matrix(name string, names *[]string) (*mat.Dense, error) {
+// delimited text, its first line read as h says, setting *names (not nil)
+// to its header's column names.
+func (src *source) matrix(name string, h HeaderRule, names *[]string) (*mat.Dense, error) {
 	if src.isNPY() {
 		a, err := src.npy(name)
 		if err != nil {
@@ -117,7 +131,7 @@ func (src *source) matrix(name string, names *[]string) (*mat.Dense, error) {
 		}
 		return a.matrix(name)
 	}
-	return decodeCSV(src.br, name, names)
+	return decodeCSV(src.br, name, h, names)
 }
 
 // DecodeCSV reads a matrix of numbers from delimited text; name is used in
@@ -155,7 +169,8 @@ func (src *source) matrix(name string, names *[]string) (*mat.Dense, error) {
 // writes a frame's integer column names and greedytl predict --scores a
 // model's numeric classes; or a row of data written bare, as
 // np.savetxt(fmt='%g') writes 1.0, which taken for a header would be
-// lost). Above any row with a
+// lost): ErrFirstLineAmbiguous; ReadMatrixNames's HeaderYes and HeaderNo
+// take the line for a header or for data. Above any row with a
 // value written bare ("1 0", as np.savetxt(fmt='%g') writes 1.0) it is
 // data. A lone "0" stays data: greedytl predict writes a
 // score of exactly 0 so, above scores that are not integers.
@@ -177,15 +192,16 @@ func DecodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeCSV(br, name, nil)
+	return decodeCSV(br, name, HeaderAuto, nil)
 }
 
-// decodeCSV is DecodeCSV without the gzip sniffing. When names is not nil
-// and the input reads, it sets *names to the header's column names (nil
-// without a header, and for a range header, which names no column).
-func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
+// decodeCSV is DecodeCSV without the gzip sniffing, its first line read
+// as h says (ReadMatrixNames). When names is not nil and the input reads,
+// it sets *names to the header's column names (nil without a header, and
+// for a range header, which names no column).
+func decodeCSV(r io.Reader, name string, h HeaderRule, names *[]string) (*mat.Dense, error) {
 	var A *mat.Dense
-	if err := decodeCSVRows(r, name, names, math.MaxInt, func(b *mat.Dense) error { A = b; return nil }); err != nil {
+	if err := decodeCSVRows(r, name, h, names, math.MaxInt, func(b *mat.Dense) error { A = b; return nil }); err != nil {
 		return nil, err
 	}
 	return A, nil
@@ -197,7 +213,7 @@ func decodeCSV(r io.Reader, name string, names *[]string) (*mat.Dense, error) {
 // rows of decimals), may follow blocks. It keeps a block of values, and
 // checks the first column as the rows arrive. fn's error stops it and is
 // returned.
-func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func(*mat.Dense) error) error {
+func decodeCSVRows(r io.Reader, name string, h HeaderRule, names *[]string, block int, fn func(*mat.Dense) error) error {
 	lr := newLineReader(r, name)
 	var (
 		started    bool
@@ -216,6 +232,7 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 		fractional bool     // some value below the first row is not an integer
 		decimals   = true   // every row after the first is allDecimals
 		header     []string // the header's column names (nil: none)
+		rangeNames bool     // the header (HeaderYes's) is 0, 1, …, n−1, which names no column
 		cols       = -1
 		rows       int
 		// The rows not yet given to fn: in values while no block has been
@@ -274,23 +291,26 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 		if !started {
 			started = true
 			split.firstRow(fields, quoted)
-			if isIndexHeader(fields) {
+			if h != HeaderNo && isIndexHeader(fields) {
 				return indexHeaderError(name, lr.line)
 			}
-			if isHeader(fields) {
+			if h == HeaderYes || h == HeaderAuto && isHeader(fields) {
 				headerLine, headerText = lr.line, bytes.Clone(line)
 				cols = len(fields)
 				header = make([]string, cols)
 				for j, f := range fields {
 					header[j] = string(f)
 				}
+				rangeNames = isRangeHeader(fields)
 				continue
 			}
-			rangeRow = isRangeHeader(fields)
-			rangeHeader = (split.sep == ',' || split.sep == '\t') && len(fields) >= 3 && rangeRow
-			if intRow = !rangeHeader && len(fields) >= 2 && allIntegers(fields) && distinctNames(fields); intRow {
-				for _, f := range fields {
-					firstInts = append(firstInts, string(f))
+			if h == HeaderAuto { // HeaderNo: a row of data, whatever it reads as
+				rangeRow = isRangeHeader(fields)
+				rangeHeader = (split.sep == ',' || split.sep == '\t') && len(fields) >= 3 && rangeRow
+				if intRow = !rangeHeader && len(fields) >= 2 && allIntegers(fields) && distinctNames(fields); intRow {
+					for _, f := range fields {
+						firstInts = append(firstInts, string(f))
+					}
 				}
 			}
 		} else if intRow && decimals {
@@ -401,7 +421,7 @@ func decodeCSVRows(r io.Reader, name string, names *[]string, block int, fn func
 			return errorf(name, dataLine[0], "column 1, named %q, counts the rows (%d, %d, …, %d): a row index, as pandas writes it (to_csv of a named index, or of reset_index's column) and R's read.csv names row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, name it in the header (or save X with np.save, .npy)", header[0], from, from+1, last)
 		}
 	}
-	if names != nil {
+	if names != nil && !rangeNames {
 		*names = header
 	}
 	return emit()
@@ -577,13 +597,32 @@ func intRowError(name string, line int, ints []string, isRange bool) error {
 		if n := len(ints); n > 2 {
 			names = fmt.Sprintf("0, 1, …, %d", n-1)
 		}
-		return errorf(name, line, "%s above rows of decimals: the column names pandas gives a DataFrame made from an array (to_csv writes them as its header), which would be read as a row of data; write the file without them (pandas: to_csv(path, index=False, header=False)) or save X with np.save (.npy); if the line is data, write one of its values with a point (0.0)", names)
+		return ambiguousf(name, line, "%s above rows of decimals: the column names pandas gives a DataFrame made from an array (to_csv writes them as its header), which would be read as a row of data; write the file without them (pandas: to_csv(path, index=False, header=False)) or save X with np.save (.npy); if the line is data, write one of its values with a point (0.0)", names)
 	}
 	names := strings.Join(ints, ", ")
 	if len(ints) > 4 {
 		names = strings.Join(ints[:3], ", ") + ", …, " + ints[len(ints)-1]
 	}
-	return errorf(name, line, "integers %s above rows of decimals: a header of numeric column names (as pandas writes a frame whose columns are numbers, and greedytl predict --scores the classes of a model whose classes are numbers), or a row of data written bare (np.savetxt(fmt='%%g'), R, MATLAB, Excel)? Either reading is possible, so neither is taken: if it is a header, delete the line (pandas: to_csv(path, index=False, header=False)) or write names that are not numbers; if it is data, write one of its values with a point (%s.0)", names, ints[0])
+	return ambiguousf(name, line, "integers %s above rows of decimals: a header of numeric column names (as pandas writes a frame whose columns are numbers, and greedytl predict --scores the classes of a model whose classes are numbers), or a row of data written bare (np.savetxt(fmt='%%g'), R, MATLAB, Excel)? Either reading is possible, so neither is taken: if it is a header, delete the line (pandas: to_csv(path, index=False, header=False)) or write names that are not numbers; if it is data, write one of its values with a point (%s.0)", names, ints[0])
+}
+
+// ErrFirstLineAmbiguous is matched (errors.Is) by the error of a text
+// matrix whose first line HeaderAuto takes neither for a header nor for a
+// row of data (intRowError; see DecodeCSV): HeaderYes or HeaderNo says
+// which it is.
+var ErrFirstLineAmbiguous = errors.New("a header or a row of data")
+
+// ambiguousLine is the problem of an ErrFirstLineAmbiguous error.
+type ambiguousLine struct{ msg string }
+
+func (a ambiguousLine) Error() string { return a.msg }
+
+// Is reports whether target is ErrFirstLineAmbiguous.
+func (a ambiguousLine) Is(target error) bool { return target == ErrFirstLineAmbiguous }
+
+// ambiguousf is errorf for an ErrFirstLineAmbiguous error.
+func ambiguousf(file string, line int, format string, args ...any) error {
+	return &Error{File: file, Line: line, Err: ambiguousLine{fmt.Sprintf(format, args...)}}
 }
 
 // isIndexHeader reports whether a first line's fields are column names

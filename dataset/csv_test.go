@@ -459,7 +459,7 @@ func TestDecodeCSVSepDirective(t *testing.T) {
 		{"a colon: a header", "sep=:\n1\n", 1, 1, []float64{1}, []string{"sep=:"}},
 	} {
 		var names []string
-		m, err := DecodeMatrixNames(strings.NewReader(tc.in), "x.csv", &names)
+		m, err := DecodeMatrixNames(strings.NewReader(tc.in), "x.csv", HeaderAuto, &names)
 		if err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
@@ -682,7 +682,7 @@ func TestTabHeaderWithCommas(t *testing.T) {
 		{"a,b\t0\n1\t2\n", []string{"a,b", "0"}, 1, 2},
 	} {
 		var names []string
-		m, err := DecodeMatrixNames(strings.NewReader(tc.in), "s.tsv", &names)
+		m, err := DecodeMatrixNames(strings.NewReader(tc.in), "s.tsv", HeaderAuto, &names)
 		if err != nil {
 			t.Errorf("%q: %v", tc.in, err)
 			continue
@@ -758,7 +758,7 @@ func TestMixedSeparatorHint(t *testing.T) {
 // names come from label files, which are trimmed.
 func TestQuotedNameTrimmed(t *testing.T) {
 	var names []string
-	if _, err := DecodeMatrixNames(strings.NewReader("\" a\",\"b \"\n1,2\n3,4\n"), "x.csv", &names); err != nil {
+	if _, err := DecodeMatrixNames(strings.NewReader("\" a\",\"b \"\n1,2\n3,4\n"), "x.csv", HeaderAuto, &names); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"a", "b"}; !reflect.DeepEqual(names, want) {
@@ -842,12 +842,12 @@ func TestScanMatrixRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		var wantNames []string
-		want, wantErr := ReadMatrixNames(path, &wantNames)
+		want, wantErr := ReadMatrixNames(path, HeaderAuto, &wantNames)
 		for _, block := range []int{2, 3, 7, 1000} {
 			var got []float64
 			var r, c int
 			var names []string
-			err := ScanMatrixRows(path, &names, block, func(b *mat.Dense) error {
+			err := ScanMatrixRows(path, HeaderAuto, &names, block, func(b *mat.Dense) error {
 				br, bc := b.Dims()
 				if br > block {
 					t.Errorf("%s block %d: a block of %d rows", name, block, br)
@@ -876,7 +876,7 @@ func TestScanMatrixRows(t *testing.T) {
 	// before the rows that make it a header.
 	for _, block := range []int{1, 0} {
 		calls := 0
-		err := ScanMatrixRows(filepath.Join(dir, "range.csv"), nil, block, func(*mat.Dense) error { calls++; return nil })
+		err := ScanMatrixRows(filepath.Join(dir, "range.csv"), HeaderAuto, nil, block, func(*mat.Dense) error { calls++; return nil })
 		if err == nil || calls != 0 {
 			t.Errorf("block %d: error %v after %d calls, want an error and none", block, err, calls)
 		}
@@ -884,7 +884,7 @@ func TestScanMatrixRows(t *testing.T) {
 	path := filepath.Join(dir, "plain.csv")
 	stop := errors.New("stop")
 	calls := 0
-	if err := ScanMatrixRows(path, nil, 5, func(*mat.Dense) error { calls++; return stop }); err != stop || calls != 1 {
+	if err := ScanMatrixRows(path, HeaderAuto, nil, 5, func(*mat.Dense) error { calls++; return stop }); err != stop || calls != 1 {
 		t.Errorf("fn's error: got %v after %d calls, want %v after 1", err, calls, stop)
 	}
 }
@@ -968,4 +968,74 @@ func TestOneColumnBlankLines(t *testing.T) {
 	// A blank line below a comment, between two rows, is still a missing value.
 	m, err := DecodeCSV(strings.NewReader("0.2\n# c\n\n0.4\n"), "x.csv")
 	checkError(t, m, err, "x.csv:3: a blank line between the rows of a one-column file: a missing value (pandas' to_csv writes NaN so), whose row would be lost and every row below moved up one; fill or drop the missing values (pandas: fillna or dropna) and write the file again, or delete the line if no row is missing")
+}
+
+// ReadMatrixNames's header rule: HeaderAuto refuses a first line of
+// distinct non-negative integers above rows of decimals with fractions
+// (ErrFirstLineAmbiguous) and 0, 1 above decimals, reads one above a row
+// with a bare whole value as data, and drops 0, 1, …, n−1 (n ≥ 3) above
+// rows; HeaderYes takes every such line for a header (its names recorded
+// as a header's, none for 0, 1, …, n−1), HeaderNo for a row of data. The
+// rule was HeaderAuto's alone. ScanMatrixRows reads as ReadMatrixNames.
+func TestMatrixHeaderRule(t *testing.T) {
+	dir := t.TempDir()
+	type want struct {
+		rows      int
+		names     []string
+		ambiguous bool   // the error is ErrFirstLineAmbiguous
+		err       string // another error's text, after the file's name
+	}
+	for _, tc := range []struct {
+		text          string
+		auto, yes, no want
+	}{
+		{"3,7,9\n0.5,1.5,2.5\n1.25,0.5,3.5\n", want{ambiguous: true}, want{rows: 2, names: []string{"3", "7", "9"}}, want{rows: 3}},
+		{"0,1\n0.5,1.5\n2.5,3.5\n", want{ambiguous: true}, want{rows: 2}, want{rows: 3}},
+		{"3,7,9\n1,2.5,3.5\n", want{rows: 2}, want{rows: 1, names: []string{"3", "7", "9"}}, want{rows: 2}},
+		{"0,1,2\n1.5,2,3\n", want{rows: 1}, want{rows: 1}, want{rows: 2}},
+		{"a,b\n1,2\n", want{rows: 1, names: []string{"a", "b"}}, want{rows: 1, names: []string{"a", "b"}}, want{err: `:1: column 1: cannot parse "a" as a number`}},
+		{"1,2\n", want{rows: 1}, want{err: ": no rows after the header on line 1"}, want{rows: 1}},
+	} {
+		path := filepath.Join(dir, "x.csv")
+		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			h HeaderRule
+			w want
+		}{{HeaderAuto, tc.auto}, {HeaderYes, tc.yes}, {HeaderNo, tc.no}} {
+			names := []string{"stale"}
+			A, err := ReadMatrixNames(path, c.h, &names)
+			var scanned int
+			var scanNames []string
+			serr := ScanMatrixRows(path, c.h, &scanNames, 2, func(b *mat.Dense) error { scanned += b.RawMatrix().Rows; return nil })
+			switch {
+			case c.w.ambiguous || c.w.err != "":
+				if err == nil || errors.Is(err, ErrFirstLineAmbiguous) != c.w.ambiguous || c.w.err != "" && !strings.HasPrefix(err.Error(), path+c.w.err) {
+					t.Errorf("%q, %v: error %v; want ambiguous %v, %q", tc.text, c.h, err, c.w.ambiguous, c.w.err)
+				}
+				if serr == nil || serr.Error() != err.Error() {
+					t.Errorf("%q, %v: ScanMatrixRows: %v; want %v", tc.text, c.h, serr, err)
+				}
+			case err != nil || A.RawMatrix().Rows != c.w.rows || !slices.Equal(names, c.w.names):
+				t.Errorf("%q, %v: %v rows, names %q, %v; want %d rows, names %q", tc.text, c.h, A, names, err, c.w.rows, c.w.names)
+			case serr != nil || scanned != c.w.rows || !slices.Equal(scanNames, c.w.names):
+				t.Errorf("%q, %v: ScanMatrixRows: %d rows, names %q, %v; want %d, %q", tc.text, c.h, scanned, scanNames, serr, c.w.rows, c.w.names)
+			}
+		}
+	}
+	// A .npy file has no header line: every rule reads it whole.
+	npy := filepath.Join(dir, "x.npy")
+	var buf bytes.Buffer
+	if err := WriteNPY(&buf, mat.NewDense(2, 2, []float64{3, 7, 0.5, 1.5})); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(npy, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []HeaderRule{HeaderAuto, HeaderYes, HeaderNo} {
+		if A, err := ReadMatrixNames(npy, h, nil); err != nil || A.RawMatrix().Rows != 2 {
+			t.Errorf(".npy, %v: %v, %v; want 2 rows", h, A, err)
+		}
+	}
 }

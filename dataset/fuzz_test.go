@@ -335,7 +335,7 @@ func FuzzDecodeClasses(f *testing.F) {
 		f.Add([]byte(s), uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, h uint8) {
-		c, err := DecodeClassesHeader(bytes.NewReader(data), "f.txt", LabelHeader(h%3))
+		c, err := DecodeClassesHeader(bytes.NewReader(data), "f.txt", HeaderRule(h%3))
 		if err != nil {
 			checkFuzzError(t, err, "f.txt")
 			return

@@ -153,7 +153,7 @@ func checkFormatRoundTrip(t *testing.T, dir string, names []string) int {
 		t.Fatalf("ReadLabelValues of %q: %q, %v", vals, got, err)
 	}
 	for h := range 3 {
-		c, err := DecodeClassesHeader(bytes.NewReader(must(os.ReadFile(path))), "y.txt", LabelHeader(h))
+		c, err := DecodeClassesHeader(bytes.NewReader(must(os.ReadFile(path))), "y.txt", HeaderRule(h))
 		if err != nil {
 			t.Fatalf("classes of %q, header %d: %v", vals, h, err)
 		}
@@ -162,7 +162,7 @@ func checkFormatRoundTrip(t *testing.T, dir string, names []string) int {
 			read[i] = c.Names[k]
 		}
 		want := vals
-		if LabelHeader(h) == HeaderYes {
+		if HeaderRule(h) == HeaderYes {
 			want = vals[1:]
 		}
 		if !reflect.DeepEqual(read, want) {
@@ -344,7 +344,7 @@ func TestFormatHeaderCell(t *testing.T) {
 	}
 	row := strings.Repeat("1\t", len(names)-1) + "1\n"
 	var got []string
-	if _, err := DecodeMatrixNames(strings.NewReader(strings.Join(cells, "\t")+"\n"+row), "s.tsv", &got); err != nil || !reflect.DeepEqual(got, names) {
+	if _, err := DecodeMatrixNames(strings.NewReader(strings.Join(cells, "\t")+"\n"+row), "s.tsv", HeaderAuto, &got); err != nil || !reflect.DeepEqual(got, names) {
 		t.Errorf("header %q read back as %q, %v", cells, got, err)
 	}
 	if got := FormatHeaderCell("a,b", ','); got != `"a,b"` {
@@ -382,14 +382,14 @@ func TestHeaderCellsRoundTrip(t *testing.T) {
 		}
 		row := strings.Repeat("1\t", len(names)-1) + "1\n"
 		var got []string
-		if _, err := DecodeMatrixNames(strings.NewReader(strings.Join(cells, "\t")+"\n"+row+row), "s.tsv", &got); err != nil || !reflect.DeepEqual(got, names) {
+		if _, err := DecodeMatrixNames(strings.NewReader(strings.Join(cells, "\t")+"\n"+row+row), "s.tsv", HeaderAuto, &got); err != nil || !reflect.DeepEqual(got, names) {
 			t.Errorf("names %q as header %q read back as %q, %v", names, cells, got, err)
 		}
 	}
 	// A tab no class name holds (CheckLabel): a model's from before the
 	// rule is written escaped, as ShowName shows it, in its one cell.
 	var got []string
-	if _, err := DecodeMatrixNames(strings.NewReader(FormatHeaderCell("a\tb", '\t')+"\t"+FormatHeaderCell("c,d", '\t')+"\n1\t2\n"), "s.tsv", &got); err != nil || len(got) != 2 {
+	if _, err := DecodeMatrixNames(strings.NewReader(FormatHeaderCell("a\tb", '\t')+"\t"+FormatHeaderCell("c,d", '\t')+"\n1\t2\n"), "s.tsv", HeaderAuto, &got); err != nil || len(got) != 2 {
 		t.Errorf("a name holding a tab: %q, %v", got, err)
 	}
 }

@@ -21,8 +21,9 @@ import (
 // The file is a .npy array (1-D, or 2-D with one column; chosen by the
 // ".npy"/".npy.gz" suffix or the magic bytes) of numbers or of NumPy's
 // strings ('<U n', what np.save writes of an array of str: each string,
-// without the NULs that pad it, a label, checked as text labels are but
-// for comments) or text: one label per line
+// without the NULs that pad it and trimmed of white space as a text line
+// is, a label, checked as text labels are but for comments) or text: one
+// label per line
 // (the line trimmed of white space, Unicode's too (U+00A0), which may
 // contain spaces but no comma or tab), or all
 // labels on one line separated as DecodeCSV separates fields. Blank
@@ -210,7 +211,7 @@ func readLabelFile(path string) (*labelFile, error) {
 		return nil, err
 	}
 	defer src.close()
-	return src.labelFile(displayName(path), strings.HasSuffix(path, ".npy") || strings.HasSuffix(path, ".npy.gz"))
+	return src.labelFile(displayName(path), NPYName(path))
 }
 
 // decodeLabelFile is readLabelFile for the content of r, named name in
@@ -229,7 +230,7 @@ func decodeLabelFile(r io.Reader, name string) (*labelFile, error) {
 // array, told apart by its magic bytes, or text; either optionally
 // gzip-compressed): what reads a label file from standard input. name
 // names it in messages.
-func DecodeClassesHeader(r io.Reader, name string, h LabelHeader) (*Classes, error) {
+func DecodeClassesHeader(r io.Reader, name string, h HeaderRule) (*Classes, error) {
 	lf, err := decodeLabelFile(r, name)
 	if err != nil {
 		return nil, err
@@ -254,6 +255,14 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 			return nil, errorf(name, 0, "no labels")
 		}
 		if texts != nil {
+			for i, t := range texts {
+				// White space around a label goes, as the text reader
+				// trims it (appendFields): " cat" is the class "cat"; a
+				// label of white space alone is kept for its error.
+				if t := strings.TrimSpace(t); t != "" {
+					texts[i] = t
+				}
+			}
 			return &labelFile{name: name, vals: texts, npy: true, texts: true}, nil
 		}
 		vals := make([]string, len(v))

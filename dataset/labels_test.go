@@ -511,7 +511,7 @@ func TestNonFiniteLabels(t *testing.T) {
 			want := path + ":" + tc.want
 			c, err := ReadClasses(path)
 			checkError(t, c, err, want)
-			for _, h := range []LabelHeader{HeaderNo, HeaderAuto} {
+			for _, h := range []HeaderRule{HeaderNo, HeaderAuto} {
 				c, err := ReadClassesHeader(path, h)
 				checkError(t, c, err, want)
 			}
@@ -933,7 +933,7 @@ func TestCheckLabelNumber(t *testing.T) {
 func TestLabelsSepDirective(t *testing.T) {
 	for _, tc := range []struct {
 		name, in string
-		h        LabelHeader
+		h        HeaderRule
 		want     []string // the labels in file order
 	}{
 		{"comma, one a line", "sep=,\n1\n-1\n1\n", HeaderAuto, []string{"1", "-1", "1"}},

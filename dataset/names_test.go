@@ -31,7 +31,7 @@ func TestMatrixNames(t *testing.T) {
 	}
 	for _, tc := range tests {
 		names := []string{"stale"}
-		X, err := DecodeMatrixNames(strings.NewReader(tc.in), "x.csv", &names)
+		X, err := DecodeMatrixNames(strings.NewReader(tc.in), "x.csv", HeaderAuto, &names)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
@@ -63,7 +63,7 @@ func TestMatrixNames(t *testing.T) {
 	}
 	for f, want := range map[string][]string{"h.csv": {"p", "q"}, "h.csv.gz": {"p", "q"}, "n.csv": nil, "x.npy": nil} {
 		names := []string{"stale"}
-		if _, err := ReadMatrixNames(filepath.Join(dir, f), &names); err != nil {
+		if _, err := ReadMatrixNames(filepath.Join(dir, f), HeaderAuto, &names); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
 		if !slices.Equal(names, want) || (names == nil) != (want == nil) {
@@ -71,7 +71,7 @@ func TestMatrixNames(t *testing.T) {
 		}
 	}
 	// ReadMatrix and DecodeMatrix are unchanged: a nil names is allowed.
-	if _, err := ReadMatrixNames(filepath.Join(dir, "h.csv"), nil); err != nil {
+	if _, err := ReadMatrixNames(filepath.Join(dir, "h.csv"), HeaderAuto, nil); err != nil {
 		t.Error(err)
 	}
 }

@@ -32,7 +32,7 @@ func TestNilArguments(t *testing.T) {
 		{"DecodeMatrix, nil *bytes.Buffer", "no reader", func() error { _, err := DecodeMatrix(buf, "x.csv"); return err }},
 		{"DecodeCSV, nil *bytes.Buffer", "no reader", func() error { _, err := DecodeCSV(buf, "x.csv"); return err }},
 		{"DecodeSVMLight, nil *bytes.Buffer", "no reader", func() error { _, _, err := DecodeSVMLight(buf, "x.svm", 0); return err }},
-		{"DecodeClassesHeader, nil *bytes.Buffer", "no reader", func() error { _, err := DecodeClassesHeader(buf, "y.txt", LabelHeader(0)); return err }},
+		{"DecodeClassesHeader, nil *bytes.Buffer", "no reader", func() error { _, err := DecodeClassesHeader(buf, "y.txt", HeaderRule(0)); return err }},
 		{"NPYRowWriter.WriteRow, nil", "not made by NewNPYRowWriter", func() error { return rw.WriteRow([]float32{1}) }},
 		{"NPYRowWriter.Close, nil", "not made by NewNPYRowWriter", func() error { return rw.Close() }},
 		{"NPYRowWriter.Close, zero", "not made by NewNPYRowWriter", func() error { return (&NPYRowWriter{}).Close() }},

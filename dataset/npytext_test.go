@@ -70,6 +70,29 @@ func TestNPYStringLabels(t *testing.T) {
 			t.Errorf("%s %s: DecodeClassesHeader: %+v, %v; want 4 classes, rows 0 and 2 alike", tc.descr, tc.shape, cls, err)
 		}
 	}
+	// White space around a string goes, as around a text label: " cat"
+	// and "cat " are the class "cat" (they were three classes, and
+	// ReadLabels found four values); within one it stays.
+	padded := []string{" cat", "cat", "dog\u00a0", "dog", "a b "}
+	y3 := writeNPYFile(t, dir, "y3.npy", npyFile(1, dict("<U4", false, "(5,)"), utf32(binary.LittleEndian, 4, padded...)))
+	text := filepath.Join(dir, "y3.txt")
+	if err := os.WriteFile(text, []byte(strings.Join(padded, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{y3, text} {
+		got, err := ReadLabelValues(path)
+		if want := []string{"cat", "cat", "dog", "dog", "a b"}; err != nil || !slices.Equal(got, want) {
+			t.Errorf("%s: ReadLabelValues: %q, %v; want %q", path, got, err, want)
+		}
+		cls, err := ReadClasses(path)
+		if want := []string{"a b", "cat", "dog"}; err != nil || !slices.Equal(cls.Names, want) {
+			t.Errorf("%s: ReadClasses: %+v, %v; want classes %q", path, cls, err, want)
+		}
+	}
+	y2 := writeNPYFile(t, dir, "y2.npy", npyFile(1, dict("<U4", false, "(4,)"), utf32(binary.LittleEndian, 4, " cat", "cat", "dog ", "dog")))
+	if got, err := ReadLabels(y2, "cat"); err != nil || !slices.Equal(got, []float64{1, 1, -1, -1}) {
+		t.Errorf("ReadLabels of padded strings: %v, %v; want [1 1 -1 -1]", got, err)
+	}
 	// Strings that are numbers are labels that are numbers, as in text.
 	y := writeNPYFile(t, dir, "y01.npy", npyFile(1, dict("<U1", false, "(4,)"), utf32(binary.LittleEndian, 1, "1", "0", "0", "1")))
 	if got, err := ReadLabels(y, ""); err != nil || !slices.Equal(got, []float64{1, -1, -1, 1}) {

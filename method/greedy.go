@@ -171,13 +171,17 @@ func (g *GreedyTL) DrawsAtRandom(d, n int) bool {
 // Fit runs greedytl.Fit on train. It returns greedytl.Fit's errors and those
 // of invalid training data (see the package doc).
 func (g *GreedyTL) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
-	if _, _, _, err := startFit(ctx, g, train); err != nil {
+	_, d, n, err := startFit(ctx, g, train)
+	if err != nil {
 		return nil, err
 	}
 	defer endFit(ctx, g, &result, &err)
+	// The model records the seed of a fit that draws at random, and 0 for
+	// one that draws nothing (exact, or a Sample of at least the
+	// candidates), so that every seed writes the same model file.
 	o := g.Options
 	o.Seed = 0
-	if o.Sample > 0 {
+	if g.DrawsAtRandom(d, n) {
 		o.Seed = extra.Seed
 	}
 	return fitGreedy(ctx, g.Name(), train, o)

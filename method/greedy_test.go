@@ -148,13 +148,16 @@ func TestGreedy59Seed(t *testing.T) {
 }
 
 // A GreedyTL variant records Extra.Seed in its model's options where it
-// draws (greedytl-59), and seed 0 in the exact search, which draws nothing,
-// whether configured by a spec or by setting Options (whose Seed Fit
-// replaces): so that identical exact fits write identical files, whatever
+// draws (a sample of fewer than the candidates: sample=10 of 35), and seed
+// 0 where it draws nothing, the exact search and a sample of every
+// candidate (greedytl-59 of 35, which recorded the seed), whether
+// configured by a spec or by setting Options (whose Seed Fit replaces): so
+// that identical fits that draw nothing write identical files, whatever
 // Extra.Seed (they recorded it, and wrote different files).
 func TestGreedyRecordsSeed(t *testing.T) {
 	c := newConformanceCase(8, 20, 6, 5, 30)
-	for _, spec := range []string{"greedytl", "greedytl:lambda=10", "greedytl-sp", "greedytl-59"} {
+	for _, spec := range []string{"greedytl", "greedytl:lambda=10", "greedytl-sp", "greedytl-59", "greedytl:sample=10"} {
+		draws := spec == "greedytl:sample=10" // 5 features and 30 sources are 35 candidates
 		var files [2]string
 		for k, seed := range []uint64{7, 8} {
 			meth, err := New(spec)
@@ -169,7 +172,7 @@ func TestGreedyRecordsSeed(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := uint64(0)
-			if spec == "greedytl-59" {
+			if draws {
 				want = seed
 			}
 			if got := rootModel(t, m).Options.Seed; got != want {
@@ -181,8 +184,8 @@ func TestGreedyRecordsSeed(t *testing.T) {
 			}
 			files[k] = buf.String()
 		}
-		if exact := spec != "greedytl-59"; exact != (files[0] == files[1]) {
-			t.Errorf("%s: files with Extra.Seed 7 and 8 equal: %v, want %v", spec, files[0] == files[1], exact)
+		if files[0] == files[1] == draws {
+			t.Errorf("%s: files with Extra.Seed 7 and 8 equal: %v, want %v", spec, files[0] == files[1], !draws)
 		}
 	}
 }

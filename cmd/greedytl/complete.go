@@ -83,7 +83,7 @@ func registerCompletions(root *cobra.Command) {
 // multi-class ones too, which fit takes for three or more classes),
 // --methods a comma-separated list of them (experiment --protocol nway's
 // with the multi-class ones), --protocol the experiment protocols,
-// --labels-header the label-header rules, --format report's documents and
+// --labels-header and --features-header the header rules, --format report's documents and
 // -s/--solver the solvers; nil for another flag.
 func flagValues(name string) cobra.CompletionFunc {
 	switch name {
@@ -98,8 +98,8 @@ func flagValues(name string) cobra.CompletionFunc {
 		})
 	case "protocol":
 		return fixed(experiment.Protocols())
-	case "labels-header":
-		return fixed(dataset.LabelHeaderNames())
+	case "labels-header", "features-header":
+		return fixed(dataset.HeaderRuleNames())
 	case "format":
 		return completeList(func(*cobra.Command) []cobra.Completion { return slices.Clone(reportFormats) })
 	case "solver":

@@ -53,6 +53,8 @@ func TestCompleteValues(t *testing.T) {
 		{[]string{"fit", "--method", "greedytl-"}, []string{"greedytl-nway", "greedytl-59", "greedytl-sp", "greedytl-auto"}, false},
 		{[]string{"fit", "--labels-header", ""}, []string{"auto", "yes", "no"}, false},
 		{[]string{"predict", "--labels-header", "y"}, []string{"yes"}, false},
+		{[]string{"fit", "--features-header", ""}, []string{"auto", "yes", "no"}, false},
+		{[]string{"predict", "--features-header", "n"}, []string{"no"}, false},
 		{[]string{"experiment", "--protocol", ""}, experiment.Protocols(), false},
 		{[]string{"experiment", "--methods", ""}, method.Names(), true},
 		{[]string{"experiment", "--methods", "greedytl,no-"}, []string{"greedytl,no-transfer"}, true},
@@ -143,7 +145,7 @@ func TestCompletePaths(t *testing.T) {
 		"synth":         {"out"},
 		"demo":          {"out"},
 	}
-	values := []string{"method", "methods", "protocol", "labels-header", "format", "solver"} // TestCompleteValues
+	values := []string{"method", "methods", "protocol", "labels-header", "features-header", "format", "solver"} // TestCompleteValues
 	root := newRootCmd(&streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard})
 	n := 0
 	for _, c := range root.Commands() {

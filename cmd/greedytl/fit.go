@@ -109,7 +109,9 @@ func (o *fitOptions) reportFailure(ctx context.Context, s *streams, err error) {
 // an empty list, not null, for none), on standard output as one JSON
 // document in one write, and records that the report was begun when any
 // of it was written: cut short, it is the report still, and no other may
-// follow it (reportFailure).
+// follow it (reportFailure). A failed write of a model's report is an
+// error naming the report and the model file written (the write's own
+// error may name neither: a full disk's is "no space left on device").
 func (o *fitOptions) printReport(s *streams, rep fitReport) error {
 	rep.Warnings = s.warnings
 	if rep.Warnings == nil {
@@ -121,6 +123,9 @@ func (o *fitOptions) printReport(s *streams, rep fitReport) error {
 	}
 	n, err := s.out.Write(b.Bytes())
 	o.reported = n > 0
+	if err != nil && rep.Model != "" {
+		return fmt.Errorf("writing fit's JSON report to standard output (the model was written to %s): %w", rep.Model, err)
+	}
 	return err
 }
 
@@ -275,8 +280,7 @@ class-balanced leave-one-out on the training set):
 	o.data.register(c, "training labels y, one per example (.npy or text/CSV; - for stdin)")
 	o.unlabelled.registerUnlabelled(c, "unlabelled-", "unlabelled target inputs for transductive methods (dam)")
 	o.oracle.registerUnlabelled(c, "oracle-", "held-out labelled inputs for the oracle best-source")
-	o.unlabelled.sources, o.oracle.sources = o.data.sources, o.data.sources
-	o.unlabelled.labelSettings, o.oracle.labelSettings = o.data.labelSettings, o.data.labelSettings
+	o.data.share(&o.unlabelled, &o.oracle)
 	o.data.also(&o.oracle.labels) // --labels-header applies to both label files
 	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source, of the training classes (with three or more classes, each class's oracle chooses its source on them, that class against the rest; - for stdin)")
 	fl := c.Flags()
@@ -584,8 +588,8 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 // warnSeedUnused warns (code "seed-unused") when --seed was given and the
 // method name draws nothing at random: draws is method.DrawsAtRandom on
 // the training columns (greedytl's --sample at least the candidates draws
-// nothing). Its model is then the same for every seed (greedytl's model
-// file records the seed all the same).
+// nothing). Its model is then the same for every seed, and so is its
+// model file (greedytl's records the seed 0).
 func warnSeedUnused(c *cobra.Command, s *streams, name string, draws bool) {
 	if c.Flags().Changed("seed") && !draws {
 		s.warn(warning{Code: "seed-unused", Message: fmt.Sprintf("--seed has no effect: %s draws nothing at random", name)})

@@ -31,12 +31,111 @@ import (
 // dataFlags are the input flags of one sample: features, source scores (a
 // matrix, or computed from linear source models) and labels.
 type dataFlags struct {
-	prefix         string      // flag-name prefix: "" or e.g. "unlabelled-"
-	features       string      // --features: X, m×d
-	scores         string      // --source-scores: H, m×n
-	sources        *sourcesDir // --sources: a directory of linear source models (shared by every sample of a command)
-	labels         string      // --labels: y
-	*labelSettings             // --labels-header and --positive (shared by every sample of a command)
+	prefix          string      // flag-name prefix: "" or e.g. "unlabelled-"
+	features        string      // --features: X, m×d
+	scores          string      // --source-scores: H, m×n
+	sources         *sourcesDir // --sources: a directory of linear source models (shared by every sample of a command)
+	labels          string      // --labels: y
+	*labelSettings              // --labels-header and --positive (shared by every sample of a command)
+	*matrixSettings             // --features-header (shared by every sample of a command)
+}
+
+// matrixSettings is --features-header, the rule of the first line of
+// every text matrix file of a command (its samples' features and source
+// scores), which its samples share as they share --sources. nil (a sample
+// not registered as a command's flags) is the default, auto.
+type matrixSettings struct {
+	featuresHeader string    // --features-header: one of dataset.HeaderRuleNames
+	matrixFiles    []*string // the command's matrix flags (--features, --source-scores, and the extra samples')
+}
+
+// share gives the extra samples (fit's --unlabelled-*, --oracle-*) the
+// main sample f's --sources, label settings and --features-header, which
+// then applies to their matrix files too.
+func (f *dataFlags) share(extra ...*dataFlags) {
+	for _, e := range extra {
+		e.sources, e.labelSettings, e.matrixSettings = f.sources, f.labelSettings, f.matrixSettings
+		f.matrixFiles = append(f.matrixFiles, &e.features, &e.scores)
+	}
+}
+
+// matrixHeader returns --features-header's rule, or an input error naming
+// the flag: for a value that is none of dataset.HeaderRuleNames, and for
+// yes when every matrix file the command names is a .npy array by its
+// name (dataset.NPYName), which has no header line and would ignore yes
+// silently. (no reads an array as every rule does: its rows are data.)
+func (m *matrixSettings) matrixHeader() (dataset.HeaderRule, error) {
+	if m == nil {
+		return dataset.HeaderAuto, nil
+	}
+	h, err := dataset.ParseHeaderRule(m.featuresHeader)
+	if err != nil {
+		return 0, badInputf("--features-header: %v", err)
+	}
+	if h != dataset.HeaderYes {
+		return h, nil
+	}
+	var arrays []string
+	for _, f := range m.matrixFiles {
+		switch {
+		case *f == "":
+		case !dataset.NPYName(*f):
+			return h, nil // a text file (or standard input): yes applies to it
+		default:
+			arrays = append(arrays, *f)
+		}
+	}
+	if len(arrays) == 1 {
+		return 0, badInputf("--features-header yes: %s is a .npy array, which has no header line: leave --features-header out", arrays[0])
+	}
+	return 0, badInputf("--features-header yes: %s are .npy arrays, which have no header line: leave --features-header out", strings.Join(arrays, " and "))
+}
+
+// readMatrix reads a matrix file (.npy or text) with --features-header's
+// rule; "-" reads it from the command's standard input. When names is not
+// nil it receives the column names of a text header
+// (dataset.ReadMatrixNames).
+func (f *dataFlags) readMatrix(s *streams, path string, names *[]string) (*mat.Dense, error) {
+	h, err := f.matrixHeader()
+	if err != nil {
+		return nil, err
+	}
+	var A *mat.Dense
+	if r, ok := s.stdin(path); ok {
+		A, err = dataset.DecodeMatrixNames(r, displayName(path), h, names)
+	} else {
+		A, err = dataset.ReadMatrixNames(path, h, names)
+	}
+	return A, badInput(headerFlagNote(err))
+}
+
+// scanMatrixRows is dataset.ScanMatrixRows of the matrix file path with
+// --features-header's rule, its errors input errors (but fn's, returned
+// as they are).
+func (f *dataFlags) scanMatrixRows(path string, names *[]string, block int, fn func(*mat.Dense) error) error {
+	h, err := f.matrixHeader()
+	if err != nil {
+		return err
+	}
+	var fnErr error
+	err = dataset.ScanMatrixRows(path, h, names, block, func(A *mat.Dense) error {
+		fnErr = fn(A)
+		return fnErr
+	})
+	if err != nil && err == fnErr {
+		return err
+	}
+	return badInput(headerFlagNote(err))
+}
+
+// headerFlagNote adds to the error of a text matrix file whose first line
+// could be a header or a row of data (dataset.ErrFirstLineAmbiguous) the
+// flag that says which.
+func headerFlagNote(err error) error {
+	if errors.Is(err, dataset.ErrFirstLineAmbiguous) {
+		return fmt.Errorf("%w; or say which: --features-header yes reads it as a header, no as a row of data", err)
+	}
+	return err
 }
 
 // labelSettings are the flags that say how a command reads its label
@@ -44,7 +143,7 @@ type dataFlags struct {
 // They also count the label files read, so that --labels-header yes is
 // refused where it would be ignored silently (checkHeaderApplies).
 type labelSettings struct {
-	header   string // --labels-header: one of dataset.LabelHeaderNames
+	header   string // --labels-header: one of dataset.HeaderRuleNames
 	positive string // --positive: the label value that means +1
 
 	files  []*string // the label flags of the command (--labels, fit's --oracle-labels)
@@ -63,7 +162,7 @@ func (l *labelSettings) also(labels *string) { l.files = append(l.files, labels)
 // one is a .npy array, which has no header line, and yes would be ignored
 // silently. Where one of them is text, yes applies to it; a command that
 // fails before reading all of them says why itself.
-func (l *labelSettings) checkHeaderApplies(h dataset.LabelHeader, name string, cls *dataset.Classes) error {
+func (l *labelSettings) checkHeaderApplies(h dataset.HeaderRule, name string, cls *dataset.Classes) error {
 	l.read++
 	if !cls.FromText() {
 		l.arrays = append(l.arrays, name)
@@ -93,7 +192,9 @@ func (f *dataFlags) register(c *cobra.Command, labelsHelp string) {
 	fl.StringVar(&f.sources.dir, "sources", "", "directory of linear source models (train-sources): H is computed from X")
 	fl.StringVar(&f.labels, "labels", "", labelsHelp)
 	f.labelSettings = &labelSettings{files: []*string{&f.labels}}
-	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: "+strings.Join(dataset.LabelHeaderNames(), ", ")+" (auto: when the first value can only be a header: a name above numbers, or a name seen once above two classes seen at least twice each; a number is a label, as the 0 pandas writes above an unnamed Series: yes drops it)")
+	f.matrixSettings = &matrixSettings{matrixFiles: []*string{&f.features, &f.scores}}
+	fl.StringVar(&f.featuresHeader, "features-header", "auto", "whether the first line of a text --features or --source-scores file (and of every other features or scores file of the command) is a header: "+strings.Join(dataset.HeaderRuleNames(), ", ")+" (auto: when it holds a name that is no number, or is 0, 1, …, n−1 above rows (n ≥ 3), and refused when it is other distinct integers above rows of decimals, which could be either: yes reads it as a header of column names, no as a row of data; a .npy array has no header line)")
+	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: "+strings.Join(dataset.HeaderRuleNames(), ", ")+" (auto: when the first value can only be a header: a name above numbers, or a name seen once above two classes seen at least twice each; a number is a label, as the 0 pandas writes above an unnamed Series: yes drops it)")
 	fl.StringVar(&f.positive, "positive", "", "the label value of the positive class, when labels are not {-1,+1} or {0,1}")
 	fileFlags(fl, "features", "source-scores", "labels")
 	dirFlags(fl, "sources")
@@ -388,13 +489,13 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names sampleNames, err er
 		return nil, nil, names, err
 	}
 	if f.features != "" {
-		if X, err = readMatrix(s, f.features, &names.features); err != nil {
-			return nil, nil, names, badInput(err)
+		if X, err = f.readMatrix(s, f.features, &names.features); err != nil {
+			return nil, nil, names, err
 		}
 	}
 	if f.scores != "" {
-		if H, err = readMatrix(s, f.scores, &names.sources); err != nil {
-			return nil, nil, names, badInput(err)
+		if H, err = f.readMatrix(s, f.scores, &names.sources); err != nil {
+			return nil, nil, names, err
 		}
 	}
 	if srcDir != "" {
@@ -418,9 +519,9 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names sampleNames, err er
 			// One row more in a text file: a header of numbers read as a row?
 			var note string
 			switch {
-			case mh == mx+1 && hintsHeader(f.scores, H):
+			case mh == mx+1 && f.hintsHeader(f.scores, H):
 				note = headerNote(f.scores, H.RawRowView(0))
-			case mx == mh+1 && hintsHeader(f.features, X):
+			case mx == mh+1 && f.hintsHeader(f.features, X):
 				note = headerNote(f.features, X.RawRowView(0))
 			}
 			return nil, nil, names, badInputf("%s has %s but %s has %d: both need one row per example%s", displayName(f.features), plural.Count(mx, "row", "rows"), displayName(f.scores), mh, note)
@@ -687,7 +788,7 @@ func (f *dataFlags) rowsOf(X, H *mat.Dense) inputRows {
 	if X == nil {
 		path, first = f.scores, H
 	}
-	if hintsHeader(path, first) {
+	if f.hintsHeader(path, first) {
 		r.path, r.first = path, first.RawRowView(0)
 	}
 	return r
@@ -695,9 +796,11 @@ func (f *dataFlags) rowsOf(X, H *mat.Dense) inputRows {
 
 // hintsHeader reports whether A, read from path, is a text file whose
 // first row headerNote may name: not standard input or a gzip file, which
-// the note's tail -n +2 would not serve.
-func hintsHeader(path string, A *mat.Dense) bool {
-	return A != nil && A.RawMatrix().Rows > 0 && path != "" && path != stdinName && !strings.HasSuffix(path, ".npy") && !strings.HasSuffix(path, ".gz")
+// the note's tail -n +2 would not serve, and read under --features-header
+// auto (yes and no said what the line is).
+func (f *dataFlags) hintsHeader(path string, A *mat.Dense) bool {
+	h, _ := f.matrixHeader()
+	return h == dataset.HeaderAuto && A != nil && A.RawMatrix().Rows > 0 && path != "" && path != stdinName && !dataset.NPYName(path) && !strings.HasSuffix(path, ".gz")
 }
 
 // headerHint returns, when the inputs have one row more than the n labels
@@ -722,7 +825,7 @@ func headerNote(path string, first []float64) string {
 		vals = append(vals, "…")
 	}
 	name := displayName(path)
-	return fmt.Sprintf(" (if the first line of %s, %q, is a header of column names, not an example: greedytl reads a header of numbers as data; drop the line (tail -n +2 %s > new.csv) or write the file without it (pandas: to_csv(path, index=False, header=False)))", name, strings.Join(vals, ","), name)
+	return fmt.Sprintf(" (if the first line of %s, %q, is a header of column names, not an example: greedytl reads a header of numbers as data: --features-header yes reads it as a header; or drop the line (tail -n +2 %s > new.csv) or write the file without it (pandas: to_csv(path, index=False, header=False)))", name, strings.Join(vals, ","), name)
 }
 
 // loadLabels reads binary labels (two classes, or --positive against the
@@ -793,16 +896,6 @@ func headerHint(cls *dataset.Classes, m int) string {
 		return ` (if its first line, "0", is a header, as pandas' to_csv writes above an unnamed Series: --labels-header yes)`
 	}
 	return ""
-}
-
-// readMatrix reads a matrix file (.npy or text); "-" reads it from the
-// command's standard input. When names is not nil it receives the
-// column names of a text header (dataset.ReadMatrixNames).
-func readMatrix(s *streams, path string, names *[]string) (*mat.Dense, error) {
-	if r, ok := s.stdin(path); ok {
-		return dataset.DecodeMatrixNames(r, displayName(path), names)
-	}
-	return dataset.ReadMatrixNames(path, names)
 }
 
 // lambdaValue is the --lambda flag: a number or "auto". Its range is
@@ -938,7 +1031,7 @@ func readAnyModel(name string, r *bufio.Reader, head []byte) (method.File, error
 // the command's standard input, as --labels-header says; its errors are
 // input errors.
 func (f *dataFlags) readLabelFile(s *streams, path string) (*dataset.Classes, error) {
-	h, err := dataset.ParseLabelHeader(f.header)
+	h, err := dataset.ParseHeaderRule(f.header)
 	if err != nil {
 		return nil, badInputf("--labels-header: %v", err)
 	}

@@ -775,6 +775,21 @@ func TestFeatureFactorFormerName(t *testing.T) {
 	}
 }
 
+// threeClasses writes y3.txt in the toy's folder, a label a row as its
+// labels, of three classes a, b, c in turn, and returns its path.
+func (d toy) threeClasses(t *testing.T) string {
+	t.Helper()
+	lab, err := os.ReadFile(d.ytext)
+	if err != nil {
+		t.Fatal(err)
+	}
+	three := strings.Fields(string(lab))
+	for i := range three {
+		three[i] = []string{"a", "b", "c"}[i%3]
+	}
+	return writeText(t, d.dir, "y3.txt", strings.Join(three, "\n")+"\n")
+}
+
 // TestFitSeedUnused: --seed given to a method that draws nothing at random
 // (method.Needs.Seed false) was accepted without a word; fit now warns
 // (code seed-unused, on standard error and in --json's warnings) and
@@ -784,15 +799,7 @@ func TestFeatureFactorFormerName(t *testing.T) {
 // (greedytl-59 of 26 columns) draws nothing.
 func TestFitSeedUnused(t *testing.T) {
 	d := newToy(t)
-	lab, err := os.ReadFile(d.ytext)
-	if err != nil {
-		t.Fatal(err)
-	}
-	three := strings.Fields(string(lab))
-	for i := range three {
-		three[i] = []string{"a", "b", "c"}[i%3]
-	}
-	y3 := writeText(t, d.dir, "y3.txt", strings.Join(three, "\n")+"\n")
+	y3 := d.threeClasses(t)
 	out := filepath.Join(d.dir, "m.json")
 	for _, tc := range []struct {
 		labels, method string
@@ -834,6 +841,48 @@ func TestFitSeedUnused(t *testing.T) {
 		}
 		if !tc.warn && strings.Contains(stderr, "--seed") {
 			t.Errorf("%q: stderr names --seed:\n%s", args, stderr)
+		}
+	}
+}
+
+// TestFitSeedNotRecordedUndrawn: a greedytl fit whose sample holds every
+// candidate column draws nothing at random (seed-unused warns so), and its
+// model file records the seed 0, as an exact fit's does: two seeds write
+// byte-identical files (they recorded each its seed), binary and one
+// against the rest. A sample of fewer than the candidates draws: the
+// files differ.
+func TestFitSeedNotRecordedUndrawn(t *testing.T) {
+	d := newToy(t)
+	y3 := d.threeClasses(t)
+	for _, tc := range []struct {
+		labels, method string
+		same           bool
+	}{
+		// The toy's 6 features and 20 sources are 26 candidates.
+		{d.ytext, "greedytl-59", true},
+		{d.ytext, "greedytl:sample=26", true},
+		{d.ytext, "greedytl", true},
+		{y3, "greedytl-59", true},
+		{d.ytext, "greedytl:sample=10", false},
+		{y3, "greedytl:sample=10", false},
+	} {
+		var files [2][]byte
+		for i, seed := range []string{"7", "8"} {
+			out := filepath.Join(d.dir, "m"+seed+".json")
+			args := []string{"fit", "--method", tc.method, "--features", d.X, "--source-scores", d.H, "--labels", tc.labels, "--out", out, "--seed", seed}
+			if tc.labels == d.ytext {
+				args = append(args, "--positive", "cat")
+			}
+			if code, _, stderr := cli(t, "", args...); code != 0 {
+				t.Fatalf("%q: exit %d: %s", args, code, stderr)
+			}
+			var err error
+			if files[i], err = os.ReadFile(out); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if same := bytes.Equal(files[0], files[1]); same != tc.same {
+			t.Errorf("%s on %s: the files of --seed 7 and 8 alike %v, want %v", tc.method, tc.labels, same, tc.same)
 		}
 	}
 }

@@ -229,7 +229,7 @@ func TestLabelsHeader(t *testing.T) {
 		{y, "auto", 2, "", "greedytl: " + y + ` has 4 labels but the inputs have 5 rows (its first line, "owl", was read as a header: --labels-header no reads it as a label)` + "\n"},
 		{y, "yes", 2, "", "greedytl: " + y + ` has 4 labels but the inputs have 5 rows (its first line, "owl", was read as a header: --labels-header no reads it as a label)` + "\n"},
 		{y, "no", 0, "cat,dog,owl", ""},
-		{y, "maybe", 2, "", "greedytl: --labels-header: label header \"maybe\": want auto, yes or no\n"},
+		{y, "maybe", 2, "", "greedytl: --labels-header: \"maybe\": want auto, yes or no\n"},
 		// A blank first line (a Series named "\u00a0"): a header to yes,
 		// which was refused at line 1 as a label.
 		{blank, "yes", 2, "", "greedytl: " + blank + ` has 4 labels but the inputs have 5 rows (its first line, "\u00a0", was read as a header: a blank line holds no label)` + "\n"},
@@ -995,7 +995,7 @@ func TestFeaturesNumericHeaderHint(t *testing.T) {
 	Xnpy := writeNPY(t, dir, "X.npy", mat.NewDense(5, 1, []float64{400, 0, 1, 2, 3}))
 	out := filepath.Join(dir, "m.json")
 	hint := func(path, first string) string {
-		return ` (if the first line of ` + path + `, "` + first + `", is a header of column names, not an example: greedytl reads a header of numbers as data; drop the line (tail -n +2 ` + path + ` > new.csv) or write the file without it (pandas: to_csv(path, index=False, header=False)))`
+		return ` (if the first line of ` + path + `, "` + first + `", is a header of column names, not an example: greedytl reads a header of numbers as data: --features-header yes reads it as a header; or drop the line (tail -n +2 ` + path + ` > new.csv) or write the file without it (pandas: to_csv(path, index=False, header=False)))`
 	}
 	checkStderr(t, y+" has 4 labels but the inputs have 5 rows"+hint(X, "400,410,420,…"), "fit", "--method", "nearest-mean", "--features", X, "--labels", y, "--out", out)
 	checkStderr(t, y+" has 4 labels but the inputs have 5 rows"+hint(H, "0.5,1.5"), "fit", "--method", "best-source", "--source-scores", H, "--labels", y, "--out", out)

@@ -491,3 +491,19 @@ func TestOutputUnderAFile(t *testing.T) {
 	missing := filepath.Join(d.dir, "missing", "m.jsonl")
 	wantInputError(t, missing+": no such directory "+filepath.Dir(missing), "merge", run, "--out", missing)
 }
+
+// TestLostFitReportNamed: fit --json's report of a written model, lost to
+// a full standard output, fails with a message naming the report, the
+// standard output and the model file written (it was the bare "no space
+// left on device").
+func TestLostFitReportNamed(t *testing.T) {
+	d := newToy(t)
+	model := filepath.Join(d.dir, "m.json")
+	args := []string{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", model, "--json"}
+	var stderr strings.Builder
+	code := run(args, strings.NewReader(""), fullWriter{}, &stderr)
+	want := "greedytl: writing fit's JSON report to standard output (the model was written to " + model + "): no space left on device\n"
+	if code != exitFailure || !strings.HasSuffix(stderr.String(), want) {
+		t.Errorf("exit %d, stderr %q: want %d ending %q", code, stderr.String(), exitFailure, want)
+	}
+}

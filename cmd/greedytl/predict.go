@@ -320,7 +320,7 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 	var modelErr error   // score's error, not the reader's
 	var stop error       // ctx's or the output's: no reading again
 	m := 0
-	err := dataset.ScanMatrixRows(f.features, &names.features, predictBlock, func(X *mat.Dense) error {
+	err := f.scanMatrixRows(f.features, &names.features, predictBlock, func(X *mat.Dense) error {
 		if stop = ctx.Err(); stop != nil {
 			return stop
 		}
@@ -342,7 +342,7 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 	case modelErr != nil:
 		return fallback()
 	case err != nil:
-		return inputRows{}, badInput(err)
+		return inputRows{}, err
 	}
 	if err := f.checkModelNames(s, o.modelName(), rec, names, first, nil); err != nil {
 		return inputRows{}, err
@@ -521,9 +521,9 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 	if err := o.binaryFlags(); err != nil {
 		return nil, nil, nil, inputRows{}, err
 	}
-	X, err := readMatrix(s, o.data.features, nil)
+	X, err := o.data.readMatrix(s, o.data.features, nil)
 	if err != nil {
-		return nil, nil, nil, inputRows{}, badInput(err)
+		return nil, nil, nil, inputRows{}, err
 	}
 	switch _, d := X.Dims(); {
 	case d < m.NrFeature:

@@ -105,7 +105,7 @@ func TestPredictLiblinearHeaderHint(t *testing.T) {
 	model := writeText(t, dir, "m.model", "solver_type L2R_LR\nnr_class 2\nlabel 2 4\nnr_feature 2\nbias -1\nw\n1\n-1\n")
 	X := writeText(t, dir, "X.csv", "400,410\n1,0\n0,1\n2,0\n")
 	y := writeText(t, dir, "y.txt", "2\n4\n4\n")
-	wantInputError(t, y+` has 3 labels but the inputs have 4 rows (if the first line of `+X+`, "400,410", is a header of column names, not an example: greedytl reads a header of numbers as data; drop the line (tail -n +2 `+X+` > new.csv)`,
+	wantInputError(t, y+` has 3 labels but the inputs have 4 rows (if the first line of `+X+`, "400,410", is a header of column names, not an example: greedytl reads a header of numbers as data: --features-header yes reads it as a header; or drop the line (tail -n +2 `+X+` > new.csv)`,
 		"predict", "--model", model, "--features", X, "--labels", y)
 }
 
