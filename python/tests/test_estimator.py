@@ -3302,6 +3302,65 @@ def test_killed_fit_cleans_up(tmp_path, cli):
     assert os.listdir(tmpdir) == []
 
 
+def _wrapper(tmp_path, cli):
+    """A script that runs the real greedytl as its child, without exec (as
+    HPC module wrappers, timeout, strace and shell shims do)."""
+    p = tmp_path / "wrapped-greedytl"
+    p.write_text("#!/bin/sh\n{} \"$@\"\nexit $?\n".format(shlex.quote(cli["path"])))
+    p.chmod(0o755)
+    return str(p)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death rule is Linux's")
+def test_fit_through_a_wrapper(tmp_path, cli):
+    """GREEDYTL_BIN naming a wrapper that runs greedytl as a child: the fit
+    works (greedytl watches the Python process, an ancestor but not its
+    parent, instead of stopping with status 143) and predicts as a fit with
+    greedytl itself."""
+    X, y = _data()
+    wrapped = TransferClassifier(greedytl_bin=_wrapper(tmp_path, cli)).fit(X, y)
+    direct = TransferClassifier(greedytl_bin=cli["path"]).fit(X, y)
+    np.testing.assert_array_equal(wrapped.decision_function(X), direct.decision_function(X))
+
+
+def _child_of(pid):
+    """The id of a child of process pid, or None."""
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open("/proc/{}/stat".format(name)) as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        return int(name)
+            except (FileNotFoundError, ProcessLookupError):
+                pass
+    return None
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death rule and /proc are Linux's")
+def test_killed_fit_through_a_wrapper_stops_greedytl(tmp_path, cli):
+    """SIGKILL of the Python process during a fit whose command is a
+    wrapper running greedytl as a child: greedytl (its demo, a minute of
+    work) stops although its parent, the wrapper, still runs."""
+    demo = tmp_path / "demo"
+    proc, wrapper, tmpdir = _start_slow_fit(tmp_path, "{} demo --quiet --out {}; exit $?".format(
+        shlex.quote(cli["path"]), shlex.quote(str(demo))))
+    child = None
+    try:
+        for _ in range(600):
+            child = child or _child_of(wrapper)
+            if child and (demo / "run").exists():
+                break
+            time.sleep(0.05)
+        assert child and (demo / "run").exists(), "greedytl demo did not start under the wrapper"
+        proc.kill()
+        proc.communicate()
+        assert _gone(child), "greedytl still runs after its Python process was killed"
+    finally:
+        for pid in (child, wrapper):
+            if pid and not _gone(pid, timeout=1):
+                os.kill(pid, signal.SIGKILL)
+
+
 _IMPORT_ONLY = textwrap.dedent("""
     import os, sys, tempfile
     import greedytl
