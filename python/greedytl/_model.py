@@ -1406,6 +1406,13 @@ class MultiScorer(Scorer):
             self.weights = _vector(doc["weights"], "weights", len(self.members))
             if np.any(self.weights <= 0):
                 raise ModelFileError("ensemble weights must be positive")
+            # Summed in order, as greedytl's ensemble decoder sums them
+            # (np.sum's pairwise sum may differ in the last bits).
+            total = 0.0
+            for w in self.weights.tolist():
+                total += w
+            if abs(total - 1) > 1e-12:
+                raise ModelFileError("the weights sum to {!r}, not 1".format(total))
 
     def _parts(self, docs, name, classes):
         """The nested model files docs (the file's member called name),
