@@ -755,6 +755,12 @@ class Scorer:
     # Whether selection() lists the columns in selection order (the greedy
     # methods) rather than by decreasing |weight|.
     greedy = False
+    # Whether the scores are class probabilities (each row's K scores in
+    # [0, 1], summing to 1 up to rounding): only a multi-class "ensemble"
+    # file's, the weighted mean of its members' softmax (docs/design.md,
+    # "Multi-class model files"); a binary model's are margins, and the
+    # other forms' logits or negated distances.
+    probabilities = False
 
     # The file's type in greedytl's reader (greedytl._schema), and whether
     # that reader requires a "hyperparameters" member (the linear, the
@@ -1359,6 +1365,7 @@ class MultiScorer(Scorer):
         self.num_features = _count(doc, "num_features")
         self.num_sources = _count(doc, "num_sources")
         self.form = doc["form"]
+        self.probabilities = self.form == "ensemble"
         if self.form in ("linear", "nearest-neighbour", "centroid-cosine"):
             self.x = Standardiser(doc["x"], "x")
             self.h = Standardiser(doc["h"], "h")

@@ -3106,6 +3106,52 @@ def test_check_estimator(multiclass_cli):
     check_estimator(TransferClassifier())
 
 
+def test_check_estimator_with_probabilities(multiclass_cli):
+    """scikit-learn's checks pass with greedytl-nway, whose model has
+    predict_proba: its checks of predict_proba (rows summing to 1, argmax
+    the prediction, ranked as decision_function with two classes) run."""
+    from sklearn.utils.estimator_checks import check_estimator
+    check_estimator(TransferClassifier(method="greedytl-nway"))
+
+
+def test_predict_proba_where_scores_are_probabilities(multiclass_cli):
+    """predict_proba exists (hasattr) only on a model whose scores are class
+    probabilities, greedytl-nway's: it is decision_function with three
+    classes, and with two its columns' difference is decision_function;
+    the other methods (logits, margins, distances) and an unfitted
+    estimator have none, the AttributeError saying what to use; and
+    cross_val_score takes scoring="neg_log_loss", each fold's score the
+    log loss of that fold's predict_proba."""
+    from sklearn.base import clone
+    from sklearn.metrics import log_loss
+    from sklearn.model_selection import KFold, cross_val_score
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 5))
+    y = np.array(["c", "a", "b"])[np.argmax(X[:, :3] + 0.5 * rng.normal(size=(60, 3)), axis=1)]
+    assert not hasattr(TransferClassifier(), "predict_proba")
+    with pytest.raises(AttributeError, match="fit first"):
+        TransferClassifier().predict_proba(X)
+    clf = TransferClassifier(method="greedytl-nway").fit(X, y)
+    P = clf.predict_proba(X)
+    assert P.shape == (60, 3) and np.array_equal(P, clf.decision_function(X))
+    np.testing.assert_allclose(P.sum(axis=1), 1, rtol=0, atol=1e-12)
+    assert np.array_equal(clf.classes_[np.argmax(P, axis=1)], clf.predict(X))
+    two = TransferClassifier(method="greedytl-nway").fit(X, y == "a")
+    P2 = two.predict_proba(X)
+    assert P2.shape == (60, 2) and np.array_equal(P2[:, 1] - P2[:, 0], two.decision_function(X))
+    for method, labels in (("multinomial-logistic", y), ("nearest-mean", y), ("simpleshot", y), (None, y == "a")):
+        other = TransferClassifier(method=method).fit(X, labels)
+        assert not hasattr(other, "predict_proba"), method
+        with pytest.raises(AttributeError, match="gives no class probabilities.*use decision_function"):
+            other.predict_proba(X)
+    cv = KFold(3, shuffle=True, random_state=0)
+    est = TransferClassifier(method="greedytl-nway", random_state=0)
+    got = cross_val_score(est, X, y, scoring="neg_log_loss", cv=cv)
+    want = [-log_loss(y[te], clone(est).fit(X[tr], y[tr]).predict_proba(X[te]),
+                      labels=clf.classes_) for tr, te in cv.split(X)]
+    assert np.all(np.isfinite(got)) and np.array_equal(got, want)
+
+
 def test_sklearn_tags_for_new_scikit_learn():
     """scikit-learn >= 1.6 reads tags from __sklearn_tags__ (Tags objects with
     input_tags and target_tags), not _more_tags: the estimator declares the
@@ -3555,6 +3601,10 @@ _NO_SKLEARN = textwrap.dedent("""
     a = greedytl.TransferClassifier(sources=lambda A: A[:, :2].toarray(), random_state=1).fit(S[:20], y[:20])
     b = greedytl.TransferClassifier(sources=lambda A: A[:, :2], random_state=1).fit(S[:20].toarray(), y[:20])
     assert (a.decision_function(S) == b.decision_function(S.toarray())).all()
+    assert not hasattr(clf, "predict_proba")  # the stand-in available_if: margins, no probabilities
+    nway = greedytl.TransferClassifier(method="greedytl-nway", random_state=1).fit(X[:20], y[:20])
+    P = nway.predict_proba(X)
+    assert P.shape == (30, 2) and (P[:, 1] - P[:, 0] == nway.decision_function(X)).all()
     try:
         clf.predict(X[:, :3])
     except ValueError as e:
