@@ -3098,6 +3098,25 @@ def test_native_multiclass_method_two_classes(multiclass_cli, tmp_path):
             assert clf.score(X[20:], y[20:]) > 0.9
 
 
+def test_sources_repr_short():
+    """Sources' repr names a few classifiers one by one and a model zoo of
+    hundreds by its count and kinds (it printed every name: 4,009
+    characters for 200), shown as such in the estimator's repr; clone and
+    get_params still share the very Sources."""
+    from sklearn.base import clone
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.svm import SVC
+    few = greedytl.Sources([LogisticRegression(), SVC()])
+    assert repr(few) == "Sources([LogisticRegression, SVC])"
+    zoo = greedytl.Sources([LogisticRegression() for _ in range(150)] + [SVC() for _ in range(50)])
+    assert repr(zoo) == "Sources([200 classifiers: 150 LogisticRegression, 50 SVC])"
+    assert repr(greedytl.Sources([SVC(), LogisticRegression()] * 5)) == \
+        "Sources([10 classifiers: 5 SVC, 5 LogisticRegression])"
+    est = TransferClassifier(sources=zoo)
+    assert repr(est) == "TransferClassifier(sources={!r})".format(zoo)
+    assert est.get_params()["sources"] is zoo and clone(est).sources is zoo
+
+
 def test_check_estimator(multiclass_cli):
     """scikit-learn's own checks pass, none marked as expected to fail (they
     include multi-class data: they need a greedytl that fits multi-class
