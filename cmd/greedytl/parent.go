@@ -19,7 +19,7 @@ import (
 //   - if it is a further ancestor (greedytl started through a wrapper that
 //     runs it as a child instead of exec'ing it: HPC module wrappers,
 //     timeout, strace, shell shims), greedytl watches that process (a
-//     pidfd, or on kernels without one a look at its ancestors every
+//     pidfd, or where it cannot open one a look at its ancestors every
 //     ancestorPoll) and sends itself SIGTERM when it ends;
 //   - otherwise (the process has ended, greedytl having been handed to
 //     another parent, or it never was an ancestor) greedytl exits at once

@@ -14,8 +14,8 @@ import (
 )
 
 // ancestorPoll is how often greedytl looks again at its ancestors when
-// it watches a process that is not its parent and Linux offers no pidfd
-// (kernels before 5.3).
+// it watches a process that is not its parent and cannot open a pidfd
+// (kernels before 5.3, seccomp filters that refuse pidfd_open).
 const ancestorPoll = time.Second
 
 // followParent asks Linux to send SIGTERM to greedytl when its parent dies
@@ -46,27 +46,30 @@ func followParent(v string) (int, error) {
 	// among them existed before greedytl, so the pidfd, opened while it
 	// lived, is that process's.
 	fd, ferr := unix.PidfdOpen(pid, 0)
-	if !isAncestor(pid) {
+	if !hasAncestor(ppid, pid) {
 		if ferr == nil {
 			unix.Close(fd)
 		}
 		return exitSignal + int(syscall.SIGTERM), fmt.Errorf("%s=%d: greedytl's parent is process %d, and process %d is none of its ancestors (the process that started greedytl has ended, or it never started greedytl): stopping", parentEnv, pid, ppid, pid)
 	}
-	switch {
-	case ferr == nil:
-		go watchPidfd(fd)
-	case errors.Is(ferr, unix.ENOSYS):
-		go pollAncestor(pid)
-	default:
-		return exitFailure, fmt.Errorf("%s=%d: watching that process, an ancestor of greedytl's (pidfd_open: %v)", parentEnv, pid, ferr)
+	if ferr == nil {
+		go watchPidfd(fd, termSelf)
+	} else {
+		// No pidfd: a kernel before 5.3 (ENOSYS), or a seccomp filter that
+		// refuses the call (EPERM in older container runtimes).
+		go pollAncestor(ppid, pid, ancestorPoll, termSelf)
 	}
 	return 0, nil
 }
 
-// isAncestor reports whether process pid is an ancestor of greedytl's
-// (its parent, its parent's parent, and so on up to process 1).
-func isAncestor(pid int) bool {
-	p := os.Getppid()
+// termSelf stops greedytl as SIGTERM does, by sending it that signal.
+func termSelf() {
+	syscall.Kill(os.Getpid(), syscall.SIGTERM)
+}
+
+// hasAncestor reports whether process pid is process p or one of its
+// ancestors (its parent, its parent's parent, and so on up to process 1).
+func hasAncestor(p, pid int) bool {
 	for range 4096 { // a bound against a chain changing under the walk
 		if p == pid {
 			return true
@@ -103,9 +106,8 @@ func parentOf(pid int) (int, bool) {
 }
 
 // watchPidfd waits until the process behind pidfd fd ends (the pidfd
-// becomes readable) and then stops greedytl as SIGTERM would, by sending
-// it that signal.
-func watchPidfd(fd int) {
+// becomes readable), or the wait fails, and then calls stop.
+func watchPidfd(fd int, stop func()) {
 	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
 	for {
 		n, err := unix.Poll(fds, -1)
@@ -116,15 +118,14 @@ func watchPidfd(fd int) {
 			break // cannot watch: stop rather than outlive the process
 		}
 	}
-	syscall.Kill(os.Getpid(), syscall.SIGTERM)
+	stop()
 }
 
-// pollAncestor looks every ancestorPoll whether process pid is still an
-// ancestor of greedytl's, and stops greedytl as SIGTERM would once it is
-// not.
-func pollAncestor(pid int) {
-	for isAncestor(pid) {
-		time.Sleep(ancestorPoll)
+// pollAncestor looks every interval whether process pid is still process
+// p or one of its ancestors (hasAncestor), and calls stop once it is not.
+func pollAncestor(p, pid int, every time.Duration, stop func()) {
+	for hasAncestor(p, pid) {
+		time.Sleep(every)
 	}
-	syscall.Kill(os.Getpid(), syscall.SIGTERM)
+	stop()
 }

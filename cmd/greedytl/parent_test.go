@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestParentPIDChecked runs greedytl version with GREEDYTL_PARENT_PID set:
@@ -220,4 +222,73 @@ func childOf(pid int) int {
 		}
 	}
 	return 0
+}
+
+// TestAncestorWatchers checks the two ways greedytl watches an ancestor,
+// in this process, on a shell whose child sleeps: hasAncestor finds the
+// shell and this process above the child, and no unrelated process;
+// watchPidfd (a pidfd of the shell) and pollAncestor (the fallback where
+// no pidfd can be opened, which looks at the child's ancestors) call
+// their stop only once the shell, killed with SIGKILL, has ended, the
+// child still running.
+func TestAncestorWatchers(t *testing.T) {
+	sh := exec.Command("sh", "-c", "sleep 60 & echo $!; wait")
+	out, err := sh.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sh.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	child, perr := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || perr != nil {
+		sh.Process.Kill()
+		sh.Wait()
+		t.Fatalf("the shell printed %q (%v), not its child's process id", line, err)
+	}
+	defer syscall.Kill(child, syscall.SIGKILL)
+	other := exec.Command("sleep", "60")
+	if err := other.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer other.Wait()
+	defer other.Process.Kill()
+	for _, c := range []struct {
+		pid  int
+		want bool
+	}{{sh.Process.Pid, true}, {os.Getpid(), true}, {child, true}, {other.Process.Pid, false}} {
+		if got := hasAncestor(child, c.pid); got != c.want {
+			t.Errorf("hasAncestor(%d, %d) = %v, want %v", child, c.pid, got, c.want)
+		}
+	}
+	fd, err := unix.PidfdOpen(sh.Process.Pid, 0)
+	if err != nil {
+		sh.Process.Kill()
+		sh.Wait()
+		t.Skipf("pidfd_open: %v", err)
+	}
+	defer unix.Close(fd)
+	byPidfd, byPoll := make(chan struct{}), make(chan struct{})
+	go watchPidfd(fd, func() { close(byPidfd) })
+	go pollAncestor(child, sh.Process.Pid, 10*time.Millisecond, func() { close(byPoll) })
+	select {
+	case <-byPidfd:
+		t.Error("watchPidfd stopped while the shell ran")
+	case <-byPoll:
+		t.Error("pollAncestor stopped while the shell ran")
+	case <-time.After(300 * time.Millisecond):
+	}
+	sh.Process.Kill()
+	sh.Wait()
+	for name, c := range map[string]chan struct{}{"watchPidfd": byPidfd, "pollAncestor": byPoll} {
+		select {
+		case <-c:
+		case <-time.After(10 * time.Second):
+			t.Errorf("%s did not stop within 10 s of the shell's end", name)
+		}
+	}
+	if ended(child, 0) {
+		t.Error("the shell's child ended with it: the watchers were not tested on a live descendant")
+	}
 }
