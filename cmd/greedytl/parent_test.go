@@ -83,7 +83,47 @@ func TestParentPIDChecked(t *testing.T) {
 func TestParentDeathStopsGreedytl(t *testing.T) {
 	bin := buildGreedytl(t)
 	dir := t.TempDir()
-	sh := exec.Command("sh", "-c", parentEnv+`=$$ "$0" demo --quiet --out "$1" & echo $!; wait`, bin, dir)
+	sh, child := startPrintingPID(t, "greedytl's", parentEnv+`=$$ "$0" demo --quiet --out "$1" & echo $!; wait`, bin, dir)
+	killShellStopsDemo(t, sh, dir, func() int { return child }, "parent")
+}
+
+// killShellStopsDemo waits until the greedytl demo writing to dir works
+// (its run directory exists and greedytl(), its process id, is known, not
+// 0), kills the shell sh with SIGKILL and checks that greedytl ends within
+// 10 s, failing the test otherwise; role names the shell in the messages.
+func killShellStopsDemo(t *testing.T, sh *exec.Cmd, dir string, greedytl func() int, role string) {
+	t.Helper()
+	child := 0
+	for end := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if child == 0 {
+			child = greedytl()
+		}
+		if _, err := os.Stat(filepath.Join(dir, "run")); err == nil && child != 0 {
+			break
+		}
+		if time.Now().After(end) || (child != 0 && ended(child, 0)) {
+			sh.Process.Kill()
+			sh.Wait()
+			if child != 0 {
+				syscall.Kill(child, syscall.SIGKILL)
+			}
+			t.Fatal("greedytl demo did not start its run")
+		}
+	}
+	sh.Process.Kill()
+	sh.Wait()
+	if !ended(child, 10*time.Second) {
+		syscall.Kill(child, syscall.SIGKILL) // still running: no other process has its id
+		t.Errorf("greedytl still runs 10 s after its %s was killed", role)
+	}
+}
+
+// startPrintingPID starts sh -c script with args, which prints the
+// process id of what it starts (named by what) on its first line, and
+// returns the shell and that id, failing the test when the line is no id.
+func startPrintingPID(t *testing.T, what, script string, args ...string) (*exec.Cmd, int) {
+	t.Helper()
+	sh := exec.Command("sh", append([]string{"-c", script}, args...)...)
 	out, err := sh.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -92,29 +132,13 @@ func TestParentDeathStopsGreedytl(t *testing.T) {
 		t.Fatal(err)
 	}
 	line, err := bufio.NewReader(out).ReadString('\n')
-	child, perr := strconv.Atoi(strings.TrimSpace(line))
+	pid, perr := strconv.Atoi(strings.TrimSpace(line))
 	if err != nil || perr != nil {
 		sh.Process.Kill()
 		sh.Wait()
-		t.Fatalf("the shell printed %q (%v), not greedytl's process id", line, err)
+		t.Fatalf("the shell printed %q (%v), not %s process id", line, err, what)
 	}
-	for end := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(filepath.Join(dir, "run")); err == nil {
-			break
-		}
-		if time.Now().After(end) || ended(child, 0) {
-			sh.Process.Kill()
-			sh.Wait()
-			syscall.Kill(child, syscall.SIGKILL)
-			t.Fatal("greedytl demo did not start its run")
-		}
-	}
-	sh.Process.Kill()
-	sh.Wait()
-	if !ended(child, 10*time.Second) {
-		syscall.Kill(child, syscall.SIGKILL) // still running: no other process has its id
-		t.Errorf("greedytl still runs 10 s after its parent was killed")
-	}
+	return sh, pid
 }
 
 // ended reports whether process pid has ended (or is a zombie) within
@@ -170,45 +194,10 @@ func TestParentPIDThroughWrapper(t *testing.T) {
 func TestAncestorDeathStopsGreedytl(t *testing.T) {
 	bin := buildGreedytl(t)
 	dir := t.TempDir()
-	sh := exec.Command("sh", "-c", parentEnv+`=$$ "$0" "$1" demo --quiet --out "$2" & echo $!; wait`, writeWrapper(t), bin, dir)
-	out, err := sh.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sh.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	wrapper, perr := strconv.Atoi(strings.TrimSpace(line))
-	if err != nil || perr != nil {
-		sh.Process.Kill()
-		sh.Wait()
-		t.Fatalf("the shell printed %q (%v), not the wrapper's process id", line, err)
-	}
+	sh, wrapper := startPrintingPID(t, "the wrapper's", parentEnv+`=$$ "$0" "$1" demo --quiet --out "$2" & echo $!; wait`,
+		writeWrapper(t), bin, dir)
 	defer syscall.Kill(wrapper, syscall.SIGKILL)
-	child := 0
-	for end := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-		if child == 0 {
-			child = childOf(wrapper)
-		}
-		if _, err := os.Stat(filepath.Join(dir, "run")); err == nil && child != 0 {
-			break
-		}
-		if time.Now().After(end) || (child != 0 && ended(child, 0)) {
-			sh.Process.Kill()
-			sh.Wait()
-			if child != 0 {
-				syscall.Kill(child, syscall.SIGKILL)
-			}
-			t.Fatal("greedytl demo did not start its run under the wrapper")
-		}
-	}
-	sh.Process.Kill()
-	sh.Wait()
-	if !ended(child, 10*time.Second) {
-		syscall.Kill(child, syscall.SIGKILL) // still running: no other process has its id
-		t.Errorf("greedytl still runs 10 s after its grandparent was killed")
-	}
+	killShellStopsDemo(t, sh, dir, func() int { return childOf(wrapper) }, "grandparent")
 }
 
 // childOf returns the id of a child of process pid, or 0 if it has none.
@@ -232,21 +221,7 @@ func childOf(pid int) int {
 // their stop only once the shell, killed with SIGKILL, has ended, the
 // child still running.
 func TestAncestorWatchers(t *testing.T) {
-	sh := exec.Command("sh", "-c", "sleep 60 & echo $!; wait")
-	out, err := sh.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sh.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	child, perr := strconv.Atoi(strings.TrimSpace(line))
-	if err != nil || perr != nil {
-		sh.Process.Kill()
-		sh.Wait()
-		t.Fatalf("the shell printed %q (%v), not its child's process id", line, err)
-	}
+	sh, child := startPrintingPID(t, "its child's", "sleep 60 & echo $!; wait")
 	defer syscall.Kill(child, syscall.SIGKILL)
 	other := exec.Command("sleep", "60")
 	if err := other.Start(); err != nil {
