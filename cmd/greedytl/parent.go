@@ -11,14 +11,23 @@ import (
 // SIGKILL: its value is the program's process id. The Python package sets
 // it, so that a killed Python process leaves no greedytl running, without
 // doing anything in the child between fork and exec (Python's preexec_fn,
-// unsafe when the parent runs threads). On Linux greedytl then asks the
-// kernel for SIGTERM when its parent dies (PR_SET_PDEATHSIG: a first
-// SIGTERM, stopping the command as kill would) and, if its parent is
-// already another process than the one named (the program died before the
-// request), exits at once with status 143, as the signal would have made
-// it. Elsewhere there is no such signal: the value is checked and
-// otherwise ignored. The variable is removed from greedytl's environment,
-// so it is not passed on.
+// unsafe when the parent runs threads). On Linux the rule is:
+//   - greedytl always asks the kernel for SIGTERM when its parent dies
+//     (PR_SET_PDEATHSIG: a first SIGTERM, stopping the command as kill
+//     would);
+//   - if the process named is its parent, that is all;
+//   - if it is a further ancestor (greedytl started through a wrapper that
+//     runs it as a child instead of exec'ing it: HPC module wrappers,
+//     timeout, strace, shell shims), greedytl watches that process (a
+//     pidfd, or where it cannot open one a look at its ancestors every
+//     ancestorPoll) and sends itself SIGTERM when it ends;
+//   - otherwise (the process has ended, greedytl having been handed to
+//     another parent, or it never was an ancestor) greedytl exits at once
+//     with status 143, as the signal would have made it.
+//
+// Elsewhere there is no such signal: the value is checked and otherwise
+// ignored. The variable is removed from greedytl's environment, so it is
+// not passed on.
 const parentEnv = "GREEDYTL_PARENT_PID"
 
 // stopWithParent is main's first step: it applies parentEnv when set,

@@ -14,16 +14,34 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // TestParentPIDChecked runs greedytl version with GREEDYTL_PARENT_PID set:
-// to its parent's id (this test) it runs; to another process's (as when
-// the process that started it died before it asked for the parent-death
-// signal, greedytl's parent then being another process) it exits at once
-// with status 143, printing no version; to what is no process id it exits
-// with status 2 naming the variable.
+// to its parent's id (this test) or its grandparent's (the process that
+// runs this test) it runs; to a live process that is none of its
+// ancestors, or to one that has ended (as when the process that started
+// it died before it asked for the parent-death signal, greedytl's parent
+// then being another process) it exits at once with status 143, printing
+// no version; to what is no process id it exits with status 2 naming the
+// variable.
 func TestParentPIDChecked(t *testing.T) {
 	bin := buildGreedytl(t)
+	other := exec.Command("sleep", "60")
+	if err := other.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer other.Wait()
+	defer other.Process.Kill()
+	gone := exec.Command("true")
+	if err := gone.Run(); err != nil {
+		t.Fatal(err)
+	}
+	notAncestor := func(pid int) string {
+		return "GREEDYTL_PARENT_PID=" + strconv.Itoa(pid) + ": greedytl's parent is process " + strconv.Itoa(os.Getpid()) +
+			", and process " + strconv.Itoa(pid) + " is none of its ancestors"
+	}
 	for _, c := range []struct {
 		value string
 		code  int
@@ -31,7 +49,9 @@ func TestParentPIDChecked(t *testing.T) {
 		err   string
 	}{
 		{strconv.Itoa(os.Getpid()), 0, "greedytl ", ""},
-		{strconv.Itoa(os.Getppid()), 143, "", "GREEDYTL_PARENT_PID=" + strconv.Itoa(os.Getppid()) + ": greedytl's parent is process " + strconv.Itoa(os.Getpid())},
+		{strconv.Itoa(os.Getppid()), 0, "greedytl ", ""},
+		{strconv.Itoa(other.Process.Pid), 143, "", notAncestor(other.Process.Pid)},
+		{strconv.Itoa(gone.Process.Pid), 143, "", notAncestor(gone.Process.Pid)},
 		{"abc", 2, "", `GREEDYTL_PARENT_PID="abc": not a process id`},
 		{"0", 2, "", `GREEDYTL_PARENT_PID="0": not a process id`},
 		{"", 2, "", `GREEDYTL_PARENT_PID="": not a process id`},
@@ -63,7 +83,47 @@ func TestParentPIDChecked(t *testing.T) {
 func TestParentDeathStopsGreedytl(t *testing.T) {
 	bin := buildGreedytl(t)
 	dir := t.TempDir()
-	sh := exec.Command("sh", "-c", parentEnv+`=$$ "$0" demo --quiet --out "$1" & echo $!; wait`, bin, dir)
+	sh, child := startPrintingPID(t, "greedytl's", parentEnv+`=$$ "$0" demo --quiet --out "$1" & echo $!; wait`, bin, dir)
+	killShellStopsDemo(t, sh, dir, func() int { return child }, "parent")
+}
+
+// killShellStopsDemo waits until the greedytl demo writing to dir works
+// (its run directory exists and greedytl(), its process id, is known, not
+// 0), kills the shell sh with SIGKILL and checks that greedytl ends within
+// 10 s, failing the test otherwise; role names the shell in the messages.
+func killShellStopsDemo(t *testing.T, sh *exec.Cmd, dir string, greedytl func() int, role string) {
+	t.Helper()
+	child := 0
+	for end := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
+		if child == 0 {
+			child = greedytl()
+		}
+		if _, err := os.Stat(filepath.Join(dir, "run")); err == nil && child != 0 {
+			break
+		}
+		if time.Now().After(end) || (child != 0 && ended(child, 0)) {
+			sh.Process.Kill()
+			sh.Wait()
+			if child != 0 {
+				syscall.Kill(child, syscall.SIGKILL)
+			}
+			t.Fatal("greedytl demo did not start its run")
+		}
+	}
+	sh.Process.Kill()
+	sh.Wait()
+	if !ended(child, 10*time.Second) {
+		syscall.Kill(child, syscall.SIGKILL) // still running: no other process has its id
+		t.Errorf("greedytl still runs 10 s after its %s was killed", role)
+	}
+}
+
+// startPrintingPID starts sh -c script with args, which prints the
+// process id of what it starts (named by what) on its first line, and
+// returns the shell and that id, failing the test when the line is no id.
+func startPrintingPID(t *testing.T, what, script string, args ...string) (*exec.Cmd, int) {
+	t.Helper()
+	sh := exec.Command("sh", append([]string{"-c", script}, args...)...)
 	out, err := sh.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -72,29 +132,13 @@ func TestParentDeathStopsGreedytl(t *testing.T) {
 		t.Fatal(err)
 	}
 	line, err := bufio.NewReader(out).ReadString('\n')
-	child, perr := strconv.Atoi(strings.TrimSpace(line))
+	pid, perr := strconv.Atoi(strings.TrimSpace(line))
 	if err != nil || perr != nil {
 		sh.Process.Kill()
 		sh.Wait()
-		t.Fatalf("the shell printed %q (%v), not greedytl's process id", line, err)
+		t.Fatalf("the shell printed %q (%v), not %s process id", line, err, what)
 	}
-	for end := time.Now().Add(time.Minute); ; time.Sleep(10 * time.Millisecond) {
-		if _, err := os.Stat(filepath.Join(dir, "run")); err == nil {
-			break
-		}
-		if time.Now().After(end) || ended(child, 0) {
-			sh.Process.Kill()
-			sh.Wait()
-			syscall.Kill(child, syscall.SIGKILL)
-			t.Fatal("greedytl demo did not start its run")
-		}
-	}
-	sh.Process.Kill()
-	sh.Wait()
-	if !ended(child, 10*time.Second) {
-		syscall.Kill(child, syscall.SIGKILL) // still running: no other process has its id
-		t.Errorf("greedytl still runs 10 s after its parent was killed")
-	}
+	return sh, pid
 }
 
 // ended reports whether process pid has ended (or is a zombie) within
@@ -111,5 +155,115 @@ func ended(pid int, timeout time.Duration) bool {
 		if !time.Now().Before(end) {
 			return false
 		}
+	}
+}
+
+// writeWrapper writes a shell script that runs its arguments as a child
+// (no exec, as HPC module wrappers, timeout and shell shims do) and exits
+// with its status, named with spaces and parentheses so that its
+// /proc/PID/stat command field holds them, and returns its path.
+func writeWrapper(t *testing.T) string {
+	t.Helper()
+	wrap := filepath.Join(t.TempDir(), "w) (x y")
+	if err := os.WriteFile(wrap, []byte("#!/bin/sh\n\"$@\"\nexit $?\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return wrap
+}
+
+// TestParentPIDThroughWrapper runs greedytl version through writeWrapper's
+// script with GREEDYTL_PARENT_PID naming this test, greedytl's
+// grandparent: it runs, as it does when started directly.
+func TestParentPIDThroughWrapper(t *testing.T) {
+	bin := buildGreedytl(t)
+	cmd := exec.Command(writeWrapper(t), bin, "version")
+	cmd.Env = append(os.Environ(), parentEnv+"="+strconv.Itoa(os.Getpid()))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil || !strings.HasPrefix(stdout.String(), "greedytl ") {
+		t.Errorf("through a wrapper: %v, stdout %q, stderr %q; want greedytl's version", err, stdout.String(), stderr.String())
+	}
+}
+
+// TestAncestorDeathStopsGreedytl starts greedytl demo through
+// writeWrapper's script from a shell that names itself in
+// GREEDYTL_PARENT_PID, waits until the demo works (its run directory
+// exists), kills the shell with SIGKILL, which leaves the wrapper running,
+// and checks that greedytl ends within seconds (the demo runs for a minute
+// or more otherwise).
+func TestAncestorDeathStopsGreedytl(t *testing.T) {
+	bin := buildGreedytl(t)
+	dir := t.TempDir()
+	sh, wrapper := startPrintingPID(t, "the wrapper's", parentEnv+`=$$ "$0" "$1" demo --quiet --out "$2" & echo $!; wait`,
+		writeWrapper(t), bin, dir)
+	defer syscall.Kill(wrapper, syscall.SIGKILL)
+	killShellStopsDemo(t, sh, dir, func() int { return childOf(wrapper) }, "grandparent")
+}
+
+// childOf returns the id of a child of process pid, or 0 if it has none.
+func childOf(pid int) int {
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		if p, err := strconv.Atoi(e.Name()); err == nil {
+			if pp, ok := parentOf(p); ok && pp == pid {
+				return p
+			}
+		}
+	}
+	return 0
+}
+
+// TestAncestorWatchers checks the two ways greedytl watches an ancestor,
+// in this process, on a shell whose child sleeps: hasAncestor finds the
+// shell and this process above the child, and no unrelated process;
+// watchPidfd (a pidfd of the shell) and pollAncestor (the fallback where
+// no pidfd can be opened, which looks at the child's ancestors) call
+// their stop only once the shell, killed with SIGKILL, has ended, the
+// child still running.
+func TestAncestorWatchers(t *testing.T) {
+	sh, child := startPrintingPID(t, "its child's", "sleep 60 & echo $!; wait")
+	defer syscall.Kill(child, syscall.SIGKILL)
+	other := exec.Command("sleep", "60")
+	if err := other.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer other.Wait()
+	defer other.Process.Kill()
+	for _, c := range []struct {
+		pid  int
+		want bool
+	}{{sh.Process.Pid, true}, {os.Getpid(), true}, {child, true}, {other.Process.Pid, false}} {
+		if got := hasAncestor(child, c.pid); got != c.want {
+			t.Errorf("hasAncestor(%d, %d) = %v, want %v", child, c.pid, got, c.want)
+		}
+	}
+	fd, err := unix.PidfdOpen(sh.Process.Pid, 0)
+	if err != nil {
+		sh.Process.Kill()
+		sh.Wait()
+		t.Skipf("pidfd_open: %v", err)
+	}
+	defer unix.Close(fd)
+	byPidfd, byPoll := make(chan struct{}), make(chan struct{})
+	go watchPidfd(fd, func() { close(byPidfd) })
+	go pollAncestor(child, sh.Process.Pid, 10*time.Millisecond, func() { close(byPoll) })
+	select {
+	case <-byPidfd:
+		t.Error("watchPidfd stopped while the shell ran")
+	case <-byPoll:
+		t.Error("pollAncestor stopped while the shell ran")
+	case <-time.After(300 * time.Millisecond):
+	}
+	sh.Process.Kill()
+	sh.Wait()
+	for name, c := range map[string]chan struct{}{"watchPidfd": byPidfd, "pollAncestor": byPoll} {
+		select {
+		case <-c:
+		case <-time.After(10 * time.Second):
+			t.Errorf("%s did not stop within 10 s of the shell's end", name)
+		}
+	}
+	if ended(child, 0) {
+		t.Error("the shell's child ended with it: the watchers were not tested on a live descendant")
 	}
 }

@@ -238,9 +238,12 @@ def cli_info(path=None):
 #: to stop when the Python process dies, even by SIGKILL: its value is the
 #: Python process's id.  greedytl (on Linux) asks the kernel for SIGTERM
 #: when its parent dies (Linux sends it when the thread that started
-#: greedytl ends; run_cli's thread waits for the command) and ends at once
-#: if its parent is already another process (the Python process died before
-#: the request).  The child is started without code between fork and exec
+#: greedytl ends; run_cli's thread waits for the command); started through
+#: a wrapper that runs it as a child (GREEDYTL_BIN naming a shell shim, an
+#: HPC module wrapper, timeout) it watches the Python process, its ancestor,
+#: and stops when it ends; it ends at once if the Python process is none of
+#: its ancestors (it died before the request).  The rule's owner is the
+#: command (cmd/greedytl/parent.go, parentEnv).  The child is started without code between fork and exec
 #: (no ``preexec_fn``, which is unsafe when other threads run: joblib's
 #: threading backend, Jupyter).  On other systems greedytl ignores the
 #: variable: a killed Python process leaves its command running.

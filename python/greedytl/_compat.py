@@ -104,6 +104,7 @@ if HAVE_SKLEARN:
         pass
 
     from sklearn import config_context, get_config
+    from sklearn.utils.metaestimators import available_if
     from sklearn.utils.validation import assert_all_finite
 
     try:  # scikit-learn ≥ 1.6
@@ -202,6 +203,18 @@ else:  # pragma: no cover
         def __repr__(self):
             args = ", ".join("{}={!r}".format(k, v) for k, v in self.get_params().items())
             return "{}({})".format(type(self).__name__, args)
+
+    def available_if(check):
+        """scikit-learn's available_if: a method that exists (hasattr)
+        only where check(self) is true; a check that raises AttributeError
+        says why not."""
+        def wrap(fn):
+            def get(self):
+                if not check(self):
+                    raise AttributeError("This {!r} has no attribute {!r}".format(type(self).__name__, fn.__name__))
+                return fn.__get__(self)
+            return property(get, doc=fn.__doc__)
+        return wrap
 
     class ClassifierMixin:
         _estimator_type = "classifier"

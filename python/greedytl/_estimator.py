@@ -8,9 +8,9 @@ import os
 import numpy as np
 
 from . import _cli, _model
-from ._compat import (BaseEstimator, ClassifierMixin, InvalidParameterError, check_classification_targets,
-                      check_finite, check_is_fitted, check_random_state, issparse, labels_1d, validate_data,
-                      validate_other)
+from ._compat import (BaseEstimator, ClassifierMixin, InvalidParameterError, available_if,
+                      check_classification_targets, check_finite, check_is_fitted, check_random_state, issparse,
+                      labels_1d, validate_data, validate_other)
 from ._sources import Sources, SourcesDir, classifiers, source_scores
 
 __all__ = ["TransferClassifier"]
@@ -729,6 +729,37 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         if len(self.classes_) == 2:
             return S[:, 1] - S[:, 0]
         return S
+
+    def _has_probabilities(self):
+        # predict_proba's condition (available_if): a fitted model whose
+        # scores are class probabilities (Scorer.probabilities), else an
+        # AttributeError saying why there is no predict_proba, so that
+        # hasattr(est, "predict_proba") is False.
+        if not hasattr(self, "_scorer"):
+            raise AttributeError(
+                "predict_proba exists once fit chose a method whose scores are class probabilities "
+                "(greedytl-nway): fit first")
+        if not self._scorer.probabilities:
+            raise AttributeError(
+                "{} gives no class probabilities (its scores are margins, logits or distances): use "
+                "decision_function, or fit method='greedytl-nway', whose scores are probabilities".format(
+                    self.method_))
+        return True
+
+    @available_if(_has_probabilities)
+    def predict_proba(self, X):
+        """The class probabilities of the rows of X: shape (n_samples,
+        n_classes), column k for ``classes_[k]``, each row summing to 1 up
+        to rounding.  Only where the fitted model's scores are class
+        probabilities, the scores ``greedytl predict`` computes (a
+        greedytl-nway model: the weighted mean of its members' softmax):
+        ``hasattr(est, "predict_proba")`` is False for the other methods,
+        whose scores are margins, logits or distances (decision_function),
+        and before fit.  With more than two classes they are
+        decision_function's rows; with two, decision_function gives the
+        second column minus the first.
+        """
+        return self._file_scores(X).take(self._file_order(), axis=1)
 
     def predict(self, X):
         """The predicted class of each row of X: ``classes_[1]`` where the

@@ -755,6 +755,12 @@ class Scorer:
     # Whether selection() lists the columns in selection order (the greedy
     # methods) rather than by decreasing |weight|.
     greedy = False
+    # Whether the scores are class probabilities (each row's K scores in
+    # [0, 1], summing to 1 up to rounding): only a multi-class "ensemble"
+    # file's, the weighted mean of its members' softmax (docs/design.md,
+    # "Multi-class model files"); a binary model's are margins, and the
+    # other forms' logits or negated distances.
+    probabilities = False
 
     # The file's type in greedytl's reader (greedytl._schema), and whether
     # that reader requires a "hyperparameters" member (the linear, the
@@ -1359,6 +1365,7 @@ class MultiScorer(Scorer):
         self.num_features = _count(doc, "num_features")
         self.num_sources = _count(doc, "num_sources")
         self.form = doc["form"]
+        self.probabilities = self.form == "ensemble"
         if self.form in ("linear", "nearest-neighbour", "centroid-cosine"):
             self.x = Standardiser(doc["x"], "x")
             self.h = Standardiser(doc["h"], "h")
@@ -1406,6 +1413,13 @@ class MultiScorer(Scorer):
             self.weights = _vector(doc["weights"], "weights", len(self.members))
             if np.any(self.weights <= 0):
                 raise ModelFileError("ensemble weights must be positive")
+            # Summed in order, as greedytl's ensemble decoder sums them
+            # (np.sum's pairwise sum may differ in the last bits).
+            total = 0.0
+            for w in self.weights.tolist():
+                total += w
+            if abs(total - 1) > 1e-12:
+                raise ModelFileError("the weights sum to {!r}, not 1".format(total))
 
     def _parts(self, docs, name, classes):
         """The nested model files docs (the file's member called name),

@@ -420,6 +420,10 @@ def _is_path(x):
     return isinstance(x, (str, bytes, os.PathLike))
 
 
+# The most classifiers Sources' repr names one by one.
+_REPR_LISTED = 8
+
+
 class Sources:
     """The sources of a :class:`~greedytl.TransferClassifier` in one of the
     forms users have: a list (or tuple) of fitted scikit-learn classifiers,
@@ -467,9 +471,21 @@ class Sources:
         return self
 
     def __repr__(self):
+        # A list of classifiers by their kinds: each in order up to
+        # _REPR_LISTED of them, else their count and each kind's count, in
+        # order of first appearance, so that a model zoo of hundreds prints
+        # in a line (as the estimator's repr, which shows this, shortens
+        # long parameters).
         s = self.sources
         if isinstance(s, (list, tuple)):
-            return "Sources([{}])".format(", ".join(type(c).__name__ for c in s))
+            kinds = [type(c).__name__ for c in s]
+            if len(kinds) <= _REPR_LISTED:
+                return "Sources([{}])".format(", ".join(kinds))
+            counts = {}
+            for k in kinds:
+                counts[k] = counts.get(k, 0) + 1
+            return "Sources([{} classifiers: {}])".format(
+                len(kinds), ", ".join("{} {}".format(n, k) for k, n in counts.items()))
         return "Sources({!r})".format(s)
 
     def resolve(self):

@@ -3098,12 +3098,77 @@ def test_native_multiclass_method_two_classes(multiclass_cli, tmp_path):
             assert clf.score(X[20:], y[20:]) > 0.9
 
 
+def test_sources_repr_short():
+    """Sources' repr names a few classifiers one by one and a model zoo of
+    hundreds by its count and kinds (it printed every name: 4,009
+    characters for 200), shown as such in the estimator's repr; clone and
+    get_params still share the very Sources."""
+    from sklearn.base import clone
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.svm import SVC
+    few = greedytl.Sources([LogisticRegression(), SVC()])
+    assert repr(few) == "Sources([LogisticRegression, SVC])"
+    zoo = greedytl.Sources([LogisticRegression() for _ in range(150)] + [SVC() for _ in range(50)])
+    assert repr(zoo) == "Sources([200 classifiers: 150 LogisticRegression, 50 SVC])"
+    assert repr(greedytl.Sources([SVC(), LogisticRegression()] * 5)) == \
+        "Sources([10 classifiers: 5 SVC, 5 LogisticRegression])"
+    est = TransferClassifier(sources=zoo)
+    assert repr(est) == "TransferClassifier(sources={!r})".format(zoo)
+    assert est.get_params()["sources"] is zoo and clone(est).sources is zoo
+
+
 def test_check_estimator(multiclass_cli):
     """scikit-learn's own checks pass, none marked as expected to fail (they
     include multi-class data: they need a greedytl that fits multi-class
     labels)."""
     from sklearn.utils.estimator_checks import check_estimator
     check_estimator(TransferClassifier())
+
+
+def test_check_estimator_with_probabilities(multiclass_cli):
+    """scikit-learn's checks pass with greedytl-nway, whose model has
+    predict_proba: its checks of predict_proba (rows summing to 1, argmax
+    the prediction, ranked as decision_function with two classes) run."""
+    from sklearn.utils.estimator_checks import check_estimator
+    check_estimator(TransferClassifier(method="greedytl-nway"))
+
+
+def test_predict_proba_where_scores_are_probabilities(multiclass_cli):
+    """predict_proba exists (hasattr) only on a model whose scores are class
+    probabilities, greedytl-nway's: it is decision_function with three
+    classes, and with two its columns' difference is decision_function;
+    the other methods (logits, margins, distances) and an unfitted
+    estimator have none, the AttributeError saying what to use; and
+    cross_val_score takes scoring="neg_log_loss", each fold's score the
+    log loss of that fold's predict_proba."""
+    from sklearn.base import clone
+    from sklearn.metrics import log_loss
+    from sklearn.model_selection import KFold, cross_val_score
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 5))
+    y = np.array(["c", "a", "b"])[np.argmax(X[:, :3] + 0.5 * rng.normal(size=(60, 3)), axis=1)]
+    assert not hasattr(TransferClassifier(), "predict_proba")
+    with pytest.raises(AttributeError, match="fit first"):
+        TransferClassifier().predict_proba(X)
+    clf = TransferClassifier(method="greedytl-nway").fit(X, y)
+    P = clf.predict_proba(X)
+    assert P.shape == (60, 3) and np.array_equal(P, clf.decision_function(X))
+    np.testing.assert_allclose(P.sum(axis=1), 1, rtol=0, atol=1e-12)
+    assert np.array_equal(clf.classes_[np.argmax(P, axis=1)], clf.predict(X))
+    two = TransferClassifier(method="greedytl-nway").fit(X, y == "a")
+    P2 = two.predict_proba(X)
+    assert P2.shape == (60, 2) and np.array_equal(P2[:, 1] - P2[:, 0], two.decision_function(X))
+    for method, labels in (("multinomial-logistic", y), ("nearest-mean", y), ("simpleshot", y), (None, y == "a")):
+        other = TransferClassifier(method=method).fit(X, labels)
+        assert not hasattr(other, "predict_proba"), method
+        with pytest.raises(AttributeError, match="gives no class probabilities.*use decision_function"):
+            other.predict_proba(X)
+    cv = KFold(3, shuffle=True, random_state=0)
+    est = TransferClassifier(method="greedytl-nway", random_state=0)
+    got = cross_val_score(est, X, y, scoring="neg_log_loss", cv=cv)
+    want = [-log_loss(y[te], clone(est).fit(X[tr], y[tr]).predict_proba(X[te]),
+                      labels=clf.classes_) for tr, te in cv.split(X)]
+    assert np.all(np.isfinite(got)) and np.array_equal(got, want)
 
 
 def test_sklearn_tags_for_new_scikit_learn():
@@ -3302,6 +3367,65 @@ def test_killed_fit_cleans_up(tmp_path, cli):
     assert os.listdir(tmpdir) == []
 
 
+def _wrapper(tmp_path, cli):
+    """A script that runs the real greedytl as its child, without exec (as
+    HPC module wrappers, timeout, strace and shell shims do)."""
+    p = tmp_path / "wrapped-greedytl"
+    p.write_text("#!/bin/sh\n{} \"$@\"\nexit $?\n".format(shlex.quote(cli["path"])))
+    p.chmod(0o755)
+    return str(p)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death rule is Linux's")
+def test_fit_through_a_wrapper(tmp_path, cli):
+    """GREEDYTL_BIN naming a wrapper that runs greedytl as a child: the fit
+    works (greedytl watches the Python process, an ancestor but not its
+    parent, instead of stopping with status 143) and predicts as a fit with
+    greedytl itself."""
+    X, y = _data()
+    wrapped = TransferClassifier(greedytl_bin=_wrapper(tmp_path, cli)).fit(X, y)
+    direct = TransferClassifier(greedytl_bin=cli["path"]).fit(X, y)
+    np.testing.assert_array_equal(wrapped.decision_function(X), direct.decision_function(X))
+
+
+def _child_of(pid):
+    """The id of a child of process pid, or None."""
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open("/proc/{}/stat".format(name)) as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        return int(name)
+            except (FileNotFoundError, ProcessLookupError):
+                pass
+    return None
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the parent-death rule and /proc are Linux's")
+def test_killed_fit_through_a_wrapper_stops_greedytl(tmp_path, cli):
+    """SIGKILL of the Python process during a fit whose command is a
+    wrapper running greedytl as a child: greedytl (its demo, a minute of
+    work) stops although its parent, the wrapper, still runs."""
+    demo = tmp_path / "demo"
+    proc, wrapper, tmpdir = _start_slow_fit(tmp_path, "{} demo --quiet --out {}; exit $?".format(
+        shlex.quote(cli["path"]), shlex.quote(str(demo))))
+    child = None
+    try:
+        for _ in range(600):
+            child = child or _child_of(wrapper)
+            if child and (demo / "run").exists():
+                break
+            time.sleep(0.05)
+        assert child and (demo / "run").exists(), "greedytl demo did not start under the wrapper"
+        proc.kill()
+        proc.communicate()
+        assert _gone(child), "greedytl still runs after its Python process was killed"
+    finally:
+        for pid in (child, wrapper):
+            if pid and not _gone(pid, timeout=1):
+                os.kill(pid, signal.SIGKILL)
+
+
 _IMPORT_ONLY = textwrap.dedent("""
     import os, sys, tempfile
     import greedytl
@@ -3496,6 +3620,10 @@ _NO_SKLEARN = textwrap.dedent("""
     a = greedytl.TransferClassifier(sources=lambda A: A[:, :2].toarray(), random_state=1).fit(S[:20], y[:20])
     b = greedytl.TransferClassifier(sources=lambda A: A[:, :2], random_state=1).fit(S[:20].toarray(), y[:20])
     assert (a.decision_function(S) == b.decision_function(S.toarray())).all()
+    assert not hasattr(clf, "predict_proba")  # the stand-in available_if: margins, no probabilities
+    nway = greedytl.TransferClassifier(method="greedytl-nway", random_state=1).fit(X[:20], y[:20])
+    P = nway.predict_proba(X)
+    assert P.shape == (30, 2) and (P[:, 1] - P[:, 0] == nway.decision_function(X)).all()
     try:
         clf.predict(X[:, :3])
     except ValueError as e:

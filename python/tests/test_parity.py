@@ -770,6 +770,29 @@ def test_nested_models_checked_alike(multiclass_cli, tmp_path):
             greedytl.read_model(tmp_path / "v.json")
 
 
+def test_ensemble_weights_sum_checked_alike(multiclass_cli, tmp_path):
+    """A greedytl-nway ensemble whose member weights do not sum to 1 (within
+    1e-12, summed in order) is refused by both readers, read_model naming
+    the sum; a sum off by less than the bound is read by both."""
+    cli = multiclass_cli
+    (Xtr, Htr, ytr), _ = _problem(3)
+    save = _saver(tmp_path)
+    X, H, y3 = save("X.npy", Xtr), save("H.npy", Htr), save("y3.npy", np.arange(len(ytr)) % 3)
+    run(cli, "fit", "--method", "greedytl-nway", "--features", X, "--source-scores", H, "--labels", y3, "--out",
+        tmp_path / "m.json")
+    ens = json.loads((tmp_path / "m.json").read_text())
+    assert ens["form"] == "ensemble" and len(ens["weights"]) > 1
+    for i, (shift, read) in enumerate(((1e-3, False), (-1e-3, False), (4e-12, False), (2e-13, True))):
+        doc = json.loads(json.dumps(ens))
+        doc["weights"][0] += shift
+        path = tmp_path / "w{}.json".format(i)
+        path.write_text(json.dumps(doc))
+        assert _both_read(cli, path, shift) is read, shift
+        if not read:
+            with pytest.raises(greedytl.ModelFileError, match=r"the weights sum to [0-9.e-]+, not 1"):
+                greedytl.read_model(path)
+
+
 def test_nested_models_take_the_inputs_validated_once(multiclass_cli, tmp_path, monkeypatch):
     """A one-vs-rest file's binary models and an ensemble's members score
     the inputs the file validated (Scorer._inputs once a scoring, not once
