@@ -11,20 +11,35 @@ import (
 
 // TestBreakdownNamesGamma: a path that breaks down because the feature
 // factor γ scales the features far beyond the sources names γ as well as
-// λ (it blamed λ alone), and one at γ = 1 names λ only.
+// λ (it blamed λ alone), and one at γ = 1 names λ only. The breakdown is
+// the final weights' fresh factorisation (path.weights), in both of its
+// forms: the primal one while fewer columns than examples are selected
+// (m = 12, 9 candidates), the dual one once as many are (m = 6), each
+// recognised by the matrix its message names.
 func TestBreakdownNamesGamma(t *testing.T) {
-	r := rand.New(rand.NewPCG(1, 5))
-	X, H, y := gammaProblem(r, 12, 3, 6, func(yi float64) float64 { return r.NormFloat64() + 0.05*yi })
-	o := DefaultOptions()
-	o.FeatureFactor, o.Delta = 1e20, 0
-	_, err := Fit(context.Background(), X, H, y, o)
-	if err == nil || !strings.Contains(err.Error(), "λ = 1 is too small for these data, or FeatureFactor γ = 1e+20 too large") {
-		t.Fatalf("γ = 1e20: error %v, want one naming λ and γ", err)
-	}
-	o.FeatureFactor, o.Lambda = 1, 1e-300
-	_, err = Fit(context.Background(), X, H, y, o)
-	if err == nil || !strings.Contains(err.Error(), "λ = 1e-300 is too small for these data") || strings.Contains(err.Error(), "γ") {
-		t.Fatalf("λ = 1e-300: error %v, want one naming λ only", err)
+	for _, c := range []struct {
+		form   string
+		m      int
+		matrix string // the matrix the form factorises, as its errors name it
+	}{
+		{"primal", 12, "Z_SᵀZ_S + λI"},
+		{"dual", 6, "K_S + λI"},
+	} {
+		t.Run(c.form, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(1, 5))
+			X, H, y := gammaProblem(r, c.m, 3, 6, func(yi float64) float64 { return r.NormFloat64() + 0.05*yi })
+			o := DefaultOptions()
+			o.FeatureFactor, o.Delta = 1e20, 0
+			_, err := Fit(context.Background(), X, H, y, o)
+			if err == nil || !strings.Contains(err.Error(), c.matrix) || !strings.Contains(err.Error(), "λ = 1 is too small for these data, or FeatureFactor γ = 1e+20 too large") {
+				t.Fatalf("γ = 1e20: error %v, want one of %s naming λ and γ", err, c.matrix)
+			}
+			o.FeatureFactor, o.Lambda = 1, 1e-300
+			_, err = Fit(context.Background(), X, H, y, o)
+			if err == nil || !strings.Contains(err.Error(), "λ = 1e-300 is too small for these data") || strings.Contains(err.Error(), "γ") {
+				t.Fatalf("λ = 1e-300: error %v, want one naming λ only", err)
+			}
+		})
 	}
 }
 

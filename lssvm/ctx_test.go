@@ -144,3 +144,31 @@ func TestBuildersStopWhenDone(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckRowSeesRowZero: checkRow, the check of the builders' O(m²)
+// loops, sees a done context at row 0 — a loop checks before its first
+// row, so a loop of fewer than fitctx.Rows rows is checked at all — and
+// then at row fitctx.Rows, not at the rows between, and returns the
+// interruption "lssvm: fit interrupted: context canceled"; a live context
+// passes at every row. Checking at rows Rows−1, 2·Rows−1, … instead
+// (fitctx.RowErr(ctx, i+1)) kept TestBuildersStopWhenDone passing.
+func TestCheckRowSeesRowZero(t *testing.T) {
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, c := range []struct {
+		row  int
+		seen bool
+	}{{0, true}, {1, false}, {fitctx.Rows - 1, false}, {fitctx.Rows, true}, {fitctx.Rows + 1, false}} {
+		if err := checkRow(context.Background(), c.row); err != nil {
+			t.Errorf("row %d, live context: %v, want nil", c.row, err)
+		}
+		err := checkRow(done, c.row)
+		var stop *fitctx.Interruption
+		switch {
+		case !c.seen && err != nil:
+			t.Errorf("row %d, done context: %v, want nil (not a row the loops check at)", c.row, err)
+		case c.seen && (!errors.Is(err, context.Canceled) || !errors.As(err, &stop) || err.Error() != "lssvm: fit interrupted: context canceled"):
+			t.Errorf("row %d, done context: %v, want the interruption \"lssvm: fit interrupted: context canceled\"", c.row, err)
+		}
+	}
+}

@@ -2,10 +2,13 @@ package method
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/greedytl/greedytl/internal/fitctx"
+	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 	"github.com/greedytl/greedytl/internal/kerneltest"
 	"github.com/greedytl/greedytl/lssvm"
 	"github.com/greedytl/greedytl/standardize"
@@ -278,4 +281,50 @@ func damWeights(y []float64, u int, tau float64) []float64 {
 		w[j] = tau * float64(m) / float64(u)
 	}
 	return w
+}
+
+// TestDAMSolveChecksItsLoop: DAM's solve checks its context every
+// fitctx.Rows rows of its O(m²) loop, row 0 included, as well as between
+// its dense steps. At m = 160, in either form, a live fitctxtest.Countdown
+// counts at least ⌈m/Rows⌉ + 3 checks (rows 0, 64 and 128 of the loop,
+// then before the factorisation, before the inversion and after it), and
+// a solve cancelled at each of them in turn returns context.Canceled and no
+// result. The fits' tests could not tell the loop's check gone: a cancel in
+// a matrix operation is still seen before the factorisation, with no matrix
+// operation in between (TestLSSVMMethodsStopWhenDone), and a fit cancelled
+// at each check only has fewer checks (TestFitCancelledAtEachCheck).
+func TestDAMSolveChecksItsLoop(t *testing.T) {
+	const m = 160
+	for _, tc := range []struct {
+		name string
+		u, d int
+	}{{"primal form", 40, 8}, {"dual form", 20, 60}} {
+		t.Run(tc.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(23, 23))
+			z, tgt, y := kerneltest.RandomProblem(rng, m, m/2, tc.u, tc.d, func(int) float64 { return 0 })
+			zl := z.Slice(0, m, 0, tc.d).(*mat.Dense)
+			zu := z.Slice(m, m+tc.u, 0, tc.d).(*mat.Dense)
+			sys, err := newDAMSystem(zl, zu, y, tgt[m:])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sys.primalForm != (tc.name == "primal form") {
+				t.Fatalf("primal form %v, want the %s", sys.primalForm, tc.name)
+			}
+			checks := fitctxtest.NewCountdown(math.MaxInt64)
+			if _, _, err := sys.solve(checks, 1, 1); err != nil {
+				t.Fatal(err)
+			}
+			total := checks.Calls()
+			if want := int64((m+fitctx.Rows-1)/fitctx.Rows + 3); total < want {
+				t.Errorf("%d checks of the context at m = %d, want at least %d (every %d rows of the loop, row 0 included, and 3 between the dense steps)", total, m, want, fitctx.Rows)
+			}
+			for at := int64(1); at <= total; at++ {
+				loo, alpha, err := sys.solve(fitctxtest.NewCountdown(at-1), 1, 1)
+				if !errors.Is(err, context.Canceled) || loo != nil || alpha != nil {
+					t.Errorf("cancelled at check %d of %d: err %v (result %v), want context.Canceled and no result", at, total, err, loo != nil || alpha != nil)
+				}
+			}
+		})
+	}
 }
