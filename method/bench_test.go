@@ -127,9 +127,10 @@ func BenchmarkAutoGram(b *testing.B) {
 // BenchmarkAutoGramRatio fits greedytl-auto on both routes (route=gram:
 // shared cross-products; route=fit: greedytl.Fit) at m rows and N = r·m
 // candidate columns (10 features to a source) for N/m = r from 0.5 to 4,
-// with the labels the sign of a sparse signal (5 features: GreedyTL
-// selects some tens of columns) or of a dense one (every feature: it
-// selects hundreds): the crossover sharedGram's rule is argued from (k is
+// on the clustered rows of BenchmarkAutoRows (GreedyTL selects tens of
+// columns) and on rows whose labels are the sign of a linear signal on 5
+// features (sparse) or on every feature (dense) plus noise, where it
+// selects hundreds: the crossover sharedGram's rule is argued from (k is
 // the mean number of columns the whole sample's GreedyTL members select).
 // The large shapes take minutes on the fit route: select them with -bench,
 // e.g. go test ./method -run '^$' -bench 'AutoGramRatio/m=1000/' -benchtime 1x -cpu 1.
@@ -137,12 +138,17 @@ func BenchmarkAutoGramRatio(b *testing.B) {
 	for _, m := range []int{200, 1000, 2000} {
 		for _, r := range []float64{0.5, 1, 1.1, 2, 4} {
 			N := int(r * float64(m))
-			for _, signal := range []string{"sparse", "dense"} {
-				active := N * 10 / 11
-				if signal == "sparse" {
-					active = 5
+			for _, signal := range []string{"clustered", "sparse", "dense"} {
+				rng := rand.New(rand.NewPCG(23, uint64(N)))
+				var train Data
+				switch signal {
+				case "clustered":
+					train = clusteredProblem(rng, m, N*10/11, N-N*10/11)
+				case "sparse":
+					train = signalProblem(rng, m, N*10/11, N-N*10/11, 5)
+				default:
+					train = signalProblem(rng, m, N*10/11, N-N*10/11, N*10/11)
 				}
-				train := signalProblem(rand.New(rand.NewPCG(23, uint64(N))), m, N*10/11, N-N*10/11, active)
 				for _, route := range []string{"gram", "fit"} {
 					b.Run(fmt.Sprintf("m=%d/N=%d/%s/route=%s", m, N, signal, route), func(b *testing.B) {
 						defer func(r int) { gramRoute = r }(gramRoute)

@@ -594,15 +594,21 @@ const gramMaxRatio = 2
 // of greedytl.Fit's O(N·m + m·min(m, N)), after O(N²·m) once for the whole
 // sample's cross-products and O(N²·m/10) for each subsample's downdate.
 // The bound is one of memory: the N × N matrices (the whole sample's, and
-// a subsample's and a member's for each committee in progress) are at most
-// twice the m × N input each with N ≤ 2m, while the time favours the
-// shared route at N/m = 2 and still breaks even at 4 (BenchmarkAutoGramRatio:
-// it wins by 2–7 times where the members select hundreds of columns, the
-// case where greedytl.Fit's k passes over the rows cost minutes). With
-// N > 2m — the paper's sizes, m = 12–30 with thousands of columns — Fit's
-// dual form is used, as it is below gramMinWork, where a fit takes
-// milliseconds either way; both keep greedytl.Fit's results bit for bit
-// (docs/design.md §3, "Shared cross-products").
+// a subsample's and a member's for each committee in progress) are each at
+// most twice the m × N input with N ≤ 2m. The time depends on k, which is
+// not known before the fits: the shared route's fixed cost is O(N²·m),
+// greedytl.Fit's 22·k passes of O(N·m), so it breaks even near k = N/16:
+// with N > m it lost on the clustered rows of BenchmarkAutoGramRatio,
+// where k ≈ 60 (1.03 times Fit's CPU time at m = 200, N = 2m; 1.13 and
+// 2.06 times at m = 1,000, N = 1.1m and 2m), and won where the members
+// select hundreds of columns (2.4–8.1 times faster at m = 200, N ≤ 2m; 20
+// times on the new-user hunt's 1,000 rows of 1,100 columns, 700 columns
+// a member): a loss the fixed cost bounds (seconds at N = 2,000) against
+// a gain that grows with k. With N > 2m — the paper's
+// sizes, m = 12–30 with thousands of columns — greedytl-auto uses
+// greedytl.Fit's dual form, as it does below gramMinWork, where a fit
+// takes milliseconds either way: both keep greedytl.Fit's results bit for
+// bit (docs/design.md §3, "Shared cross-products").
 func sharedGram(m, N int) bool {
 	switch gramRoute {
 	case gramAlways:
