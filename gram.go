@@ -25,13 +25,14 @@ import (
 //
 // A Gram keeps the m × N block of the sample's columns, centred and scaled
 // with its own statistics, and their N × N cross-product matrix: O(N·m +
-// N²) memory, which is O(N·m) when N ≤ m, the shape where it pays (see
-// docs/design.md §3, "Shared cross-products"). A subsample's cross-products
-// are the sample's minus those of the rows it leaves out (O(N²·r) for r
-// rows left out), re-centred on the subsample's means and rescaled by its
-// standard deviations; Fit then runs the greedy search in covariance form:
-// a step costs O(N·k + m·k) for k selected columns, against O(N·m) for
-// Fit's exact search (gramFit).
+// N²) memory, which is O(N·m) when N is at most a small multiple of m
+// (greedytl-auto shares it up to N = 2m), the shapes where it pays when the
+// paths are long (see docs/design.md §3, "Shared cross-products"). A
+// subsample's cross-products are the sample's minus those of the rows it
+// leaves out (O(N²·r) for r rows left out), re-centred on the subsample's
+// means and rescaled by its standard deviations; Fit then runs the greedy
+// search in covariance form: a step costs O(N·k + m·k) for k selected
+// columns, against O(N·m) for Fit's exact search (gramFit).
 //
 // A Gram is read only after it is built: any number of goroutines may call
 // Fit and Subset on it at once.

@@ -3,6 +3,7 @@ package method
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -121,4 +122,100 @@ func BenchmarkAutoGram(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkAutoGramRatio fits greedytl-auto on both routes (route=gram:
+// shared cross-products; route=fit: greedytl.Fit) at m rows and N = r·m
+// candidate columns (10 features to a source) for N/m = r from 0.5 to 4,
+// on the clustered rows of BenchmarkAutoRows (GreedyTL selects tens of
+// columns) and on rows whose labels are the sign of a linear signal on 5
+// features (sparse) or on every feature (dense) plus noise, where it
+// selects hundreds: the crossover sharedGram's rule is argued from (k is
+// the mean number of columns the whole sample's GreedyTL members select).
+// The large shapes take minutes on the fit route: select them with -bench,
+// e.g. go test ./method -run '^$' -bench 'AutoGramRatio/m=1000/' -benchtime 1x -cpu 1.
+func BenchmarkAutoGramRatio(b *testing.B) {
+	for _, m := range []int{200, 1000, 2000} {
+		for _, r := range []float64{0.5, 1, 1.1, 2, 4} {
+			N := int(r * float64(m))
+			for _, signal := range []string{"clustered", "sparse", "dense"} {
+				rng := rand.New(rand.NewPCG(23, uint64(N)))
+				var train Data
+				switch signal {
+				case "clustered":
+					train = clusteredProblem(rng, m, N*10/11, N-N*10/11)
+				case "sparse":
+					train = signalProblem(rng, m, N*10/11, N-N*10/11, 5)
+				default:
+					train = signalProblem(rng, m, N*10/11, N-N*10/11, N*10/11)
+				}
+				for _, route := range []string{"gram", "fit"} {
+					b.Run(fmt.Sprintf("m=%d/N=%d/%s/route=%s", m, N, signal, route), func(b *testing.B) {
+						defer func(r int) { gramRoute = r }(gramRoute)
+						gramRoute = gramNever
+						if route == "gram" {
+							gramRoute = gramAlways
+						}
+						var k float64
+						start := processCPU()
+						for b.Loop() {
+							mod, err := newGreedyAuto().Fit(context.Background(), train, Extra{})
+							if err != nil {
+								b.Fatal(err)
+							}
+							k = 0
+							g := mod.(*AutoModel).Committee.Greedy
+							for _, member := range g {
+								k += float64(len(member.Path)) / float64(len(g))
+							}
+						}
+						reportCPU(b, start)
+						b.ReportMetric(k, "k")
+					})
+				}
+			}
+		}
+	}
+}
+
+// signalProblem returns m rows of d features (standard normal, 70% of them
+// zero), the labels the sign of a linear signal s on the first active
+// features plus noise (standard deviation 0.5 against s's 1), and n
+// sources, each a random multiple of s plus standard normal noise: the
+// shape of the new-user hunt's data (/tmp/newrows23/gen.py) with the
+// signal's support as a parameter.
+func signalProblem(rng *rand.Rand, m, d, n, active int) Data {
+	w := make([]float64, active)
+	for j := range w {
+		w[j] = rng.NormFloat64()
+	}
+	a := make([]float64, n)
+	for s := range a {
+		a[s] = 0.5 * rng.NormFloat64()
+	}
+	X := mat.NewDense(m, d, nil)
+	H := mat.NewDense(m, n, nil)
+	y := make([]float64, m)
+	norm := math.Sqrt(0.3 * float64(active))
+	for i := range m {
+		row := X.RawRowView(i)
+		var s float64
+		for j := range row {
+			if rng.Float64() >= 0.7 {
+				row[j] = rng.NormFloat64()
+			}
+			if j < active {
+				s += row[j] * w[j]
+			}
+		}
+		s /= norm
+		for t := range n {
+			H.Set(i, t, s*a[t]+rng.NormFloat64())
+		}
+		y[i] = -1
+		if s+0.5*rng.NormFloat64() > 0 {
+			y[i] = 1
+		}
+	}
+	return Data{X: X, H: H, Y: y}
 }

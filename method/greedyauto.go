@@ -287,8 +287,11 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int)
 	err = parallel.For(ctx, len(samples)+1, workers, func(ctx context.Context, item int) error {
 		if item == 0 {
 			if unbaggedRidge(m, d+n) {
+				// From the shared cross-products with N ≤ m, where their
+				// O(N³) solve is no dearer than the dual's O(m²·N + m³);
+				// with more columns than rows in the dual, from the columns.
 				var gram func() (*greedytl.Gram, error)
-				if shared {
+				if shared && d+n <= m {
 					gram = func() (*greedytl.Gram, error) { return gramOf(ctx) }
 				}
 				var err error
@@ -430,11 +433,14 @@ const ridgeLambdaRows = 500
 
 // unbaggedRidge reports whether greedytl-auto's ridge member is one fit for
 // every committee (ridgeUnbagged) at m examples and N candidate columns:
-// when m·N ≥ gramMinWork and either N ≤ m — the sizes where the GreedyTL
-// members share cross-products (sharedGram's rule, whatever route
-// gramRoute forces) — or m > ridgeLambdaRows, so that the model depends on
-// the sizes alone. The paper's sizes (m = 12–30 with N in the hundreds or
-// more) have a ridge member of their own in every committee.
+// when m·N ≥ gramMinWork and either N ≤ m — where one reduction of the
+// whole problem, primal, costs as much as the committees' other members —
+// or m > ridgeLambdaRows, so that the model depends on the sizes alone
+// (not on sharedGram's route, whatever gramRoute forces; with
+// m < N ≤ gramMaxRatio·m the GreedyTL members share cross-products while
+// each committee up to m = ridgeLambdaRows has a ridge member of its
+// own). The paper's sizes (m = 12–30 with N in the hundreds or more) have a
+// ridge member of their own in every committee.
 func unbaggedRidge(m, N int) bool {
 	return m*N >= gramMinWork && (N <= m || m > ridgeLambdaRows)
 }
@@ -577,17 +583,32 @@ const (
 // below which greedytl-auto keeps greedytl.Fit (see sharedGram).
 const gramMinWork = 20_000
 
+// gramMaxRatio bounds the candidate columns per example with which
+// greedytl-auto shares cross-products (see sharedGram).
+const gramMaxRatio = 2
+
 // sharedGram reports whether greedytl-auto fits its GreedyTL members on
 // cross-products shared by every committee (greedytl.Gram) for m examples
-// and N candidate columns: when N ≤ m and m·N ≥ gramMinWork. The search
-// then costs O((N + m)·k) a step for k selected columns instead of
-// greedytl.Fit's O(N·m), after O(N²·m) once for the whole sample's
-// cross-products and O(N²·m/10) for each subsample's downdate. The N × N
-// matrices are O(N·m) memory only when N ≤ m, and with N > m — the
-// paper's sizes, m = 12–30 with thousands of columns — Fit's dual form is
-// the cheaper one. Below gramMinWork a fit takes milliseconds either way
-// and keeps greedytl.Fit's results bit for bit (BenchmarkAutoGram
-// measures the crossover; docs/design.md §3, "Shared cross-products").
+// and N candidate columns: when N ≤ gramMaxRatio·m and m·N ≥ gramMinWork.
+// The search then costs O((N + m)·k) a step for k selected columns instead
+// of greedytl.Fit's O(N·m + m·min(m, N)), after O(N²·m) once for the whole
+// sample's cross-products and O(N²·m/10) for each subsample's downdate.
+// The bound is one of memory: the N × N matrices (the whole sample's, and
+// a subsample's and a member's for each committee in progress) are each at
+// most twice the m × N input with N ≤ 2m. The time depends on k, which is
+// not known before the fits: the shared route's fixed cost is O(N²·m),
+// greedytl.Fit's 22·k passes of O(N·m), so it breaks even near k = N/16:
+// with N > m it lost on the clustered rows of BenchmarkAutoGramRatio,
+// where k ≈ 60 (1.03 times Fit's CPU time at m = 200, N = 2m; 1.13 and
+// 2.06 times at m = 1,000, N = 1.1m and 2m), and won where the members
+// select hundreds of columns (2.4–8.1 times faster at m = 200, N ≤ 2m; 20
+// times on the new-user hunt's 1,000 rows of 1,100 columns, 700 columns
+// a member): a loss the fixed cost bounds (seconds at N = 2,000) against
+// a gain that grows with k. With N > 2m — the paper's
+// sizes, m = 12–30 with thousands of columns — greedytl-auto uses
+// greedytl.Fit's dual form, as it does below gramMinWork, where a fit
+// takes milliseconds either way: both keep greedytl.Fit's results bit for
+// bit (docs/design.md §3, "Shared cross-products").
 func sharedGram(m, N int) bool {
 	switch gramRoute {
 	case gramAlways:
@@ -595,7 +616,7 @@ func sharedGram(m, N int) bool {
 	case gramNever:
 		return false
 	}
-	return N <= m && m*N >= gramMinWork
+	return N <= gramMaxRatio*m && m*N >= gramMinWork
 }
 
 // keptRows returns the rows 0, …, m−1 not in fold (all of them for a nil

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
@@ -567,16 +568,30 @@ func TestOrderedPairsCountsEveryPair(t *testing.T) {
 	}
 }
 
-// TestGreedyAutoSharedGram: with more rows than columns greedytl-auto fits
-// its GreedyTL members on cross-products shared by the committees
+// TestGreedyAutoSharedGram: with more rows than columns, and with up to
+// gramMaxRatio times as many columns as rows, greedytl-auto fits its
+// GreedyTL members on cross-products shared by the committees
 // (greedytl.Gram); the model must be the one it fits with greedytl.Fit on
 // every subsample — the same columns chosen by every committee (the
 // tally), the same paths, and weights within 1e-8 — and, as on the other
-// route, the same bit for bit whatever the order of the rows.
+// route, the same bit for bit whatever the order of the rows. The second
+// shape, 150 rows of 250 columns, took greedytl.Fit's route before the
+// rule allowed N > m.
 func TestGreedyAutoSharedGram(t *testing.T) {
-	train := clusteredProblem(rand.New(rand.NewPCG(16, 300)), 300, 120, 30)
-	if !sharedGram(300, 150) {
-		t.Fatal("sharedGram is off for 300 rows of 150 columns: the test checks nothing")
+	for _, c := range []struct{ m, d, n int }{{300, 120, 30}, {150, 200, 50}} {
+		t.Run(fmt.Sprintf("m=%d/N=%d", c.m, c.d+c.n), func(t *testing.T) {
+			testSharedGramRoute(t, c.m, c.d, c.n)
+		})
+	}
+}
+
+// testSharedGramRoute is TestGreedyAutoSharedGram on clustered data of m
+// rows, d features and n sources.
+func testSharedGramRoute(t *testing.T, m, d, n int) {
+	defer func(r int) { gramRoute = r }(gramRoute)
+	train := clusteredProblem(rand.New(rand.NewPCG(16, uint64(m))), m, d, n)
+	if !sharedGram(m, d+n) {
+		t.Fatalf("sharedGram is off for %d rows of %d columns: the test checks nothing", m, d+n)
 	}
 	fit := func() *AutoModel {
 		mod, err := newGreedyAuto().Fit(context.Background(), train, Extra{})
@@ -906,5 +921,49 @@ func TestGreedyAutoCancelledWithACause(t *testing.T) {
 	model, err := newGreedyAuto().Fit(ctx, train, Extra{})
 	if model != nil || !errors.Is(err, context.Canceled) || errors.Is(err, cause) || !strings.Contains(err.Error(), "greedytl-auto") {
 		t.Errorf("error %v (model %v): want context.Canceled, naming greedytl-auto, not the cause", err, model != nil)
+	}
+}
+
+// TestSharedGramRule pins sharedGram's boundaries: the shared route from
+// m·N = gramMinWork on and up to N = gramMaxRatio·m, greedytl.Fit's below
+// the floor and beyond the ratio — the paper's sizes (m = 12–30 with
+// hundreds or thousands of columns) among them, whose published results
+// are greedytl.Fit's bit for bit — whatever the sizes when a test forces
+// a route. Before, the rule stopped at N = m: the new-user hunt's 1,000
+// rows of 1,100 columns took greedytl.Fit's route, 15–20 times slower.
+func TestSharedGramRule(t *testing.T) {
+	defer func(r int) { gramRoute = r }(gramRoute)
+	for _, tc := range []struct {
+		m, N int
+		want bool
+	}{
+		{141, 141, false}, // m·N = 19,881 < gramMinWork
+		{142, 142, true},
+		{100, 199, false}, // 19,900
+		{100, 200, true},  // m·N = gramMinWork, N = 2m
+		{101, 203, false}, // N > 2m
+		{1000, 1000, true},
+		{1000, 1100, true}, // the hunt's shape
+		{1000, 2000, true},
+		{1000, 2001, false},
+		{2000, 3100, true},
+		{5000, 1100, true},
+		{20000, 1100, true},
+		{20, 1000, false}, // the paper's sizes: m·N = gramMinWork, N = 50·m
+		{30, 1000, false},
+		{12, 3000, false},
+		{30, 10000, false},
+		{10, 5, false},
+	} {
+		if got := sharedGram(tc.m, tc.N); got != tc.want {
+			t.Errorf("sharedGram(m = %d, N = %d) = %v, want %v", tc.m, tc.N, got, tc.want)
+		}
+		for route, want := range map[int]bool{gramAlways: true, gramNever: false} {
+			gramRoute = route
+			if got := sharedGram(tc.m, tc.N); got != want {
+				t.Errorf("sharedGram(m = %d, N = %d) = %v with the route forced, want %v", tc.m, tc.N, got, want)
+			}
+		}
+		gramRoute = gramAuto
 	}
 }
