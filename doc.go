@@ -168,8 +168,8 @@
 // exact search in covariance form, O(N·k + m·k) a step instead of O(N·m),
 // with Fit's selections (but within a group of columns equal only up to
 // rounding, above) and, up to rounding, its weights and path
-// (docs/design.md §3, "Shared cross-products"). It pays when N ≤ m and the
-// paths are long.
+// (docs/design.md §3, "Shared cross-products"). It pays when N is at most a small multiple
+// of m (greedytl-auto uses it for N ≤ 2m) and the paths are long.
 //
 // # OpenBLAS
 //
