@@ -58,16 +58,22 @@ import (
 // nearly interpolating fit (large C, more columns than examples) would then
 // "predict" it from the others' labels — on a balanced sample (10 positives,
 // 10 negatives) with the right sign whatever the data, so that the largest
-// C won by an artefact. The folds are fitted in parallel on GOMAXPROCS
-// workers. The classes are not reweighted in the loss (the paper does not;
-// with 2 positives against 10 negatives a small C predicts every example
-// negative, which the class-balanced selection rule then rejects). When
+// C won by an artefact. Above logisticLOOMaxRows (200) examples the
+// held-out decision values are those of stratified 5-fold
+// cross-validation instead, each fold's model refitted alike on the other
+// four folds, the rows read in content order so that their order does not
+// matter (logisticFolds; the constant's comment argues the threshold). The
+// folds are fitted in parallel on GOMAXPROCS workers. The classes are not
+// reweighted in the loss (the paper does not; with 2 positives against 10
+// negatives a small C predicts every example negative, which the
+// class-balanced selection rule then rejects). When
 // leaving example i out leaves one class only (a single positive), its LOO
-// decision value is 0 at every C: no model of the two classes exists, and
+// decision value is 0 at every C (as are a fold's when the other folds
+// hold one class only): no model of the two classes exists, and
 // a constant does not favour any C.
 //
 // The exact fits follow the C grid upwards and solve on a working set of
-// columns: the previous C's non-zero weights (and, for a leave-one-out fold,
+// columns: the previous C's non-zero weights (and, for a held-out fold,
 // the whole sample's at the same C) plus the columns whose gradient most
 // violates the optimality conditions there, enlarged until no column
 // outside it violates them, |∂L/∂w_j| ≤ l1_ratio. A weight outside the set
@@ -121,7 +127,7 @@ func init() {
 	Register(Registration{
 		Name:            "l1-logistic",
 		SelectsFeatures: true,
-		Description:     "L1-regularised logistic regression on [X, H] (bias penalised, -B 1) as scikit-learn's liblinear solver fits it (tol 1e-4, seeded), C by LOO; exact=1 solves to a certified duality gap",
+		Description:     "L1-regularised logistic regression on [X, H] (bias penalised, -B 1) as scikit-learn's liblinear solver fits it (tol 1e-4, seeded), C by LOO (5-fold above 200 examples); exact=1 solves to a certified duality gap",
 		New:             func() Method { return logistic{name: "l1-logistic", l1Ratio: 1, standard: true} },
 		Decode:          decodeLinear,
 		Configure:       configureL1Logistic,
@@ -129,7 +135,7 @@ func init() {
 	Register(Registration{
 		Name:            "elastic-net",
 		SelectsFeatures: true,
-		Description:     "elastic-net logistic regression on [X, H] (l1_ratio 0.5, bias penalised), C by LOO",
+		Description:     "elastic-net logistic regression on [X, H] (l1_ratio 0.5, bias penalised), C by LOO (5-fold above 200 examples)",
 		New:             func() Method { return logistic{name: "elastic-net", l1Ratio: 0.5} },
 		Decode:          decodeLinear,
 	})

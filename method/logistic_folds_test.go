@@ -172,7 +172,7 @@ func TestLogisticKFoldAsBruteForce(t *testing.T) {
 // the folds were leave-one-out's and the fits read the rows as given, so
 // sums over them, and the model's last bits, followed the order.
 func TestLogisticIgnoresRowOrderAboveThreshold(t *testing.T) {
-	const m = logisticLOOMaxRows + 20
+	const m = 220 // above logisticLOOMaxRows (200)
 	data := foldSample(5, m)
 	perm := rand.New(rand.NewPCG(1, 2)).Perm(m)
 	shuffled := selectRows(data, perm)
