@@ -136,7 +136,7 @@ func TestLogisticLOO(t *testing.T) {
 			l = tightLogistic(name)
 			params, tol = l.params, 1e-4
 		}
-		pred, err := l.leaveOneOut(context.Background(), raw, data.Y, nil, &solverRuns{})
+		pred, err := leaveOneOutOf(l, context.Background(), raw, data.Y, nil, &solverRuns{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -196,7 +196,7 @@ func TestLOOHonestOnNoise(t *testing.T) {
 	logisticLOO := func(name string) func(*testing.T, *mat.Dense, []float64, uint64) [][]float64 {
 		return func(t *testing.T, raw *mat.Dense, y []float64, _ uint64) [][]float64 {
 			meth, _ := New(name)
-			pred, err := meth.(logistic).leaveOneOut(context.Background(), raw, y, nil, &solverRuns{})
+			pred, err := leaveOneOutOf(meth.(logistic), context.Background(), raw, y, nil, &solverRuns{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -394,7 +394,7 @@ func TestLogisticFit(t *testing.T) {
 // decision value 0), no sources, no features.
 func TestLogisticEdgeCases(t *testing.T) {
 	single := syntheticTransfer(73, 11, 1, 6, 4, 2)
-	pred, err := tightLogistic("l1-logistic").leaveOneOut(context.Background(), concatColumns(dense(single.X), dense(single.H)), single.Y, nil, &solverRuns{})
+	pred, err := leaveOneOutOf(tightLogistic("l1-logistic"), context.Background(), concatColumns(dense(single.X), dense(single.H)), single.Y, nil, &solverRuns{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -506,7 +506,7 @@ func TestLogisticLOOStopsAtFailingFold(t *testing.T) {
 			t.Fatal(err)
 		}
 		var runs solverRuns
-		if _, err := meth.(logistic).leaveOneOut(context.Background(), raw, y, nil, &runs); err == nil || !strings.Contains(err.Error(), "too large to standardise") {
+		if _, err := leaveOneOutOf(meth.(logistic), context.Background(), raw, y, nil, &runs); err == nil || !strings.Contains(err.Error(), "too large to standardise") {
 			t.Fatalf("%s: error %v; want fold 0's error (too large to standardise)", name, err)
 		}
 		if n := runs.runs.Load(); n != 0 {
@@ -524,11 +524,11 @@ func TestLogisticLOOStopsAtFailingFold(t *testing.T) {
 func TestLogisticLOOErrorIsTheLowestFold(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	raw, y := looFailingFolds(2)
-	real := looFoldFunc
-	defer func() { looFoldFunc = real }()
+	real := foldFunc
+	defer func() { foldFunc = real }()
 	var failed1 chan struct{}
-	looFoldFunc = func(l logistic, ctx context.Context, raw *mat.Dense, y []float64, i int, full, pred [][]float64, runs *solverRuns) error {
-		switch i {
+	foldFunc = func(l logistic, ctx context.Context, raw *mat.Dense, y []float64, fold []int, f int, full, pred [][]float64, runs *solverRuns) error {
+		switch f {
 		case 0:
 			<-failed1
 			select {
@@ -538,7 +538,7 @@ func TestLogisticLOOErrorIsTheLowestFold(t *testing.T) {
 		case 1:
 			defer close(failed1)
 		}
-		return real(l, ctx, raw, y, i, full, pred, runs)
+		return real(l, ctx, raw, y, fold, f, full, pred, runs)
 	}
 	for _, name := range []string{"l1-logistic", "elastic-net"} {
 		meth, err := New(name)
@@ -553,4 +553,15 @@ func TestLogisticLOOErrorIsTheLowestFold(t *testing.T) {
 			}
 		}
 	}
+}
+
+// leaveOneOutOf returns l's leave-one-out decision values on raw and y
+// (heldOut with one fold per example, as Fit folds at most
+// logisticLOOMaxRows examples).
+func leaveOneOutOf(l logistic, ctx context.Context, raw *mat.Dense, y []float64, full [][]float64, runs *solverRuns) ([][]float64, error) {
+	fold := make([]int, len(y))
+	for i := range fold {
+		fold[i] = i
+	}
+	return l.heldOut(ctx, raw, y, fold, len(y), full, runs)
 }

@@ -9,6 +9,7 @@ import (
 	"slices"
 
 	"github.com/greedytl/greedytl/grid"
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -337,7 +338,7 @@ type heldOut struct {
 // fold, the examples' losses weighted by weights (nil: all 1; the same
 // weights in every fold, as scikit-learn's LogisticRegressionCV weighs
 // them); runs counts the fits. It scores one held-out row at a time into a
-// K-vector, and checks ctx every heldOutCheckRows rows (at 10,000 classes
+// K-vector, and checks ctx every fitctx.Rows rows (fitctx.RowErr; at 10,000 classes
 // a fold's scoring is m/k × K products of the candidate's weights).
 func heldOutProbabilities(ctx context.Context, F *mat.Dense, y ClassLabels, weights []float64, fold []int, k int, cs []float64, tol float64, runs *solverRuns) ([]heldOut, error) {
 	K := len(y.Names)
@@ -362,10 +363,8 @@ func heldOutProbabilities(ctx context.Context, F *mat.Dense, y ClassLabels, weig
 			// vectors a product (m·K a candidate C: a sixth of the CPU of
 			// 1,000 classes); blas64.Dot is what mat.Dot calls on them.
 			for t, i := range out {
-				if t%heldOutCheckRows == 0 {
-					if err := ctx.Err(); err != nil {
-						return nil, err
-					}
+				if err := fitctx.RowErr(ctx, t); err != nil {
+					return nil, err
 				}
 				fi := blas64.Vector{N: r, Inc: 1, Data: F.RawRowView(i)}
 				for c := range K {
@@ -380,10 +379,6 @@ func heldOutProbabilities(ctx context.Context, F *mat.Dense, y ClassLabels, weig
 	}
 	return held, nil
 }
-
-// heldOutCheckRows is how many held-out rows heldOutProbabilities scores
-// between two checks of its context.
-const heldOutCheckRows = 64
 
 // argmax returns the index of the largest value of p, the lowest index
 // winning a tie.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/internal/fitctx/fitctxtest"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -252,7 +253,7 @@ func (b *dotCountdown) Ddot(n int, x []float64, incX int, y []float64, incY int)
 // TestHeldOutScoringStopsWhenDone: heldOutProbabilities, cancelled while
 // it scores a fold's held-out rows (at its first product of a row and a
 // class's weights), returns the context's error after at most
-// heldOutCheckRows rows' worth of products (K a row). Before the fix the
+// fitctx.Rows rows' worth of products (K a row). Before the fix the
 // scoring loop did not check its context: it scored every held-out row of
 // the fold (300 × 200 products here; at 10,000 classes of 2 examples, 10,000
 // × 10,000 a candidate C) and stopped only at the next C's fit.
@@ -272,7 +273,7 @@ func TestHeldOutScoringStopsWhenDone(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v, want context.Canceled", err)
 	}
-	if limit := heldOutCheckRows * K; b.after > limit {
-		t.Errorf("%d products after the cancel, want at most %d (%d rows of %d classes)", b.after, limit, heldOutCheckRows, K)
+	if limit := fitctx.Rows * K; b.after > limit {
+		t.Errorf("%d products after the cancel, want at most %d (%d rows of %d classes)", b.after, limit, fitctx.Rows, K)
 	}
 }
