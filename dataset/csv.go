@@ -59,9 +59,11 @@ func ReadMatrixNames(path string, h HeaderRule, names *[]string) (*mat.Dense, er
 // header rule of its first line; the
 // same formats, checks, errors and names: both reach decodeCSVRows, which
 // ReadMatrixNames runs with one block) and gives its rows to fn in order, in blocks of at most block
-// rows (block ≥ 2), each a new matrix: a text file a block at a time as it
-// is read, holding a block of values, not the whole matrix; a .npy file
-// read whole, at once.
+// rows (block ≥ 2), each a new matrix, a block at a time as it is read,
+// holding a block of values, not the whole matrix: a text file, and an
+// uncompressed 2-D .npy file in C order (NumPy's default; or of one row or
+// column); a .npy file in Fortran order, or gzip-compressed, is read whole
+// and given at once (scanNPY).
 // An error may follow blocks (a bad line after them, or a check of every
 // row at the end): then the file is not a matrix, the error is
 // ReadMatrixNames's for it, and what fn made of the blocks is to be
@@ -75,24 +77,13 @@ func ScanMatrixRows(path string, h HeaderRule, names *[]string, block int, fn fu
 	if names != nil {
 		*names = nil
 	}
-	if NPYName(path) {
-		A, err := ReadNPYMatrix(path)
-		if err != nil {
-			return err
-		}
-		return fn(A)
-	}
 	src, err := openPath(path)
 	if err != nil {
 		return err
 	}
 	defer src.close()
-	if src.isNPY() {
-		A, err := src.matrix(displayName(path), h, names)
-		if err != nil {
-			return err
-		}
-		return fn(A)
+	if NPYName(path) || src.isNPY() {
+		return src.scanNPY(displayName(path), block, fn)
 	}
 	return decodeCSVRows(src.br, displayName(path), h, names, block, fn)
 }
