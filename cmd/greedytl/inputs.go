@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -126,6 +127,95 @@ func (f *dataFlags) scanMatrixRows(path string, names *[]string, block int, fn f
 		return err
 	}
 	return badInput(headerFlagNote(err))
+}
+
+// errSecondInput stops scanSample when --source-scores, read beside
+// --features, failed or its rows ran out before or after X's: the caller
+// reads both whole (loadData), which gives the error reading them gives,
+// X's first.
+var errSecondInput = errors.New("the source scores do not follow the features row for row")
+
+// scanSample reads the sample's --features and --source-scores (regular
+// files; either may be absent) in blocks of at most block rows
+// (scanMatrixRows), both in lockstep: it gives fn each block of X with the
+// same rows of H (nil when absent), and sets names as loadData sets them.
+// It returns the rows given. X's reader's errors and fn's are returned as
+// they are; when H's reader failed, or H has other rows than X,
+// errSecondInput. A block of H holding the rows of two of its file's
+// blocks (a range header dropped from the first makes it one row short)
+// is a copy, other blocks views of what the reader gave.
+func (f *dataFlags) scanSample(names *sampleNames, block int, fn func(X, H *mat.Dense) error) (int, error) {
+	m := 0
+	count := func(A *mat.Dense) { m += A.RawMatrix().Rows }
+	if f.features == "" || f.scores == "" {
+		if f.features == "" {
+			err := f.scanMatrixRows(f.scores, &names.sources, block, func(H *mat.Dense) error { count(H); return fn(nil, H) })
+			return m, err
+		}
+		err := f.scanMatrixRows(f.features, &names.features, block, func(X *mat.Dense) error { count(X); return fn(X, nil) })
+		return m, err
+	}
+	var hErr error
+	next, stop := iter.Pull(func(yield func(*mat.Dense) bool) {
+		hErr = f.scanMatrixRows(f.scores, &names.sources, block, func(H *mat.Dense) error {
+			if !yield(H) {
+				return errSecondInput
+			}
+			return nil
+		})
+	})
+	defer stop()
+	var pending *mat.Dense // H's rows read and not yet given
+	err := f.scanMatrixRows(f.features, &names.features, block, func(X *mat.Dense) error {
+		H, ok := takeRows(&pending, next, X.RawMatrix().Rows)
+		if !ok {
+			return errSecondInput
+		}
+		count(X)
+		return fn(X, H)
+	})
+	if err != nil {
+		return m, err
+	}
+	if _, more := next(); pending != nil || more || hErr != nil {
+		return m, errSecondInput
+	}
+	return m, nil
+}
+
+// takeRows returns the next n rows of the blocks next gives, pending
+// (not nil) holding those of a block not yet returned; ok is false when
+// the blocks end first.
+func takeRows(pending **mat.Dense, next func() (*mat.Dense, bool), n int) (H *mat.Dense, ok bool) {
+	var parts []*mat.Dense
+	for got := 0; got < n; {
+		if *pending == nil {
+			if *pending, ok = next(); !ok {
+				return nil, false
+			}
+		}
+		cur := *pending
+		r, c := cur.Dims()
+		k := min(r, n-got)
+		parts = append(parts, cur.Slice(0, k, 0, c).(*mat.Dense))
+		*pending = nil
+		if k < r {
+			*pending = cur.Slice(k, r, 0, c).(*mat.Dense)
+		}
+		got += k
+	}
+	if len(parts) == 1 {
+		return parts[0], true
+	}
+	c := parts[0].RawMatrix().Cols
+	H = mat.NewDense(n, c, nil)
+	row := 0
+	for _, p := range parts {
+		r := p.RawMatrix().Rows
+		H.Slice(row, row+r, 0, c).(*mat.Dense).Copy(p)
+		row += r
+	}
+	return H, true
 }
 
 // headerFlagNote adds to the error of a text matrix file whose first line
