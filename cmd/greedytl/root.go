@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"syscall"
 
@@ -374,16 +375,38 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 // printedError returns the error err of a command run under ctx
 // (signalContext's) as execute prints it, after "greedytl: ": err, or,
 // when a stop signal cancelled ctx and err is that cancellation, err after
-// the signal ("stopped by SIGINT: method: ... fit interrupted: context
-// canceled") unless err names it already. The one form of a command's
-// error, for what repeats it elsewhere (fit --json's report).
+// the signal, without the context's own words at its end, which say
+// nothing the signal does not ("stopped by SIGINT: method: ... fit
+// interrupted", not "... fit interrupted: context canceled"), unless err
+// names the signal already. The error still is err and the signal
+// (errors.Is, errors.As). The one form of a command's error, for what
+// repeats it elsewhere (fit --json's report).
 func printedError(ctx context.Context, err error) error {
 	var sig stoppedBy
 	if errors.As(context.Cause(ctx), &sig) && errors.Is(err, context.Canceled) && !errors.As(err, new(stoppedBy)) {
-		return fmt.Errorf("%w: %w", sig, err)
+		msg := err.Error()
+		for _, tail := range []error{context.Canceled, context.DeadlineExceeded} {
+			msg = strings.TrimSuffix(msg, tail.Error())
+		}
+		msg = strings.TrimSuffix(msg, ": ")
+		if msg == "" {
+			return sig
+		}
+		return signalError{sig: sig, err: err, msg: sig.Error() + ": " + msg}
 	}
 	return err
 }
+
+// signalError is the error of a command stopped by a signal, as
+// printedError words it: msg, wrapping the signal and the command's error.
+type signalError struct {
+	sig stoppedBy
+	err error
+	msg string
+}
+
+func (e signalError) Error() string   { return e.msg }
+func (e signalError) Unwrap() []error { return []error{e.sig, e.err} }
 
 func newRootCmd(s *streams) *cobra.Command {
 	root := &cobra.Command{
