@@ -344,17 +344,21 @@ func (o *fitOptions) spec(c *cobra.Command) (string, error) {
 		}
 		return 0
 	}
-	lambda := flagSetting{"lambda", greedytl.KeyLambda, o.lambda.v, fl.Changed("lambda")}
+	lambda := flagSetting{"lambda", greedytl.KeyLambda, o.lambda.v, fl.Changed("lambda"), typedText(fl, "lambda")}
 	if o.lambda.auto {
-		lambda = flagSetting{"lambda", greedytl.KeyAutoLambda, 1, lambda.changed}
+		lambda = flagSetting{"lambda", greedytl.KeyAutoLambda, 1, lambda.changed, lambda.typed}
+	}
+	gamma := "gamma"
+	if fl.Changed("feature-factor") && !fl.Changed("gamma") {
+		gamma = "feature-factor"
 	}
 	settings := []flagSetting{
 		lambda,
-		{"delta", greedytl.KeyDelta, o.delta, fl.Changed("delta")},
-		{"max-k", greedytl.KeyMaxK, float64(o.maxK), fl.Changed("max-k")},
-		{"gamma", greedytl.KeyGamma, o.gamma, fl.Changed("gamma") || fl.Changed("feature-factor")},
-		{"sample", greedytl.KeySample, float64(o.sample), fl.Changed("sample")},
-		{"stop-at-min-loo", greedytl.KeyStopAtMinLOO, b(o.stopAtMinLOO), fl.Changed("stop-at-min-loo")},
+		{"delta", greedytl.KeyDelta, o.delta, fl.Changed("delta"), typedText(fl, "delta")},
+		{"max-k", greedytl.KeyMaxK, float64(o.maxK), fl.Changed("max-k"), typedText(fl, "max-k")},
+		{"gamma", greedytl.KeyGamma, o.gamma, fl.Changed("gamma") || fl.Changed("feature-factor"), typedText(fl, gamma)},
+		{"sample", greedytl.KeySample, float64(o.sample), fl.Changed("sample"), typedText(fl, "sample")},
+		{"stop-at-min-loo", greedytl.KeyStopAtMinLOO, b(o.stopAtMinLOO), fl.Changed("stop-at-min-loo"), ""},
 	}
 	params := maps.Clone(s.Params)
 	for _, f := range settings {
@@ -387,11 +391,16 @@ type flagSetting struct {
 	flag, key string
 	v         float64
 	changed   bool
+	typed     string // the value as typed (typedText); "": v's
 }
 
-// value formats the flag's value as the user gave it.
+// value is the flag's value as the user gave it: as typed, else v's
+// shortest form.
 func (f flagSetting) value() string {
-	if f.key == greedytl.KeyAutoLambda {
+	switch {
+	case f.typed != "":
+		return f.typed
+	case f.key == greedytl.KeyAutoLambda:
 		return "auto"
 	}
 	return strconv.FormatFloat(f.v, 'g', -1, 64)

@@ -992,9 +992,12 @@ func headerHint(cls *dataset.Classes, m int) string {
 // greedytl.Options.Set's, checked as the other GreedyTL flags' are
 // (fitOptions.spec), so that --lambda takes what lambda= in --method takes.
 type lambdaValue struct {
-	v    float64
-	auto bool
+	v     float64
+	auto  bool
+	typed string // the text it was last set from (typedText)
 }
+
+func (l *lambdaValue) typedText() string { return l.typed }
 
 func (l *lambdaValue) String() string {
 	if l.auto {
@@ -1005,14 +1008,14 @@ func (l *lambdaValue) String() string {
 
 func (l *lambdaValue) Set(s string) error {
 	if modelfile.IsAuto(s) {
-		l.auto = true
+		l.auto, l.typed = true, s
 		return nil
 	}
 	v, err := parseNumber(s, numberKind{one: "a positive number or auto"})
 	if err != nil {
 		return err
 	}
-	l.v, l.auto = v, false
+	l.v, l.auto, l.typed = v, false, s
 	return nil
 }
 
