@@ -353,6 +353,9 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, names *[]string, bloc
 		for j, f := range fields {
 			v, err := parseValue(f, j+1, split)
 			if err != nil {
+				if h == HeaderNo && rows == 0 && isHeader(fields) {
+					err = namesRow{err} // HeaderAuto would have read it as a header
+				}
 				return &Error{File: name, Line: lr.line, Err: err}
 			}
 			if sized != nil {
@@ -602,6 +605,22 @@ func intRowError(name string, line int, ints []string, isRange bool) error {
 // row of data (intRowError; see DecodeCSV): HeaderYes or HeaderNo says
 // which it is.
 var ErrFirstLineAmbiguous = errors.New("a header or a row of data")
+
+// ErrFirstLineNames is matched (errors.Is) by the error of a text matrix
+// read with HeaderNo whose first line, a row of data, holds a value that is
+// no number, and reads as column names (as HeaderAuto would take it):
+// HeaderYes or HeaderAuto reads it as a header.
+var ErrFirstLineNames = errors.New("column names read as a row of data")
+
+// namesRow is the problem of an ErrFirstLineNames error: the value's
+// error, worded as it is.
+type namesRow struct{ err error }
+
+func (n namesRow) Error() string { return n.err.Error() }
+func (n namesRow) Unwrap() error { return n.err }
+
+// Is reports whether target is ErrFirstLineNames.
+func (n namesRow) Is(target error) bool { return target == ErrFirstLineNames }
 
 // ambiguousLine is the problem of an ErrFirstLineAmbiguous error.
 type ambiguousLine struct{ msg string }

@@ -112,3 +112,38 @@ func TestFeaturesHeaderHelp(t *testing.T) {
 		t.Errorf("completion of --features-header: exit %d, %q", code, out)
 	}
 }
+
+// TestFeaturesHeaderNoOnNames: --features-header no on a file whose first
+// line is column names fails on the first name, as before, and now says
+// that the flag read it as data and which reads it as a header (fit and
+// predict, from a file, in blocks, and from standard input); a first line
+// that is not all names, and a bad value below the first line, have no
+// such note.
+func TestFeaturesHeaderNoOnNames(t *testing.T) {
+	dir := t.TempDir()
+	const named = "a,b\n1,2\n3,4\n"
+	X := writeText(t, dir, "x.csv", named)
+	y := writeText(t, dir, "y.txt", "1\n-1\n")
+	model := dir + "/m.json"
+	if code, _, stderr := cli(t, "", "fit", "--method", "no-transfer", "--features", X, "--labels", y, "--out", model); code != 0 {
+		t.Fatal(stderr)
+	}
+	const note = " (--features-header no reads the first line as a row of data; it reads as column names: --features-header yes or auto reads it as a header)\n"
+	for _, in := range []struct{ name, path, stdin string }{{X, X, ""}, {"<stdin>", "-", named}} {
+		want := "greedytl: " + in.name + ":1: column 1: cannot parse \"a\" as a number" + note
+		for _, args := range [][]string{
+			{"fit", "--features", in.path, "--labels", y, "--out", dir + "/n.json"},
+			{"predict", model, "--features", in.path},
+		} {
+			if code, _, stderr := cli(t, in.stdin, append(args, "--features-header", "no")...); code != exitInput || stderr != want {
+				t.Errorf("%q: exit %d, %q; want %d, %q", args, code, stderr, exitInput, want)
+			}
+		}
+	}
+	for _, text := range []string{"a,1\n1,2\n3,4\n", "1,2\n3,x\n"} {
+		p := writeText(t, dir, "other.csv", text)
+		if code, _, stderr := cli(t, "", "predict", model, "--features", p, "--features-header", "no"); code != exitInput || strings.Contains(stderr, "--features-header") {
+			t.Errorf("%q: exit %d, %q; want %d without the note", text, code, stderr, exitInput)
+		}
+	}
+}

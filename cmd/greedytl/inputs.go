@@ -220,10 +220,15 @@ func takeRows(pending **mat.Dense, next func() (*mat.Dense, bool), n int) (H *ma
 
 // headerFlagNote adds to the error of a text matrix file whose first line
 // could be a header or a row of data (dataset.ErrFirstLineAmbiguous) the
-// flag that says which.
+// flag that says which, and to that of a first line of column names read
+// as data under --features-header no (dataset.ErrFirstLineNames) the
+// flag's part in it.
 func headerFlagNote(err error) error {
-	if errors.Is(err, dataset.ErrFirstLineAmbiguous) {
+	switch {
+	case errors.Is(err, dataset.ErrFirstLineAmbiguous):
 		return fmt.Errorf("%w; or say which: --features-header yes reads it as a header, no as a row of data", err)
+	case errors.Is(err, dataset.ErrFirstLineNames):
+		return fmt.Errorf("%w (--features-header no reads the first line as a row of data; it reads as column names: --features-header yes or auto reads it as a header)", err)
 	}
 	return err
 }
