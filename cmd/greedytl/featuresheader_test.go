@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -145,5 +148,38 @@ func TestFeaturesHeaderNoOnNames(t *testing.T) {
 		if code, _, stderr := cli(t, "", "predict", model, "--features", p, "--features-header", "no"); code != exitInput || strings.Contains(stderr, "--features-header") {
 			t.Errorf("%q: exit %d, %q; want %d without the note", text, code, stderr, exitInput)
 		}
+	}
+}
+
+// TestHeaderNoteStdinAndGzip: a text matrix with one row more than the
+// labels, read from standard input or a gzip file, gets the note that its
+// first line may be a header, with --features-header yes (tail -n +2,
+// which reads neither, is left out); it got none. A .npy array on
+// standard input, which has no header line, gets none.
+func TestHeaderNoteStdinAndGzip(t *testing.T) {
+	dir := t.TempDir()
+	const text = "400,410\n1,2\n3,4\n"
+	y := writeText(t, dir, "y.txt", "1\n-1\n")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(text))
+	zw.Close()
+	gzPath := filepath.Join(dir, "w.csv.gz")
+	if err := os.WriteFile(gzPath, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const note = `is a header of column names, not an example: greedytl reads a header of numbers as data: --features-header yes reads it as a header; or write the file without it`
+	for _, in := range []struct{ name, path, stdin string }{{"<stdin>", "-", text}, {gzPath, gzPath, ""}} {
+		code, _, stderr := cli(t, in.stdin, "fit", "--features", in.path, "--labels", y, "--out", filepath.Join(dir, "m.json"))
+		if want := `(if the first line of ` + in.name + `, "400,410", ` + note; code != exitInput || !strings.Contains(stderr, want) || strings.Contains(stderr, "tail -n") {
+			t.Errorf("%s: exit %d, %q; want %d and %q", in.name, code, stderr, exitInput, want)
+		}
+	}
+	npy, err := os.ReadFile(writeNPY(t, dir, "w.npy", mat.NewDense(3, 2, []float64{400, 410, 1, 2, 3, 4})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := cli(t, string(npy), "fit", "--features", "-", "--labels", y, "--out", filepath.Join(dir, "m.json")); code != exitInput || strings.Contains(stderr, "header") {
+		t.Errorf(".npy on standard input: exit %d, %q; want %d without the note", code, stderr, exitInput)
 	}
 }

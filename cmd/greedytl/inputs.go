@@ -39,6 +39,7 @@ type dataFlags struct {
 	labels          string      // --labels: y
 	*labelSettings              // --labels-header and --positive (shared by every sample of a command)
 	*matrixSettings             // --features-header (shared by every sample of a command)
+	stdinText       bool        // the matrix read from standard input was plain text (readMatrix), whose first line hintsHeader may name
 }
 
 // matrixSettings is --features-header, the rule of the first line of
@@ -103,7 +104,11 @@ func (f *dataFlags) readMatrix(s *streams, path string, names *[]string) (*mat.D
 	}
 	var A *mat.Dense
 	if r, ok := s.stdin(path); ok {
-		A, err = dataset.DecodeMatrixNames(r, displayName(path), h, names)
+		br := bufio.NewReader(r)
+		magic, _ := br.Peek(6)
+		// Not .npy ("\x93NUMPY") nor gzip (0x1f 0x8b), which may hold either.
+		f.stdinText = len(magic) > 0 && !bytes.HasPrefix(magic, []byte("\x93NUMPY")) && !bytes.HasPrefix(magic, []byte{0x1f, 0x8b})
+		A, err = dataset.DecodeMatrixNames(br, displayName(path), h, names)
 	} else {
 		A, err = dataset.ReadMatrixNames(path, h, names)
 	}
@@ -889,13 +894,18 @@ func (f *dataFlags) rowsOf(X, H *mat.Dense) inputRows {
 	return r
 }
 
-// hintsHeader reports whether A, read from path, is a text file whose
-// first row headerNote may name: not standard input or a gzip file, which
-// the note's tail -n +2 would not serve, and read under --features-header
-// auto (yes and no said what the line is).
+// hintsHeader reports whether A, read from path, is text whose first row
+// headerNote may name — a file not named .npy (a gzip file too), or
+// standard input that held plain text (stdinText; gzip on standard input
+// may be a .npy array) —, read under --features-header auto (yes and no
+// said what the line is).
 func (f *dataFlags) hintsHeader(path string, A *mat.Dense) bool {
 	h, _ := f.matrixHeader()
-	return h == dataset.HeaderAuto && A != nil && A.RawMatrix().Rows > 0 && path != "" && path != stdinName && !dataset.NPYName(path) && !strings.HasSuffix(path, ".gz")
+	text := path != "" && !dataset.NPYName(path)
+	if path == stdinName {
+		text = f.stdinText
+	}
+	return h == dataset.HeaderAuto && A != nil && A.RawMatrix().Rows > 0 && text
 }
 
 // headerHint returns, when the inputs have one row more than the n labels
@@ -920,7 +930,11 @@ func headerNote(path string, first []float64) string {
 		vals = append(vals, "…")
 	}
 	name := displayName(path)
-	return fmt.Sprintf(" (if the first line of %s, %q, is a header of column names, not an example: greedytl reads a header of numbers as data: --features-header yes reads it as a header; or drop the line (tail -n +2 %s > new.csv) or write the file without it (pandas: to_csv(path, index=False, header=False)))", name, strings.Join(vals, ","), name)
+	drop := fmt.Sprintf("drop the line (tail -n +2 %s > new.csv) or ", name)
+	if path == stdinName || strings.HasSuffix(path, ".gz") {
+		drop = "" // tail -n +2 reads no stream already read, nor gzip
+	}
+	return fmt.Sprintf(" (if the first line of %s, %q, is a header of column names, not an example: greedytl reads a header of numbers as data: --features-header yes reads it as a header; or %swrite the file without it (pandas: to_csv(path, index=False, header=False)))", name, strings.Join(vals, ","), drop)
 }
 
 // loadLabels reads binary labels (two classes, or --positive against the
