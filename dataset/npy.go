@@ -861,8 +861,8 @@ func (src *source) npyEnd(name string) error {
 // as ReadNPYMatrix reads it (the same matrix or error) and gives fn at once.
 // fn's error stops the reading and is returned as it is.
 func (src *source) scanNPY(name string, block int, fn func(*mat.Dense) error) error {
-	if src.size < 0 {
-		a, err := src.npy(name)
+	// whole gives fn the array a read whole, or returns the reading's err.
+	whole := func(a *NPYArray, err error) error {
 		if err != nil {
 			return hintText(err, matrixHint)
 		}
@@ -871,6 +871,9 @@ func (src *source) scanNPY(name string, block int, fn func(*mat.Dense) error) er
 			return err
 		}
 		return fn(A)
+	}
+	if src.size < 0 {
+		return whole(src.npy(name))
 	}
 	l, err := readNPYHeader(src.br, name, src.size)
 	if err != nil {
@@ -878,15 +881,7 @@ func (src *source) scanNPY(name string, block int, fn func(*mat.Dense) error) er
 	}
 	shape := l.intShape() // it fits: readNPYHeader knew the size
 	if len(shape) != 2 || shape[0] == 0 || shape[1] == 0 || l.fortran && shape[0] > 1 && shape[1] > 1 {
-		a, err := l.decode(src.br, name, true)
-		if err != nil {
-			return hintText(err, matrixHint)
-		}
-		A, err := a.matrix(name)
-		if err != nil {
-			return err
-		}
-		return fn(A)
+		return whole(l.decode(src.br, name, true))
 	}
 	rows, cols := shape[0], shape[1]
 	rowBytes := int64(cols) * int64(l.typ.size)
