@@ -59,9 +59,11 @@ func ReadMatrixNames(path string, h HeaderRule, names *[]string) (*mat.Dense, er
 // header rule of its first line; the
 // same formats, checks, errors and names: both reach decodeCSVRows, which
 // ReadMatrixNames runs with one block) and gives its rows to fn in order, in blocks of at most block
-// rows (block ≥ 2), each a new matrix: a text file a block at a time as it
-// is read, holding a block of values, not the whole matrix; a .npy file
-// read whole, at once.
+// rows (block ≥ 2), each a new matrix, a block at a time as it is read,
+// holding a block of values, not the whole matrix: a text file, and an
+// uncompressed 2-D .npy file in C order (NumPy's default; or of one row or
+// column); a .npy file in Fortran order, or gzip-compressed, is read whole
+// and given at once (scanNPY).
 // An error may follow blocks (a bad line after them, or a check of every
 // row at the end): then the file is not a matrix, the error is
 // ReadMatrixNames's for it, and what fn made of the blocks is to be
@@ -75,24 +77,13 @@ func ScanMatrixRows(path string, h HeaderRule, names *[]string, block int, fn fu
 	if names != nil {
 		*names = nil
 	}
-	if NPYName(path) {
-		A, err := ReadNPYMatrix(path)
-		if err != nil {
-			return err
-		}
-		return fn(A)
-	}
 	src, err := openPath(path)
 	if err != nil {
 		return err
 	}
 	defer src.close()
-	if src.isNPY() {
-		A, err := src.matrix(displayName(path), h, names)
-		if err != nil {
-			return err
-		}
-		return fn(A)
+	if NPYName(path) || src.isNPY() {
+		return src.scanNPY(displayName(path), block, fn)
 	}
 	return decodeCSVRows(src.br, displayName(path), h, names, block, fn)
 }
@@ -362,6 +353,9 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, names *[]string, bloc
 		for j, f := range fields {
 			v, err := parseValue(f, j+1, split)
 			if err != nil {
+				if h == HeaderNo && rows == 0 && isHeader(fields) {
+					err = namesRow{err} // HeaderAuto would have read it as a header
+				}
 				return &Error{File: name, Line: lr.line, Err: err}
 			}
 			if sized != nil {
@@ -611,6 +605,22 @@ func intRowError(name string, line int, ints []string, isRange bool) error {
 // row of data (intRowError; see DecodeCSV): HeaderYes or HeaderNo says
 // which it is.
 var ErrFirstLineAmbiguous = errors.New("a header or a row of data")
+
+// ErrFirstLineNames is matched (errors.Is) by the error of a text matrix
+// read with HeaderNo whose first line, a row of data, holds a value that is
+// no number, and reads as column names (as HeaderAuto would take it):
+// HeaderYes or HeaderAuto reads it as a header.
+var ErrFirstLineNames = errors.New("column names read as a row of data")
+
+// namesRow is the problem of an ErrFirstLineNames error: the value's
+// error, worded as it is.
+type namesRow struct{ err error }
+
+func (n namesRow) Error() string { return n.err.Error() }
+func (n namesRow) Unwrap() error { return n.err }
+
+// Is reports whether target is ErrFirstLineNames.
+func (n namesRow) Is(target error) bool { return target == ErrFirstLineNames }
 
 // ambiguousLine is the problem of an ErrFirstLineAmbiguous error.
 type ambiguousLine struct{ msg string }

@@ -852,6 +852,71 @@ func (src *source) npyEnd(name string) error {
 	return nil
 }
 
+// scanNPY reads src, the whole of an input holding a .npy array (named
+// name in messages), as ScanMatrixRows does: when it is a regular file
+// (its size known) of a 2-D array in C order, or of one row or column, of
+// at least one row and column, it gives fn its rows block at a time, each
+// block a new matrix, checked as ReadNPYMatrix checks the whole (the same
+// errors, each naming the row of the file); any other array it reads whole
+// as ReadNPYMatrix reads it (the same matrix or error) and gives fn at once.
+// fn's error stops the reading and is returned as it is.
+func (src *source) scanNPY(name string, block int, fn func(*mat.Dense) error) error {
+	// whole gives fn the array a read whole, or returns the reading's err.
+	whole := func(a *NPYArray, err error) error {
+		if err != nil {
+			return hintText(err, matrixHint)
+		}
+		A, err := a.matrix(name)
+		if err != nil {
+			return err
+		}
+		return fn(A)
+	}
+	if src.size < 0 {
+		return whole(src.npy(name))
+	}
+	l, err := readNPYHeader(src.br, name, src.size)
+	if err != nil {
+		return hintText(err, matrixHint)
+	}
+	shape := l.intShape() // it fits: readNPYHeader knew the size
+	if len(shape) != 2 || shape[0] == 0 || shape[1] == 0 || l.fortran && shape[0] > 1 && shape[1] > 1 {
+		return whole(l.decode(src.br, name, true))
+	}
+	rows, cols := shape[0], shape[1]
+	rowBytes := int64(cols) * int64(l.typ.size)
+	buf := make([]byte, int64(min(block, rows))*rowBytes)
+	for lo := 0; lo < rows; lo += block {
+		n := min(block, rows-lo)
+		chunk := buf[:int64(n)*rowBytes]
+		read := int64(lo) * rowBytes
+		if k, err := io.ReadFull(src.br, chunk); err != nil {
+			// The size was checked against the shape: the file changed.
+			if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
+				return errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(l.dims), l.descr, l.nbytes, read+int64(k))
+			}
+			return &Error{File: name, Err: err}
+		}
+		vals, err := appendValues(make([]float64, 0, n*cols), chunk, l.typ)
+		if err != nil {
+			var be *bigIntError
+			if errors.As(err, &be) {
+				be.elem += lo * cols // in file order, as reading it whole numbers it
+			}
+			return hintText(&Error{File: name, Err: err}, matrixHint)
+		}
+		for k, v := range vals {
+			if !isFinite(v) {
+				return nonFinite(name, lo+k/cols, k%cols, v)
+			}
+		}
+		if err := fn(mat.NewDense(n, cols, vals)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // ReadNPYMatrix reads a 2-D .npy file (optionally gzip-compressed) as a
 // matrix. A 1-D array is an error ("expected a 2-D array"), as are empty
 // dimensions and any NaN or infinite value, reported with its 0-based row

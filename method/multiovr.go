@@ -288,12 +288,12 @@ func (o *ovrModel) Scores(d Data) (*mat.Dense, error) {
 }
 
 // blockScores scores the rows [lo, hi) of d as Scores scores them all
-// (blockScorer), when every class's model scores each row alone (rowByRow):
+// (blockScorer), when every class's model scores each row alone (RowByRow):
 // else errNotBlockScored, and Predict scores the rows whole. The rows are
 // counted as the first class's model counts them (its columns); a block's
 // errors are Scores' of the block's rows.
 func (o *ovrModel) blockScores(d Data) (blockFunc, int, error) {
-	if len(o.models) == 0 || slices.ContainsFunc(o.models, func(m Model) bool { return !rowByRow(m) }) {
+	if len(o.models) == 0 || slices.ContainsFunc(o.models, func(m Model) bool { return !RowByRow(m) }) {
 		return nil, 0, errNotBlockScored
 	}
 	sel, _ := o.models[0].Selected()
@@ -314,13 +314,15 @@ func (o *ovrModel) blockScores(d Data) (blockFunc, int, error) {
 	}, rows, nil
 }
 
-// rowByRow reports whether m, a binary model, scores each row of its input
+// RowByRow reports whether m, a binary model, scores each row of its input
 // alone, so that a row's score is the same bits in any block of rows: a
 // linear model (Linear, AutoModel: a sum over the columns of each row) and
 // a GreedyTL model (the same sums, column by column). A dictionary model's
 // codes come from matrix products over all its rows, whose sums a BLAS
-// may order by the size of the product: it is scored whole.
-func rowByRow(m Model) bool {
+// may order by the size of the product: it is scored whole (by ovrModel's
+// blocks, and by greedytl predict, which reads a binary model's rows in
+// blocks only when RowByRow holds).
+func RowByRow(m Model) bool {
 	switch m.(type) {
 	case *Linear, *AutoModel, *greedyModel:
 		return true

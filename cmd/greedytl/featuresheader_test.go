@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -110,5 +113,73 @@ func TestFeaturesHeaderHelp(t *testing.T) {
 	code, out, _ := cli(t, "", "__complete", "fit", "--features-header", "")
 	if code != 0 || !strings.HasPrefix(out, "auto\nyes\nno\n") {
 		t.Errorf("completion of --features-header: exit %d, %q", code, out)
+	}
+}
+
+// TestFeaturesHeaderNoOnNames: --features-header no on a file whose first
+// line is column names fails on the first name, as before, and now says
+// that the flag read it as data and which reads it as a header (fit and
+// predict, from a file, in blocks, and from standard input); a first line
+// that is not all names, and a bad value below the first line, have no
+// such note.
+func TestFeaturesHeaderNoOnNames(t *testing.T) {
+	dir := t.TempDir()
+	const named = "a,b\n1,2\n3,4\n"
+	X := writeText(t, dir, "x.csv", named)
+	y := writeText(t, dir, "y.txt", "1\n-1\n")
+	model := dir + "/m.json"
+	if code, _, stderr := cli(t, "", "fit", "--method", "no-transfer", "--features", X, "--labels", y, "--out", model); code != 0 {
+		t.Fatal(stderr)
+	}
+	const note = " (--features-header no reads the first line as a row of data; it reads as column names: --features-header yes or auto reads it as a header)\n"
+	for _, in := range []struct{ name, path, stdin string }{{X, X, ""}, {"<stdin>", "-", named}} {
+		want := "greedytl: " + in.name + ":1: column 1: cannot parse \"a\" as a number" + note
+		for _, args := range [][]string{
+			{"fit", "--features", in.path, "--labels", y, "--out", dir + "/n.json"},
+			{"predict", model, "--features", in.path},
+		} {
+			if code, _, stderr := cli(t, in.stdin, append(args, "--features-header", "no")...); code != exitInput || stderr != want {
+				t.Errorf("%q: exit %d, %q; want %d, %q", args, code, stderr, exitInput, want)
+			}
+		}
+	}
+	for _, text := range []string{"a,1\n1,2\n3,4\n", "1,2\n3,x\n"} {
+		p := writeText(t, dir, "other.csv", text)
+		if code, _, stderr := cli(t, "", "predict", model, "--features", p, "--features-header", "no"); code != exitInput || strings.Contains(stderr, "--features-header") {
+			t.Errorf("%q: exit %d, %q; want %d without the note", text, code, stderr, exitInput)
+		}
+	}
+}
+
+// TestHeaderNoteStdinAndGzip: a text matrix with one row more than the
+// labels, read from standard input or a gzip file, gets the note that its
+// first line may be a header, with --features-header yes (tail -n +2,
+// which reads neither, is left out); it got none. A .npy array on
+// standard input, which has no header line, gets none.
+func TestHeaderNoteStdinAndGzip(t *testing.T) {
+	dir := t.TempDir()
+	const text = "400,410\n1,2\n3,4\n"
+	y := writeText(t, dir, "y.txt", "1\n-1\n")
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(text))
+	zw.Close()
+	gzPath := filepath.Join(dir, "w.csv.gz")
+	if err := os.WriteFile(gzPath, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const note = `is a header of column names, not an example: greedytl reads a header of numbers as data: --features-header yes reads it as a header; or write the file without it`
+	for _, in := range []struct{ name, path, stdin string }{{"<stdin>", "-", text}, {gzPath, gzPath, ""}} {
+		code, _, stderr := cli(t, in.stdin, "fit", "--features", in.path, "--labels", y, "--out", filepath.Join(dir, "m.json"))
+		if want := `(if the first line of ` + in.name + `, "400,410", ` + note; code != exitInput || !strings.Contains(stderr, want) || strings.Contains(stderr, "tail -n") {
+			t.Errorf("%s: exit %d, %q; want %d and %q", in.name, code, stderr, exitInput, want)
+		}
+	}
+	npy, err := os.ReadFile(writeNPY(t, dir, "w.npy", mat.NewDense(3, 2, []float64{400, 410, 1, 2, 3, 4})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := cli(t, string(npy), "fit", "--features", "-", "--labels", y, "--out", filepath.Join(dir, "m.json")); code != exitInput || strings.Contains(stderr, "header") {
+		t.Errorf(".npy on standard input: exit %d, %q; want %d without the note", code, stderr, exitInput)
 	}
 }

@@ -197,8 +197,9 @@ The model file records the class names in order. Two label values stay a
 binary fit; --positive NAME makes one class against all the others.
 The cost of ` + method.RecommendedMulti + `, for m examples of K classes and
 p = d + n columns: two multinomial logistic regressions, each a choice of
-C by 5-fold cross-validation over 9 values (on at most 20 examples of each
-class) and a final fit, by L-BFGS steps of O(m·min(m, p)·K) (in the span of
+C by cross-validation over 9 values (up to 5 folds: as many as the smallest
+class has examples, at most 5; C = 1 without it when a class has one
+example; on at most 20 examples of each class) and a final fit, by L-BFGS steps of O(m·min(m, p)·K) (in the span of
 the rows when p > m, after an O(m²·p) reduction). Measured (one core, CPU,
 loaded 2-core machine; p = 1,000, K = 20): 0.7 s at 10 examples a class,
 7.6 s at 100. Its memory is O(m·(K + p) + K·p) (an L-BFGS step's m × K
@@ -299,7 +300,7 @@ class-balanced leave-one-out on the training set):
 	fl.BoolVar(&o.stopAtMinLOO, "stop-at-min-loo", false, "keep the prefix of the path with the lowest leave-one-out error")
 	fl.StringVarP(&o.out, "out", "o", "", "write the model here (default: standard output)")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress of a fit one class against the rest (a bar of the classes on a terminal, else a line per tenth of the classes and minute; warnings and errors are still printed)")
-	fl.BoolVar(&o.json, "json", false, "with --out FILE: print a JSON report on standard output, the model file and the warnings ({\"model\", \"warnings\": [{\"code\", \"message\", \"classes\"}]}), or a failed fit's error ({\"warnings\", \"error\": {\"message\", \"classes\"}})")
+	fl.BoolVar(&o.json, "json", false, "with --out FILE: print a JSON report on standard output, the model file and the warnings ({\"model\", \"warnings\": [{\"code\", \"message\", \"classes\", \"columns\"}]}), or a failed fit's error ({\"warnings\", \"error\": {\"message\", \"classes\"}})")
 	_ = c.MarkFlagRequired("labels")
 	fileFlags(fl, "oracle-labels", "out")
 	return c
@@ -344,17 +345,21 @@ func (o *fitOptions) spec(c *cobra.Command) (string, error) {
 		}
 		return 0
 	}
-	lambda := flagSetting{"lambda", greedytl.KeyLambda, o.lambda.v, fl.Changed("lambda")}
+	lambda := flagSetting{"lambda", greedytl.KeyLambda, o.lambda.v, fl.Changed("lambda"), typedText(fl, "lambda")}
 	if o.lambda.auto {
-		lambda = flagSetting{"lambda", greedytl.KeyAutoLambda, 1, lambda.changed}
+		lambda = flagSetting{"lambda", greedytl.KeyAutoLambda, 1, lambda.changed, lambda.typed}
+	}
+	gamma := "gamma"
+	if fl.Changed("feature-factor") && !fl.Changed("gamma") {
+		gamma = "feature-factor"
 	}
 	settings := []flagSetting{
 		lambda,
-		{"delta", greedytl.KeyDelta, o.delta, fl.Changed("delta")},
-		{"max-k", greedytl.KeyMaxK, float64(o.maxK), fl.Changed("max-k")},
-		{"gamma", greedytl.KeyGamma, o.gamma, fl.Changed("gamma") || fl.Changed("feature-factor")},
-		{"sample", greedytl.KeySample, float64(o.sample), fl.Changed("sample")},
-		{"stop-at-min-loo", greedytl.KeyStopAtMinLOO, b(o.stopAtMinLOO), fl.Changed("stop-at-min-loo")},
+		{"delta", greedytl.KeyDelta, o.delta, fl.Changed("delta"), typedText(fl, "delta")},
+		{"max-k", greedytl.KeyMaxK, float64(o.maxK), fl.Changed("max-k"), typedText(fl, "max-k")},
+		{"gamma", greedytl.KeyGamma, o.gamma, fl.Changed("gamma") || fl.Changed("feature-factor"), typedText(fl, gamma)},
+		{"sample", greedytl.KeySample, float64(o.sample), fl.Changed("sample"), typedText(fl, "sample")},
+		{"stop-at-min-loo", greedytl.KeyStopAtMinLOO, b(o.stopAtMinLOO), fl.Changed("stop-at-min-loo"), ""},
 	}
 	params := maps.Clone(s.Params)
 	for _, f := range settings {
@@ -387,11 +392,16 @@ type flagSetting struct {
 	flag, key string
 	v         float64
 	changed   bool
+	typed     string // the value as typed (typedText); "": v's
 }
 
-// value formats the flag's value as the user gave it.
+// value is the flag's value as the user gave it: as typed, else v's
+// shortest form.
 func (f flagSetting) value() string {
-	if f.key == greedytl.KeyAutoLambda {
+	switch {
+	case f.typed != "":
+		return f.typed
+	case f.key == greedytl.KeyAutoLambda:
 		return "auto"
 	}
 	return strconv.FormatFloat(f.v, 'g', -1, 64)

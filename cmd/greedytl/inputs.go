@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,6 +39,7 @@ type dataFlags struct {
 	labels          string      // --labels: y
 	*labelSettings              // --labels-header and --positive (shared by every sample of a command)
 	*matrixSettings             // --features-header (shared by every sample of a command)
+	stdinText       bool        // the matrix read from standard input was plain text (readMatrix), whose first line hintsHeader may name
 }
 
 // matrixSettings is --features-header, the rule of the first line of
@@ -102,7 +104,11 @@ func (f *dataFlags) readMatrix(s *streams, path string, names *[]string) (*mat.D
 	}
 	var A *mat.Dense
 	if r, ok := s.stdin(path); ok {
-		A, err = dataset.DecodeMatrixNames(r, displayName(path), h, names)
+		br := bufio.NewReader(r)
+		magic, _ := br.Peek(6)
+		// Not .npy ("\x93NUMPY") nor gzip (0x1f 0x8b), which may hold either.
+		f.stdinText = len(magic) > 0 && !bytes.HasPrefix(magic, []byte("\x93NUMPY")) && !bytes.HasPrefix(magic, []byte{0x1f, 0x8b})
+		A, err = dataset.DecodeMatrixNames(br, displayName(path), h, names)
 	} else {
 		A, err = dataset.ReadMatrixNames(path, h, names)
 	}
@@ -128,12 +134,106 @@ func (f *dataFlags) scanMatrixRows(path string, names *[]string, block int, fn f
 	return badInput(headerFlagNote(err))
 }
 
+// errSecondInput stops scanSample when --source-scores, read beside
+// --features, failed or its rows ran out before or after X's: the caller
+// reads both whole (loadData), which gives the error reading them gives,
+// X's first.
+var errSecondInput = errors.New("the source scores do not follow the features row for row")
+
+// scanSample reads the sample's --features and --source-scores (regular
+// files; either may be absent) in blocks of at most block rows
+// (scanMatrixRows), both in lockstep: it gives fn each block of X with the
+// same rows of H (nil when absent), and sets names as loadData sets them.
+// It returns the rows given. X's reader's errors and fn's are returned as
+// they are; when H's reader failed, or H has other rows than X,
+// errSecondInput. A block of H holding the rows of two of its file's
+// blocks (a range header dropped from the first makes it one row short)
+// is a copy, other blocks views of what the reader gave.
+func (f *dataFlags) scanSample(names *sampleNames, block int, fn func(X, H *mat.Dense) error) (int, error) {
+	m := 0
+	count := func(A *mat.Dense) { m += A.RawMatrix().Rows }
+	if f.features == "" || f.scores == "" {
+		if f.features == "" {
+			err := f.scanMatrixRows(f.scores, &names.sources, block, func(H *mat.Dense) error { count(H); return fn(nil, H) })
+			return m, err
+		}
+		err := f.scanMatrixRows(f.features, &names.features, block, func(X *mat.Dense) error { count(X); return fn(X, nil) })
+		return m, err
+	}
+	var hErr error
+	next, stop := iter.Pull(func(yield func(*mat.Dense) bool) {
+		hErr = f.scanMatrixRows(f.scores, &names.sources, block, func(H *mat.Dense) error {
+			if !yield(H) {
+				return errSecondInput
+			}
+			return nil
+		})
+	})
+	defer stop()
+	var pending *mat.Dense // H's rows read and not yet given
+	err := f.scanMatrixRows(f.features, &names.features, block, func(X *mat.Dense) error {
+		H, ok := takeRows(&pending, next, X.RawMatrix().Rows)
+		if !ok {
+			return errSecondInput
+		}
+		count(X)
+		return fn(X, H)
+	})
+	if err != nil {
+		return m, err
+	}
+	if _, more := next(); pending != nil || more || hErr != nil {
+		return m, errSecondInput
+	}
+	return m, nil
+}
+
+// takeRows returns the next n rows of the blocks next gives, pending
+// (not nil) holding those of a block not yet returned; ok is false when
+// the blocks end first.
+func takeRows(pending **mat.Dense, next func() (*mat.Dense, bool), n int) (H *mat.Dense, ok bool) {
+	var parts []*mat.Dense
+	for got := 0; got < n; {
+		if *pending == nil {
+			if *pending, ok = next(); !ok {
+				return nil, false
+			}
+		}
+		cur := *pending
+		r, c := cur.Dims()
+		k := min(r, n-got)
+		parts = append(parts, cur.Slice(0, k, 0, c).(*mat.Dense))
+		*pending = nil
+		if k < r {
+			*pending = cur.Slice(k, r, 0, c).(*mat.Dense)
+		}
+		got += k
+	}
+	if len(parts) == 1 {
+		return parts[0], true
+	}
+	c := parts[0].RawMatrix().Cols
+	H = mat.NewDense(n, c, nil)
+	row := 0
+	for _, p := range parts {
+		r := p.RawMatrix().Rows
+		H.Slice(row, row+r, 0, c).(*mat.Dense).Copy(p)
+		row += r
+	}
+	return H, true
+}
+
 // headerFlagNote adds to the error of a text matrix file whose first line
 // could be a header or a row of data (dataset.ErrFirstLineAmbiguous) the
-// flag that says which.
+// flag that says which, and to that of a first line of column names read
+// as data under --features-header no (dataset.ErrFirstLineNames) the
+// flag's part in it.
 func headerFlagNote(err error) error {
-	if errors.Is(err, dataset.ErrFirstLineAmbiguous) {
+	switch {
+	case errors.Is(err, dataset.ErrFirstLineAmbiguous):
 		return fmt.Errorf("%w; or say which: --features-header yes reads it as a header, no as a row of data", err)
+	case errors.Is(err, dataset.ErrFirstLineNames):
+		return fmt.Errorf("%w (--features-header no reads the first line as a row of data; it reads as column names: --features-header yes or auto reads it as a header)", err)
 	}
 	return err
 }
@@ -794,13 +894,18 @@ func (f *dataFlags) rowsOf(X, H *mat.Dense) inputRows {
 	return r
 }
 
-// hintsHeader reports whether A, read from path, is a text file whose
-// first row headerNote may name: not standard input or a gzip file, which
-// the note's tail -n +2 would not serve, and read under --features-header
-// auto (yes and no said what the line is).
+// hintsHeader reports whether A, read from path, is text whose first row
+// headerNote may name — a file not named .npy (a gzip file too), or
+// standard input that held plain text (stdinText; gzip on standard input
+// may be a .npy array) —, read under --features-header auto (yes and no
+// said what the line is).
 func (f *dataFlags) hintsHeader(path string, A *mat.Dense) bool {
 	h, _ := f.matrixHeader()
-	return h == dataset.HeaderAuto && A != nil && A.RawMatrix().Rows > 0 && path != "" && path != stdinName && !dataset.NPYName(path) && !strings.HasSuffix(path, ".gz")
+	text := path != "" && !dataset.NPYName(path)
+	if path == stdinName {
+		text = f.stdinText
+	}
+	return h == dataset.HeaderAuto && A != nil && A.RawMatrix().Rows > 0 && text
 }
 
 // headerHint returns, when the inputs have one row more than the n labels
@@ -825,7 +930,11 @@ func headerNote(path string, first []float64) string {
 		vals = append(vals, "…")
 	}
 	name := displayName(path)
-	return fmt.Sprintf(" (if the first line of %s, %q, is a header of column names, not an example: greedytl reads a header of numbers as data: --features-header yes reads it as a header; or drop the line (tail -n +2 %s > new.csv) or write the file without it (pandas: to_csv(path, index=False, header=False)))", name, strings.Join(vals, ","), name)
+	drop := fmt.Sprintf("drop the line (tail -n +2 %s > new.csv) or ", name)
+	if path == stdinName || strings.HasSuffix(path, ".gz") {
+		drop = "" // tail -n +2 reads no stream already read, nor gzip
+	}
+	return fmt.Sprintf(" (if the first line of %s, %q, is a header of column names, not an example: greedytl reads a header of numbers as data: --features-header yes reads it as a header; or %swrite the file without it (pandas: to_csv(path, index=False, header=False)))", name, strings.Join(vals, ","), drop)
 }
 
 // loadLabels reads binary labels (two classes, or --positive against the
@@ -902,9 +1011,12 @@ func headerHint(cls *dataset.Classes, m int) string {
 // greedytl.Options.Set's, checked as the other GreedyTL flags' are
 // (fitOptions.spec), so that --lambda takes what lambda= in --method takes.
 type lambdaValue struct {
-	v    float64
-	auto bool
+	v     float64
+	auto  bool
+	typed string // the text it was last set from (typedText)
 }
+
+func (l *lambdaValue) typedText() string { return l.typed }
 
 func (l *lambdaValue) String() string {
 	if l.auto {
@@ -915,14 +1027,14 @@ func (l *lambdaValue) String() string {
 
 func (l *lambdaValue) Set(s string) error {
 	if modelfile.IsAuto(s) {
-		l.auto = true
+		l.auto, l.typed = true, s
 		return nil
 	}
 	v, err := parseNumber(s, numberKind{one: "a positive number or auto"})
 	if err != nil {
 		return err
 	}
-	l.v, l.auto = v, false
+	l.v, l.auto, l.typed = v, false, s
 	return nil
 }
 

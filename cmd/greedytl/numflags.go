@@ -139,28 +139,46 @@ func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
 }
 
 // intValue is a whole-number flag, read by parseWhole and shown as
-// pflag's IntVar shows it.
-type intValue int
+// pflag's IntVar shows it; typed is the text it was last set from.
+type intValue struct {
+	p     *int
+	typed string
+}
 
-func (v *intValue) String() string { return strconv.Itoa(int(*v)) }
+func (v *intValue) String() string { return strconv.Itoa(*v.p) }
 
 func (v *intValue) Set(s string) error {
 	n, err := parseWhole(s)
 	if err != nil {
 		return err
 	}
-	*v = intValue(n)
+	*v.p, v.typed = n, s
 	return nil
 }
 
 func (v *intValue) Type() string { return "int" }
+
+func (v *intValue) typedText() string { return v.typed }
 
 // intVarP defines the whole-number flag name (shorthand short, or none
 // when "") of fl, stored in p, with default def: pflag's IntVarP, with
 // parseWhole's messages.
 func intVarP(fl *pflag.FlagSet, p *int, name, short string, def int, usage string) {
 	*p = def
-	fl.VarP((*intValue)(p), name, short, usage)
+	fl.VarP(&intValue{p: p}, name, short, usage)
+}
+
+// typedText returns the text the flag name of fl was given as, as typed
+// (a value refused later, once read, is quoted so: --max-k 2147483648,
+// not 2.147483648e+09), for the flags that keep it (intValue,
+// numberValue, lambdaValue), else, or before it is set, its value as
+// pflag shows it.
+func typedText(fl *pflag.FlagSet, name string) string {
+	f := fl.Lookup(name)
+	if t, ok := f.Value.(interface{ typedText() string }); ok && t.typedText() != "" {
+		return t.typedText()
+	}
+	return f.Value.String()
 }
 
 // intList is a list of whole numbers flag: items separated by commas,
@@ -229,28 +247,34 @@ func uint64Var(fl *pflag.FlagSet, p *uint64, name string, def uint64, usage stri
 
 // numberValue is a float64 flag read by parseNumber (number.ParseSetting,
 // the rule for numbers a user types: no digit separators; 1e-400, which
-// would be 0, and 1e400 refused), shown as pflag shows a float64.
-type numberValue float64
+// would be 0, and 1e400 refused), shown as pflag shows a float64; typed is
+// the text it was last set from.
+type numberValue struct {
+	p     *float64
+	typed string
+}
 
-func (v *numberValue) String() string { return strconv.FormatFloat(float64(*v), 'g', -1, 64) }
+func (v *numberValue) String() string { return strconv.FormatFloat(*v.p, 'g', -1, 64) }
 
 func (v *numberValue) Set(s string) error {
 	x, err := parseNumber(s, aNumber)
 	if err != nil {
 		return err
 	}
-	*v = numberValue(x)
+	*v.p, v.typed = x, s
 	return nil
 }
 
 func (v *numberValue) Type() string { return "float64" }
+
+func (v *numberValue) typedText() string { return v.typed }
 
 // numberVarP defines the float64 flag name (shorthand short, or none when
 // "") of c, stored in p, with default def: pflag's Float64VarP, read by
 // parseNumber.
 func numberVarP(c *cobra.Command, p *float64, name, short string, def float64, usage string) {
 	*p = def
-	c.Flags().VarP((*numberValue)(p), name, short, usage)
+	c.Flags().VarP(&numberValue{p: p}, name, short, usage)
 }
 
 // floatList is a list of numbers flag (--c-grid): items separated by
@@ -282,7 +306,7 @@ func (l *floatList) Type() string { return "floats" }
 // is parsed.
 type workersValue int
 
-func (w *workersValue) String() string { return (*intValue)(w).String() }
+func (w *workersValue) String() string { return strconv.Itoa(int(*w)) }
 
 func (w *workersValue) Set(s string) error {
 	n, err := parseWhole(s)
@@ -293,7 +317,7 @@ func (w *workersValue) Set(s string) error {
 	return nil
 }
 
-func (w *workersValue) Type() string { return (*intValue)(w).Type() }
+func (w *workersValue) Type() string { return "int" }
 
 // workersZero says what --workers 0, its default, stands for
 // (parallel.Count), in the flag's help and in its parse error alike.

@@ -309,3 +309,27 @@ func TestNumericFlagSyntax(t *testing.T) {
 		}
 	}
 }
+
+// TestGreedyFlagValueAsTyped checks that fit's refusal of a GreedyTL
+// flag's value, once read (beyond 2³¹−1, below 0, in conflict with
+// --method), quotes the value as it was typed, as
+// docs/conventions.md says a refused value is quoted; it quoted the
+// number read, in its shortest form ("--max-k 2.147483648e+09").
+func TestGreedyFlagValueAsTyped(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--max-k", "2147483648"}, "greedytl: --max-k 2147483648: "},
+		{[]string{"--sample", "+03000000000"}, "greedytl: --sample +03000000000: "},
+		{[]string{"--delta", "-1e-0"}, "greedytl: --delta -1e-0: "},
+		{[]string{"--lambda", "1E-3", "--method", "greedytl:lambda=2"}, "greedytl: --lambda 1E-3 conflicts with lambda=2"},
+		{[]string{"--lambda", "AUTO", "--method", "greedytl:lambda=2"}, "greedytl: --lambda AUTO conflicts with"},
+		{[]string{"--gamma", "0.50", "--method", "greedytl:gamma=2"}, "greedytl: --gamma 0.50 conflicts with gamma=2"},
+	} {
+		args := append([]string{"fit", "--features", "X.npy", "--labels", "y.txt"}, tc.args...)
+		if code, _, stderr := cli(t, "", args...); code != 2 || !strings.HasPrefix(stderr, tc.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}

@@ -93,7 +93,12 @@ a hidden character). With --labels it reports the accuracy and the balanced
 accuracy (the mean recall over the classes the labels hold, as scikit-learn's
 balanced_accuracy_score; the line says how many of the model's classes that
 is), and with --json these and the confusion matrix (rows: true classes,
-columns: predicted; every class of the model) as JSON. predict scores
+columns: predicted; every class of the model) as JSON. predict reads
+--features and --source-scores files (text, or .npy in C order) a block
+of rows at a time, both in step, holding a block of them, not the whole
+matrices (gzip, Fortran order, the standard input and --sources are read
+whole), for a multi-class model and a binary one that scores each row
+alone (a dictionary model's rows are scored whole); it scores
 the rows of a multi-class model a block at a time, holding one block's
 scores, not every row's; --scores writes each block as it is scored: to
 --out atomically (an error, or a stop signal, leaves no file), on standard
@@ -220,6 +225,9 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 			scores, err = model.Predict(d)
 			return err
 		}
+		if !method.RowByRow(model) {
+			blocks = nil // its scores of a row may depend on the others: read whole
+		}
 		if rows, err = o.scoreInBlocks(ctx, s, modelColumnNames(f.Info), blocks, whole, false); err != nil {
 			return err
 		}
@@ -262,24 +270,33 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 	return nil
 }
 
-// predictBlock is the rows of a text file of features that predict reads
-// and scores at once (scoreInBlocks); a variable for the tests.
+// predictBlock is the rows of a features or source scores file that
+// predict reads and scores at once (scoreInBlocks); a variable for the
+// tests.
 var predictBlock = 8192
 
-// scoreInBlocks scores the sample when it is --features alone, a regular
-// file. It reads predictBlock rows at a time (dataset.ScanMatrixRows) and
+// scoreInBlocks scores the sample when it is --features, --source-scores
+// or both, regular files, and score is not nil. It reads predictBlock rows
+// at a time (dataset.ScanMatrixRows: text, and .npy in C order), of both
+// files in lockstep — each block of X given with the same rows of H — and
 // gives each block to score, which keeps the block's scores or writes
-// them: predict holds a block of features and the scores, not the whole
-// matrix. It returns the inputs' rows. Another sample (standard input or a
-// pipe could not be read again) it reads whole (loadData) and gives to
-// whole, which keeps the sample's scores in place of any score kept; so too
-// when the model failed on a block, which gives the error the whole sample
-// gives (predictError). A model checks its columns in turn over every row,
-// so its first error on a block need not be its first on the whole, and it
-// numbers the block's rows, not the file's. The reader's own errors (a line
-// of the file, a check at its end) are loadData's, and returned as it
-// returns them (badInput). The column names are checked as loadData checks
-// them.
+// them: predict holds a block of the inputs and the scores, not the whole
+// matrices. It returns the inputs' rows. Another sample (--sources, whose
+// scores of X come from one matrix product over all its rows, which a
+// BLAS may sum in an order chosen by the product's size; standard input or
+// a pipe, which could not be read again), or a nil score (a model that
+// does not score each row alone: method.RowByRow), it reads whole
+// (loadData) and gives to whole, which keeps the sample's scores in place
+// of any score kept; so too when the model failed on a block, which gives
+// the error the whole sample gives (predictError), and when H's file
+// failed or its rows ran out before or after X's, which gives the error
+// (H's own, or the rows' mismatch) that reading them whole gives, X's
+// errors first. A model checks its columns in turn over every row, so its
+// first error on a block need not be its first on the whole, and it
+// numbers the block's rows, not the file's. The errors of the first
+// file's reader (a line of the file, a check at its end) are loadData's,
+// and returned as it returns them (badInput). The column names are
+// checked as loadData checks them.
 //
 // It heeds ctx (heedSignals) from the first block read in blocks, and,
 // when heedWhole is set (whole checks ctx between blocks of rows), once a
@@ -308,28 +325,40 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 		}
 		return rows, nil
 	}
-	if f.features == "" || f.scores != "" || f.sources.given() || f.features == stdinName {
+	if score == nil || f.sources.given() || !f.given() {
 		return fallback()
 	}
-	if st, err := os.Stat(f.features); err != nil || !st.Mode().IsRegular() {
-		return fallback()
+	for _, p := range []string{f.features, f.scores} {
+		if p == "" {
+			continue
+		}
+		if st, err := os.Stat(p); p == stdinName || err != nil || !st.Mode().IsRegular() {
+			return fallback()
+		}
 	}
 	heedSignals(ctx)
 	var names sampleNames
-	var first *mat.Dense // the first row, for rowsOf
-	var modelErr error   // score's error, not the reader's
-	var stop error       // ctx's or the output's: no reading again
-	m := 0
-	err := f.scanMatrixRows(f.features, &names.features, predictBlock, func(X *mat.Dense) error {
+	var firstX, firstH *mat.Dense // the first rows, for rowsOf
+	var modelErr error            // score's error, not the readers'
+	var stop error                // ctx's or the output's: no reading again
+	m, err := f.scanSample(&names, predictBlock, func(X, H *mat.Dense) error {
 		if stop = ctx.Err(); stop != nil {
 			return stop
 		}
-		r, c := X.Dims()
-		if first == nil {
-			first = mat.DenseCopyOf(X.Slice(0, 1, 0, c))
+		var d method.Data
+		if X != nil {
+			d.X = X
+			if firstX == nil {
+				firstX = mat.DenseCopyOf(X.Slice(0, 1, 0, X.RawMatrix().Cols))
+			}
 		}
-		m += r
-		if modelErr = score(method.Data{X: X}); modelErr != nil && final(modelErr) {
+		if H != nil {
+			d.H = H
+			if firstH == nil {
+				firstH = mat.DenseCopyOf(H.Slice(0, 1, 0, H.RawMatrix().Cols))
+			}
+		}
+		if modelErr = score(d); modelErr != nil && final(modelErr) {
 			stop = modelErr
 		}
 		return modelErr
@@ -339,15 +368,15 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 		return inputRows{}, o.interrupted(stop)
 	case stop != nil:
 		return inputRows{}, stop
-	case modelErr != nil:
+	case modelErr != nil, errors.Is(err, errSecondInput):
 		return fallback()
 	case err != nil:
 		return inputRows{}, err
 	}
-	if err := f.checkModelNames(s, o.modelName(), rec, names, first, nil); err != nil {
+	if err := f.checkModelNames(s, o.modelName(), rec, names, firstX, firstH); err != nil {
 		return inputRows{}, err
 	}
-	rows := f.rowsOf(first, nil)
+	rows := f.rowsOf(firstX, firstH)
 	rows.m = m
 	return rows, nil
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"syscall"
 
@@ -111,16 +112,18 @@ type signalStateKey struct{}
 // context from here on: the first stop signal cancels it, and the command
 // stops taking work, keeps what it finished and exits with status 128 + n.
 // Until then the first signal ends the process at once, with status
-// 128 + n: so it does for the commands that never call it (predict,
-// inspect, report, merge, help …), which have no finished work to keep
-// and never look at their context (a long predict stopped by Ctrl-C used
-// to finish and exit 0, as if no signal had come), and for the others
-// while they read their inputs, which keeps nothing and which the readers
-// (package dataset's) do not stop for the context (Ctrl-C during the
-// loading of a large data set took effect only once it was read). Each
-// command whose work heeds its context calls it where its inputs are read
-// (fit, train, train-sources, experiment, demo) or at its start (bench,
-// synth). Without signalContext's context, it does nothing.
+// 128 + n: so it does for the commands that never call it (inspect,
+// report, merge, help …), which have no finished work to keep and never
+// look at their context, and for the others while they read their
+// inputs, which keeps nothing and which the readers (package dataset's)
+// do not stop for the context (Ctrl-C during the loading of a large data
+// set took effect only once it was read). Each command whose work heeds
+// its context calls it where its inputs are read (fit, train,
+// train-sources, experiment, demo), where it starts scoring (predict,
+// which stops between blocks of rows: scoreInBlocks; a long predict
+// stopped by Ctrl-C used to finish and exit 0, as if no signal had come)
+// or at its start (bench, synth). Without signalContext's context, it
+// does nothing.
 func heedSignals(ctx context.Context) {
 	if st, ok := ctx.Value(signalStateKey{}).(*signalState); ok {
 		st.heeded.Store(true)
@@ -374,16 +377,38 @@ func execute(root *cobra.Command, args []string, stdin io.Reader, stdout, stderr
 // printedError returns the error err of a command run under ctx
 // (signalContext's) as execute prints it, after "greedytl: ": err, or,
 // when a stop signal cancelled ctx and err is that cancellation, err after
-// the signal ("stopped by SIGINT: method: ... fit interrupted: context
-// canceled") unless err names it already. The one form of a command's
-// error, for what repeats it elsewhere (fit --json's report).
+// the signal, without the context's own words at its end, which say
+// nothing the signal does not ("stopped by SIGINT: method: ... fit
+// interrupted", not "... fit interrupted: context canceled"), unless err
+// names the signal already. The error still is err and the signal
+// (errors.Is, errors.As). The one form of a command's error, for what
+// repeats it elsewhere (fit --json's report).
 func printedError(ctx context.Context, err error) error {
 	var sig stoppedBy
 	if errors.As(context.Cause(ctx), &sig) && errors.Is(err, context.Canceled) && !errors.As(err, new(stoppedBy)) {
-		return fmt.Errorf("%w: %w", sig, err)
+		msg := err.Error()
+		for _, tail := range []error{context.Canceled, context.DeadlineExceeded} {
+			msg = strings.TrimSuffix(msg, tail.Error())
+		}
+		msg = strings.TrimSuffix(msg, ": ")
+		if msg == "" {
+			return sig
+		}
+		return signalError{sig: sig, err: err, msg: sig.Error() + ": " + msg}
 	}
 	return err
 }
+
+// signalError is the error of a command stopped by a signal, as
+// printedError words it: msg, wrapping the signal and the command's error.
+type signalError struct {
+	sig stoppedBy
+	err error
+	msg string
+}
+
+func (e signalError) Error() string   { return e.msg }
+func (e signalError) Unwrap() []error { return []error{e.sig, e.err} }
 
 func newRootCmd(s *streams) *cobra.Command {
 	root := &cobra.Command{
@@ -395,7 +420,7 @@ classifiers and feature dimensions that help (GreedyTL; its randomised variant
 GreedyTL-59 scores 59 random candidates a step).
 
 Inputs: features X (m×d) and source scores H (m×n) as NumPy .npy or CSV/TSV
-(train reads LIBSVM/svmlight), labels as .npy (numbers) or a text/CSV file, one
+(train reads LIBSVM/svmlight), labels as .npy (numbers or strings) or a text/CSV file, one
 per example: two classes ({-1,+1}, {0,1}, or any two values with --positive)
 or three or more, names or numbers, fitted as one model.
 

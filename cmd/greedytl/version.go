@@ -55,8 +55,9 @@ a modified tree) also the SHA-256 of its executable, which run.json records
 to tell such builds apart (experiment resumes and merge merges only runs of
 one build). 'greedytl --version' prints the same line.
 
-With --json it prints them as a JSON object ("module", "revision",
-"modified", "go", and "executable_sha256" for such a build) with, for programs that drive greedytl, the model file
+With --json it prints them as a JSON object ("module"; "revision" when
+known — a build without VCS information has none —; "modified", true,
+only for a modified tree; "go"; and "executable_sha256" for such a build) with, for programs that drive greedytl, the model file
 format and version that fit writes ("model_format", "model_version") and the
 registered methods that fit --method accepts ("methods", the binary ones, and
 "multiclass_methods", the native multi-class ones), and the version of the

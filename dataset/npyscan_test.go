@@ -1,0 +1,92 @@
+package dataset
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"math"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestScanMatrixRowsNPY checks that ScanMatrixRows gives an uncompressed
+// 2-D .npy file in C order (or of one column) in blocks of at most block
+// rows — it gave the whole matrix in one call — that the blocks, joined,
+// are the matrix ReadNPYMatrix reads, and that a file it refuses (a NaN or
+// an inexact integer after the first block, other shapes) fails with its
+// error, naming the file's row or element. Fortran order and gzip are read
+// whole, as ReadNPYMatrix reads them.
+func TestScanMatrixRowsNPY(t *testing.T) {
+	dir := t.TempDir()
+	const r, c = 25, 3
+	f64 := make([]float64, r*c)
+	f32 := make([]float32, r*c)
+	i64 := make([]int64, r*c)
+	for k := range f64 {
+		f64[k] = float64(k%7) - 2.5/float64(k+1)
+		f32[k] = float32(f64[k])
+		i64[k] = int64(k*k - 40)
+	}
+	nan := slices.Clone(f64)
+	nan[17*c+2] = math.NaN()
+	big := slices.Clone(i64)
+	big[20*c+1] = 1<<53 + 1
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(npyFile(1, dict("<f8", false, fmt.Sprintf("(%d, %d)", r, c)), encode(le, f64)))
+	zw.Close()
+	shape := fmt.Sprintf("(%d, %d)", r, c)
+	files := []struct {
+		name    string
+		b       []byte
+		blocked bool // given in blocks of at most block rows
+	}{
+		{"f8.npy", npyFile(1, dict("<f8", false, shape), encode(le, f64)), true},
+		{"f4.npy", npyFile(1, dict("<f4", false, shape), encode(le, f32)), true},
+		{"f4be.npy", npyFile(1, dict(">f4", false, shape), encode(be, f32)), true},
+		{"i8.npy", npyFile(2, dict("<i8", false, shape), encode(le, i64)), true},
+		{"column.npy", npyFile(1, dict("<f8", true, fmt.Sprintf("(%d, 1)", r*c)), encode(le, f64)), true},
+		{"fortran.npy", npyFile(1, dict("<f8", true, shape), encode(le, f64)), false},
+		{"nan.npy", npyFile(1, dict("<f8", false, shape), encode(le, nan)), true},
+		{"big.npy", npyFile(1, dict("<i8", false, shape), encode(le, big)), true},
+		{"vector.npy", npyFile(1, dict("<f8", false, fmt.Sprintf("(%d,)", r*c)), encode(le, f64)), false},
+		{"norows.npy", npyFile(1, dict("<f8", false, "(0, 3)"), nil), false},
+		{"strings.npy", npyFile(1, dict("<U3", false, "(1, 1)"), make([]byte, 12)), false},
+		{"short.npy", npyFile(1, dict("<f8", false, shape), encode(le, f64[:10])), false},
+		{"gzip.npy", gz.Bytes(), false},
+		{"sniffed.dat", npyFile(1, dict("<f8", false, shape), encode(le, f64)), true},
+	}
+	for _, f := range files {
+		path := writeNPYFile(t, dir, f.name, f.b)
+		want, wantErr := ReadMatrix(path)
+		for _, block := range []int{2, 3, 7, 1000} {
+			var got []float64
+			rows, calls := 0, 0
+			err := ScanMatrixRows(path, HeaderAuto, nil, block, func(b *mat.Dense) error {
+				br, _ := b.Dims()
+				calls++
+				rows += br
+				if f.blocked && br > block {
+					t.Errorf("%s block %d: a block of %d rows", f.name, block, br)
+				}
+				got = append(got, b.RawMatrix().Data...)
+				return nil
+			})
+			if wantErr != nil {
+				if err == nil || err.Error() != wantErr.Error() {
+					t.Errorf("%s block %d: error %v, want %v", f.name, block, err, wantErr)
+				}
+				continue
+			}
+			wr, _ := want.Dims()
+			if err != nil || rows != wr || !slices.Equal(got, want.RawMatrix().Data) {
+				t.Errorf("%s block %d: %d rows %v, %v; want %d rows %v", f.name, block, rows, got, err, wr, want.RawMatrix().Data)
+			}
+			if wantCalls := (wr + block - 1) / block; f.blocked && calls != wantCalls {
+				t.Errorf("%s block %d: %d blocks, want %d", f.name, block, calls, wantCalls)
+			}
+		}
+	}
+}
