@@ -341,3 +341,20 @@ func TestWatchAncestorRoutes(t *testing.T) {
 		syscall.Kill(child, syscall.SIGKILL)
 	}
 }
+
+// TestRootHelpParentRule checks that the root help's environment section
+// gives parentEnv's rule: an ancestor may be named, not only the parent
+// (it said any other process stopped greedytl at once), and unreadable
+// ancestors stop it too.
+func TestRootHelpParentRule(t *testing.T) {
+	help := strings.Join(strings.Fields(newRootCmd(&streams{}).Long), " ")
+	for _, want := range []string{"PID may be its parent", "or a further ancestor when a wrapper runs greedytl as a child",
+		"a PID that is neither, or ancestors that cannot be read from /proc, stop it at once with status 143"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("greedytl --help does not say %q", want)
+		}
+	}
+	if strings.Contains(help, "not greedytl's parent stops it at once") {
+		t.Error("greedytl --help still says a PID that is not greedytl's parent stops it at once")
+	}
+}
