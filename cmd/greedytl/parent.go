@@ -22,8 +22,10 @@ import (
 //     pidfd, or where it cannot open one a look at its ancestors every
 //     ancestorPoll) and sends itself SIGTERM when it ends;
 //   - otherwise (the process has ended, greedytl having been handed to
-//     another parent, or it never was an ancestor) greedytl exits at once
-//     with status 143, as the signal would have made it.
+//     another parent, or it never was an ancestor), or when its ancestors
+//     cannot be read (no /proc, or /proc mounted with hidepid=2: the error
+//     names the file and why), greedytl exits at once with status 143, as
+//     the signal would have made it.
 //
 // Elsewhere there is no such signal: the value is checked and otherwise
 // ignored. The variable is removed from greedytl's environment, so it is

@@ -205,7 +205,7 @@ func childOf(pid int) int {
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
 		if p, err := strconv.Atoi(e.Name()); err == nil {
-			if pp, ok := parentOf(p); ok && pp == pid {
+			if pp, err := parentOf(p); err == nil && pp == pid {
 				return p
 			}
 		}
@@ -233,8 +233,8 @@ func TestAncestorWatchers(t *testing.T) {
 		pid  int
 		want bool
 	}{{sh.Process.Pid, true}, {os.Getpid(), true}, {child, true}, {other.Process.Pid, false}} {
-		if got := hasAncestor(child, c.pid); got != c.want {
-			t.Errorf("hasAncestor(%d, %d) = %v, want %v", child, c.pid, got, c.want)
+		if got, err := hasAncestor(child, c.pid); got != c.want || err != nil {
+			t.Errorf("hasAncestor(%d, %d) = %v, %v; want %v, nil", child, c.pid, got, err, c.want)
 		}
 	}
 	fd, err := unix.PidfdOpen(sh.Process.Pid, 0)
@@ -265,5 +265,96 @@ func TestAncestorWatchers(t *testing.T) {
 	}
 	if ended(child, 0) {
 		t.Error("the shell's child ended with it: the watchers were not tested on a live descendant")
+	}
+}
+
+// TestAncestorsUnreadable points procDir at a directory without the
+// process's stat file, then at one whose stat file has no parent field, as
+// where /proc is not mounted or hides other users' processes (hidepid=2):
+// watchAncestor, asked about this test's parent as the ancestor of this
+// test, still stops greedytl (status 143), but its error names the file it
+// could not read and why, not a process that has ended or never started
+// greedytl.
+func TestAncestorsUnreadable(t *testing.T) {
+	defer func(d string) { procDir = d }(procDir)
+	me, parent := os.Getpid(), os.Getppid()
+	procDir = t.TempDir()
+	stat := filepath.Join(procDir, strconv.Itoa(me), "stat")
+	badStat := filepath.Join(t.TempDir(), strconv.Itoa(me), "stat")
+	if err := os.MkdirAll(filepath.Dir(badStat), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(badStat, []byte(strconv.Itoa(me)+" (go test) S"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ dir, want string }{
+		{procDir, "could not read " + stat + ": no such file or directory"},
+		{filepath.Dir(filepath.Dir(badStat)), badStat + ": no parent process id after the command name"},
+	} {
+		procDir = c.dir
+		code, err := watchAncestor(parent, me, func() { t.Error("stop called") })
+		want := "GREEDYTL_PARENT_PID=" + strconv.Itoa(parent) + ": greedytl's parent is process " + strconv.Itoa(me) +
+			", and whether process " + strconv.Itoa(parent) + " is one of its ancestors cannot be told (" + c.want + "): stopping"
+		if code != 143 || err == nil || err.Error() != want {
+			t.Errorf("procDir %s: status %d, error %v; want 143, %q", c.dir, code, err, want)
+		}
+	}
+}
+
+// TestWatchAncestorRoutes runs watchAncestor, followParent's watch of an
+// ancestor, on a shell whose child sleeps (the child standing for
+// greedytl, the shell for the process named), once with pidfds and once
+// with pidfdOpen failing as on kernels before 5.3 (the polling route,
+// every ancestorPoll): neither stops while the shell runs, and each stops
+// within 3 s once the shell, killed with SIGKILL, has ended: ancestorPoll's
+// second and 2 s to spare (the bound is written out, not computed from
+// ancestorPoll, so that a slower poll fails it).
+func TestWatchAncestorRoutes(t *testing.T) {
+	defer func(f func(int, int) (int, error)) { pidfdOpen = f }(pidfdOpen)
+	for _, route := range []string{"pidfd", "poll"} {
+		polled := false
+		if route == "poll" {
+			pidfdOpen = func(int, int) (int, error) { polled = true; return -1, unix.ENOSYS }
+		}
+		sh, child := startPrintingPID(t, "its child's", "sleep 60 & echo $!; wait")
+		stopped := make(chan struct{})
+		code, err := watchAncestor(sh.Process.Pid, child, func() { close(stopped) })
+		if code != 0 || err != nil {
+			t.Errorf("%s: watchAncestor(the shell, its child) = %d, %v; want 0, nil", route, code, err)
+		}
+		if route == "poll" && !polled {
+			t.Error("poll: watchAncestor did not call pidfdOpen")
+		}
+		select {
+		case <-stopped:
+			t.Errorf("%s: stopped while the shell ran", route)
+		case <-time.After(300 * time.Millisecond):
+		}
+		sh.Process.Kill()
+		sh.Wait()
+		const bound = 3 * time.Second
+		select {
+		case <-stopped:
+		case <-time.After(bound):
+			t.Errorf("%s: not stopped within %v of the shell's end (ancestorPoll %v)", route, bound, ancestorPoll)
+		}
+		syscall.Kill(child, syscall.SIGKILL)
+	}
+}
+
+// TestRootHelpParentRule checks that the root help's environment section
+// gives parentEnv's rule: an ancestor may be named, not only the parent
+// (it said any other process stopped greedytl at once), and unreadable
+// ancestors stop it too.
+func TestRootHelpParentRule(t *testing.T) {
+	help := strings.Join(strings.Fields(newRootCmd(&streams{}).Long), " ")
+	for _, want := range []string{"PID may be its parent", "or a further ancestor when a wrapper runs greedytl as a child",
+		"a PID that is neither, or ancestors that cannot be read from /proc, stop it at once with status 143"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("greedytl --help does not say %q", want)
+		}
+	}
+	if strings.Contains(help, "not greedytl's parent stops it at once") {
+		t.Error("greedytl --help still says a PID that is not greedytl's parent stops it at once")
 	}
 }

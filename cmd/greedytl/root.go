@@ -448,11 +448,12 @@ error, never read as absent, so that an unset variable in a script
 Environment: GOMAXPROCS bounds the threads of greedytl's own work (by
 default the CPUs it may run on: its CPU affinity and, in a container, its
 CPU limit); --workers defaults to it. GREEDYTL_PARENT_PID=PID, which the
-Python package sets, stops greedytl as SIGTERM does when its parent PID
-ends, however it ends (Linux, where it is the end of the thread of PID that
-started greedytl, and a PID that is not greedytl's parent stops it at once,
-as the parent's end would; elsewhere the value is checked and otherwise
-ignored).`,
+Python package sets, stops greedytl as SIGTERM does when process PID ends,
+however it ends (Linux: PID may be its parent, whose thread that started
+greedytl ending counts as its end, or a further ancestor when a wrapper runs
+greedytl as a child; a PID that is neither, or ancestors that cannot be read
+from /proc, stop it at once with status 143; elsewhere the value is checked
+and otherwise ignored).`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

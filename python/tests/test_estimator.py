@@ -3117,6 +3117,17 @@ def test_sources_repr_short():
     assert est.get_params()["sources"] is zoo and clone(est).sources is zoo
 
 
+def test_sources_repr_limit():
+    """Sources' repr names up to 8 classifiers one by one and summarises 9:
+    the limit itself, not only lists far from it."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.svm import SVC
+    eight = [SVC()] + [LogisticRegression() for _ in range(7)]
+    assert repr(greedytl.Sources(eight)) == "Sources([SVC{}])".format(", LogisticRegression" * 7)
+    assert repr(greedytl.Sources(eight + [SVC()])) == \
+        "Sources([9 classifiers: 2 SVC, 7 LogisticRegression])"
+
+
 def test_check_estimator(multiclass_cli):
     """scikit-learn's own checks pass, none marked as expected to fail (they
     include multi-class data: they need a greedytl that fits multi-class
