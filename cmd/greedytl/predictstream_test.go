@@ -174,7 +174,7 @@ func TestFitOneClassCheckStops(t *testing.T) {
 }
 
 // TestPredictStopsOnSIGTERM: SIGTERM while predict --scores --out writes
-// the scores of a large file ends it with status 143, saying that predict
+// the scores of a large file (once it has written some) ends it with status 143, saying that predict
 // was interrupted (it heeds the signal between blocks of rows), and
 // leaves no output, whole or temporary.
 func TestPredictStopsOnSIGTERM(t *testing.T) {
@@ -198,7 +198,18 @@ func TestPredictStopsOnSIGTERM(t *testing.T) {
 	test := writeText(t, dir, "test.csv", big.String())
 	work := t.TempDir()
 	out := filepath.Join(work, "scores.tsv")
-	ready := func() bool { entries, _ := os.ReadDir(work); return len(entries) > 0 } // the temporary file
+	// Ready once the temporary file holds more than the header: rows of
+	// a block, scored after predict heeds its signals (the file itself is
+	// created before: a signal then ended predict at once, not saying
+	// "interrupted").
+	ready := func() bool {
+		entries, _ := os.ReadDir(work)
+		if len(entries) == 0 {
+			return false
+		}
+		info, err := entries[0].Info()
+		return err == nil && info.Size() > 1000
+	}
 	code, stderr, _ := signalWhen(t, exec.Command(bin, "predict", model, "--features", test, "--scores", "--out", out), ready, 0, syscall.SIGTERM)
 	if code == 0 {
 		t.Skip("predict finished before the signal")
