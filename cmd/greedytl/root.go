@@ -111,16 +111,16 @@ type signalStateKey struct{}
 // context from here on: the first stop signal cancels it, and the command
 // stops taking work, keeps what it finished and exits with status 128 + n.
 // Until then the first signal ends the process at once, with status
-// 128 + n: so it does for the commands that never call it (predict,
-// inspect, report, merge, help …), which have no finished work to keep
-// and never look at their context (a long predict stopped by Ctrl-C used
-// to finish and exit 0, as if no signal had come), and for the others
+// 128 + n: so it does for the commands that never call it (inspect,
+// report, merge, help …), which have no finished work to keep
+// and never look at their context, and for the others
 // while they read their inputs, which keeps nothing and which the readers
 // (package dataset's) do not stop for the context (Ctrl-C during the
 // loading of a large data set took effect only once it was read). Each
 // command whose work heeds its context calls it where its inputs are read
-// (fit, train, train-sources, experiment, demo) or at its start (bench,
-// synth). Without signalContext's context, it does nothing.
+// (fit, train, train-sources, experiment, demo; predict where it scores
+// the rows, which it writes only once all are scored) or at its start
+// (bench, synth). Without signalContext's context, it does nothing.
 func heedSignals(ctx context.Context) {
 	if st, ok := ctx.Value(signalStateKey{}).(*signalState); ok {
 		st.heeded.Store(true)
@@ -407,9 +407,10 @@ closed). A stopped command stops taking work, keeps what it finished
 (experiment: every finished cell; train-sources: every finished source), says
 so, and exits: run the same command again to resume. A second signal ends it
 at once, removing the temporary files of the outputs it was writing; so does
-the first for predict, inspect, report and merge, which have no finished work
-to keep, and for fit, train and train-sources while they read their inputs
-(experiment and demo: while they read the dataset folder). A signal that comes
+the first for inspect, report and merge, which have no finished work to keep,
+for predict while it reads its inputs (it stops between blocks of rows,
+writing nothing to --out), and for fit, train and train-sources while they
+read their inputs (experiment and demo: while they read the dataset folder). A signal that comes
 as the work finishes (a model or a report being written) lets it finish, and
 the status is 128+n all the same. A signal the command inherits ignored stays
 ignored: a shell script's background commands ignore SIGINT, so Ctrl-C on the
