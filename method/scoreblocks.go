@@ -85,7 +85,8 @@ func predictByScores(m MultiModel, d Data) ([]int, error) {
 }
 
 // PredictContext returns m.Predict(d), checking ctx between blocks of rows:
-// it returns ctx's error once ctx is done. A model scored in blocks (every
+// it returns ctx's error once ctx is done, and when ctx is done as a block
+// fails (not the block's error). A model scored in blocks (every
 // native multi-class model, one-vs-rest models of binary models that score
 // each row alone, ensembles of them) is scored a block of rows at a time
 // (scoreBlocks), holding the scores of one block, not of every row; if a
@@ -103,8 +104,11 @@ func PredictContext(ctx context.Context, m MultiModel, d Data) ([]int, error) {
 			pred = append(pred, p...)
 			return err
 		})
-		if err == nil || ctx.Err() != nil {
-			return pred, err
+		switch {
+		case ctx.Err() != nil: // a block's error as ctx was cancelled, or ctx's
+			return nil, ctx.Err()
+		case err == nil:
+			return pred, nil
 		}
 	} else {
 		return m.Predict(d)
@@ -122,10 +126,11 @@ func PredictContext(ctx context.Context, m MultiModel, d Data) ([]int, error) {
 // under the other, bit for bit. A model scored in blocks (see
 // PredictContext) gives blocks of scoreBlocks' rows; any other model one
 // block, m.Scores(d). ctx is checked between blocks: ScoreBlocks returns
-// ctx's error once it is done. An error of each is returned as it is; an
-// error of m on a block is m.Scores(d)'s on the whole of d (given when
-// Scores fails there too, else the block's), after each has had the blocks
-// before it.
+// ctx's error once it is done, and when ctx is done as a block fails (not
+// the block's error). An error of each is returned as it is; an error of m
+// on a block, the first or a later one, is m.Scores(d)'s on the whole of d
+// (given when Scores fails there too, else the block's), after each has
+// had the blocks before it.
 func ScoreBlocks(ctx context.Context, m MultiModel, d Data, each func(lo int, s *mat.Dense) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -139,20 +144,21 @@ func ScoreBlocks(ctx context.Context, m MultiModel, d Data, each func(lo int, s 
 		return each(0, s)
 	}
 	var eachErr error
-	given := false // a block was given to each
 	err := scoreInBlocks(ctx, bs, d, func(lo int, s *mat.Dense) error {
-		given = true
 		eachErr = each(lo, s)
 		return eachErr
 	})
-	if err == nil || eachErr != nil || ctx.Err() != nil {
+	switch {
+	case err == nil || eachErr != nil:
 		return err
+	case ctx.Err() != nil:
+		return ctx.Err()
 	}
 	s, whole := m.Scores(d)
 	switch {
 	case whole != nil:
 		return whole
-	case !given: // an ensemble with a member not scored in blocks
+	case errors.Is(err, errNotBlockScored): // any other model: one block
 		return each(0, s)
 	}
 	return err

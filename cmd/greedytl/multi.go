@@ -126,7 +126,9 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 	// After the fit: a failed fit says only why.
 	warnSeedUnused(c, s, mm.Name(), method.DrawsAtRandom(mm, cols(X), cols(H)))
 	if !warnConstantClasses(s, model, X, H) {
-		if err := warnOneClass(c.Context(), s, model, d, cls); err != nil {
+		// A stop during the check skips its warning, not the model: the
+		// fit is finished, and is written (exit 128+n as the work finished).
+		if err := warnOneClass(c.Context(), s, model, d, cls); err != nil && c.Context().Err() == nil {
 			return err
 		}
 	}

@@ -317,11 +317,14 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 		if err := whole(*d); err != nil {
 			switch {
 			case ctx.Err() != nil:
-				return inputRows{}, o.interrupted(err)
+				return inputRows{}, o.interrupted(ctx.Err())
 			case final(err):
 				return inputRows{}, err
 			}
 			return inputRows{}, o.predictError(err)
+		}
+		if ctx.Err() != nil { // a stop as the last rows were scored
+			return inputRows{}, o.interrupted(ctx.Err())
 		}
 		return rows, nil
 	}
@@ -365,13 +368,15 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 	})
 	switch {
 	case stop != nil && ctx.Err() != nil:
-		return inputRows{}, o.interrupted(stop)
+		return inputRows{}, o.interrupted(ctx.Err())
 	case stop != nil:
 		return inputRows{}, stop
 	case modelErr != nil, errors.Is(err, errSecondInput):
 		return fallback()
 	case err != nil:
 		return inputRows{}, err
+	case ctx.Err() != nil: // a stop as the last block was scored
+		return inputRows{}, o.interrupted(ctx.Err())
 	}
 	if err := f.checkModelNames(s, o.modelName(), rec, names, firstX, firstH); err != nil {
 		return inputRows{}, err

@@ -174,7 +174,8 @@ func TestFitOneClassCheckStops(t *testing.T) {
 }
 
 // TestPredictStopsOnSIGTERM: SIGTERM while predict --scores --out writes
-// the scores of a large file ends it with status 143, saying that predict
+// the scores of a large file (once it has written some), read in blocks
+// or whole from the standard input, ends it with status 143, saying that predict
 // was interrupted (it heeds the signal between blocks of rows), and
 // leaves no output, whole or temporary.
 func TestPredictStopsOnSIGTERM(t *testing.T) {
@@ -196,17 +197,41 @@ func TestPredictStopsOnSIGTERM(t *testing.T) {
 		fmt.Fprintf(&big, "%d.5,%d.25\n", i%17, i%13)
 	}
 	test := writeText(t, dir, "test.csv", big.String())
-	work := t.TempDir()
-	out := filepath.Join(work, "scores.tsv")
-	ready := func() bool { entries, _ := os.ReadDir(work); return len(entries) > 0 } // the temporary file
-	code, stderr, _ := signalWhen(t, exec.Command(bin, "predict", model, "--features", test, "--scores", "--out", out), ready, 0, syscall.SIGTERM)
-	if code == 0 {
-		t.Skip("predict finished before the signal")
-	}
-	if code != 143 || !strings.Contains(stderr, "stopped by SIGTERM") || !strings.Contains(stderr, "interrupted\n") || strings.Contains(stderr, "context canceled") {
-		t.Errorf("exit %d, want 143, \"stopped by SIGTERM\" and \"interrupted\" ending the line, without \"context canceled\":\n%s", code, stderr)
-	}
-	if entries, _ := os.ReadDir(work); len(entries) != 0 {
-		t.Errorf("left %v", entries)
+	for name, from := range map[string]string{"file": test, "stdin": stdinName} {
+		t.Run(name, func(t *testing.T) {
+			work := t.TempDir()
+			out := filepath.Join(work, "scores.tsv")
+			// Ready once the temporary file holds more than the header: rows of
+			// a block, scored after predict heeds its signals (the file itself is
+			// created before: a signal then ended predict at once, not saying
+			// "interrupted").
+			ready := func() bool {
+				entries, _ := os.ReadDir(work)
+				if len(entries) == 0 {
+					return false
+				}
+				info, err := entries[0].Info()
+				return err == nil && info.Size() > 1000
+			}
+			cmd := exec.Command(bin, "predict", model, "--features", from, "--scores", "--out", out)
+			if from == stdinName { // read whole, then scored in blocks
+				f, err := os.Open(test)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				cmd.Stdin = f
+			}
+			code, stderr, _ := signalWhen(t, cmd, ready, 0, syscall.SIGTERM)
+			if code == 0 {
+				t.Skip("predict finished before the signal")
+			}
+			if code != 143 || !strings.Contains(stderr, "stopped by SIGTERM") || !strings.Contains(stderr, "interrupted\n") || strings.Contains(stderr, "context canceled") {
+				t.Errorf("exit %d, want 143, \"stopped by SIGTERM\" and \"interrupted\" ending the line, without \"context canceled\":\n%s", code, stderr)
+			}
+			if entries, _ := os.ReadDir(work); len(entries) != 0 {
+				t.Errorf("left %v", entries)
+			}
+		})
 	}
 }

@@ -432,9 +432,10 @@ closed). A stopped command stops taking work, keeps what it finished
 (experiment: every finished cell; train-sources: every finished source), says
 so, and exits: run the same command again to resume. A second signal ends it
 at once, removing the temporary files of the outputs it was writing; so does
-the first for predict, inspect, report and merge, which have no finished work
-to keep, and for fit, train and train-sources while they read their inputs
-(experiment and demo: while they read the dataset folder). A signal that comes
+the first for inspect, report and merge, which have no finished work to keep,
+for predict while it reads its inputs (it stops between blocks of rows,
+writing nothing to --out), and for fit, train and train-sources while they
+read their inputs (experiment and demo: while they read the dataset folder). A signal that comes
 as the work finishes (a model or a report being written) lets it finish, and
 the status is 128+n all the same. A signal the command inherits ignored stays
 ignored: a shell script's background commands ignore SIGINT, so Ctrl-C on the

@@ -281,7 +281,8 @@ func TestInheritedIgnoredSIGINT(t *testing.T) {
 
 // TestFirstSignalEndsCommandsWithNothingToKeep stops predict and inspect,
 // reading a FIFO that is open but not finished, with one SIGTERM: they
-// never look at their context, so the signal must end them at once with
+// do not look at their context while they read (predict heeds it only
+// once it scores the rows), so the signal must end them at once with
 // status 143, saying so, and leave no output. They used to catch the
 // signal and go on, waiting for the rest of the input (once it came,
 // predict wrote its scores and exited 0, as if no signal had come: Ctrl-C

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/greedytl/greedytl/method"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestPredictScoresReadAgainWritesNoRowTwice: predict --scores of a file
+// whose row 5000 (in its third block of 2,000 rows), of 1e200s, overflows a
+// nearest-neighbour model of 700 classes (its squared distances; scored in
+// blocks of 1,472 rows, which do not divide 2,000) writes, before the error, the rows the standard
+// input's run writes (the file read whole), each once: the file's first
+// two blocks, then from the sample read again whole the rest of the rows
+// up to the block that fails — skipping a block wholly written (1,472
+// rows) and the written part of the block across row 4,000.
+func TestPredictScoresReadAgainWritesNoRowTwice(t *testing.T) {
+	smallBlocks(t, 2000)
+	const K, d, rows, bad = 700, 5, 6000, 5000
+	train := mat.NewDense(2*K, d, nil)
+	y := make([]int, 2*K)
+	names := make([]string, K)
+	for i := range 2 * K {
+		y[i] = i % K
+		for j := range d {
+			train.Set(i, j, float64((i*31+j*17)%97)/10)
+		}
+	}
+	for k := range K {
+		names[k] = fmt.Sprintf("c%d", k)
+	}
+	mm, err := method.NewMulti("nearest-neighbour")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model, err := mm.FitMulti(context.Background(), method.Data{X: train}, method.ClassLabels{Names: names, Y: y}, method.Extra{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var csv strings.Builder
+	for i := range rows {
+		for j := range d {
+			if j > 0 {
+				csv.WriteByte(',')
+			}
+			if i == bad {
+				csv.WriteString("1e200")
+			} else {
+				fmt.Fprintf(&csv, "%g", float64((i*7+j*3)%89)/9)
+			}
+		}
+		csv.WriteByte('\n')
+	}
+	features := writeText(t, t.TempDir(), "x.csv", csv.String())
+	got := map[string]string{}
+	for _, from := range []string{features, stdinName} {
+		var out, errOut bytes.Buffer
+		s := &streams{in: strings.NewReader(csv.String()), out: &out, err: &errOut}
+		o := &predictOptions{model: "m.json", scores: true}
+		o.data = dataFlags{features: from, labelSettings: &labelSettings{header: "auto"}}
+		err := runPredictMulti(context.Background(), s, o, model, sampleNames{})
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprint(bad)) {
+			t.Fatalf("from %s: error %v, want the model's error on row %d", from, err, bad)
+		}
+		got[from] = out.String()
+	}
+	n := strings.Count(got[stdinName], "\n")
+	if n <= 4000 || n > bad+1 {
+		t.Fatalf("the standard input's run wrote %d lines: the test proves nothing", n)
+	}
+	if got[features] != got[stdinName] {
+		t.Errorf("from the file: %d lines; from the standard input (read whole): %d lines", strings.Count(got[features], "\n"), n)
+	}
+}
+
+// failAfter is a standard output that takes n writes, then fails.
+type failAfter struct {
+	n, writes int
+}
+
+var errStdout = errors.New("standard output closed")
+
+func (w *failAfter) Write(p []byte) (int, error) {
+	w.writes++
+	if w.writes > w.n {
+		return 0, errStdout
+	}
+	return len(p), nil
+}
+
+// TestPredictScoresOutputFailsAfterTheHeader: predict --scores whose
+// standard output fails once the header is written fails with that
+// error, a failure of the work (exit 1), not the model's error on the
+// inputs (exit 2), and does not read and score the rows again (no write
+// after the failed one), from a file read in blocks or from the standard
+// input.
+func TestPredictScoresOutputFailsAfterTheHeader(t *testing.T) {
+	model, features := streamProblem(t)
+	body, err := os.ReadFile(features)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, from := range []string{features, stdinName} {
+		w := &failAfter{n: 1}
+		var errOut bytes.Buffer
+		s := &streams{in: bytes.NewReader(body), out: w, err: &errOut}
+		o := &predictOptions{model: "m.json", scores: true}
+		o.data = dataFlags{features: from, labelSettings: &labelSettings{header: "auto"}}
+		err := runPredictMulti(context.Background(), s, o, model, sampleNames{})
+		if !errors.Is(err, errStdout) || exitCode(err) != 1 || w.writes != 2 {
+			t.Errorf("from %s: error %v (exit %d) after %d writes; want %v, exit 1, 2 writes", from, err, exitCode(err), w.writes, errStdout)
+		}
+	}
+}
