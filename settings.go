@@ -3,6 +3,7 @@ package greedytl
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/greedytl/greedytl/modelfile"
@@ -109,7 +110,7 @@ func (o *Options) Set(key string, v float64) error {
 	case !r.ok(v):
 		return fmt.Errorf("%s must be %s, got %v", r.name, r.rule, v)
 	case r.whole && v > math.MaxInt32:
-		return fmt.Errorf("%s must be at most %d, got %v", key, math.MaxInt32, v)
+		return fmt.Errorf("%s must be at most %d, got %s", key, math.MaxInt32, strconv.FormatFloat(v, 'f', -1, 64)) // a whole number (r.ok), written as one
 	}
 	if v == 0 {
 		v = 0 // −0 is 0: one value, one spec ("delta=-0" named a model "delta=0" also names)

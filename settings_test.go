@@ -49,15 +49,16 @@ func TestSetAgreesWithFit(t *testing.T) {
 }
 
 // TestSetCountsCap: Set takes max_k and sample up to 2³¹−1 and no further,
-// as its doc says.
+// as its doc says, and its refusal writes the count refused as an integer.
 func TestSetCountsCap(t *testing.T) {
 	for _, key := range []string{KeyMaxK, KeySample} {
 		var o Options
 		if err := o.Set(key, math.MaxInt32); err != nil {
 			t.Errorf("Set(%s, 2³¹−1): %v", key, err)
 		}
-		if err := o.Set(key, math.MaxInt32+1); err == nil {
-			t.Errorf("Set(%s, 2³¹): no error", key)
+		want := key + " must be at most 2147483647, got 2147483648"
+		if err := o.Set(key, math.MaxInt32+1); err == nil || err.Error() != want {
+			t.Errorf("Set(%s, 2³¹): %v; want %q (the count as the integer it is, not 2.147483648e+09)", key, err, want)
 		}
 	}
 }

@@ -33,8 +33,8 @@ func NPYName(path string) bool {
 }
 
 // ReadMatrixNames is ReadMatrix that reads the first line of a text file
-// as h says (HeaderAuto: as DecodeCSV does; HeaderYes: a header, always;
-// HeaderNo: a row of data, always; a .npy file has no header line, and
+// as h says (HeaderAuto: as DecodeCSV does; HeaderYes: a header, always,
+// but a row of decimals is refused (ErrFirstLineData); HeaderNo: a row of data, always; a .npy file has no header line, and
 // is read as it is whatever h) and also sets *names, when names is not
 // nil, to the names of the matrix's columns in order, when it has them:
 // those of a text file's header (see DecodeCSV). It sets nil for a file
@@ -284,6 +284,9 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, names *[]string, bloc
 			split.firstRow(fields, quoted)
 			if h != HeaderNo && isIndexHeader(fields) {
 				return indexHeaderError(name, lr.line)
+			}
+			if h == HeaderYes && allDecimals(fields) {
+				return &Error{File: name, Line: lr.line, Err: ruleLine{ErrFirstLineData, "a row of decimals read as a header: every value is a number written with a point or an exponent, as data is, not as column names are"}}
 			}
 			if h == HeaderYes || h == HeaderAuto && isHeader(fields) {
 				headerLine, headerText = lr.line, bytes.Clone(line)
@@ -612,6 +615,14 @@ var ErrFirstLineAmbiguous = errors.New("a header or a row of data")
 // HeaderYes or HeaderAuto reads it as a header.
 var ErrFirstLineNames = errors.New("column names read as a row of data")
 
+// ErrFirstLineData is matched (errors.Is) by the error of a text matrix
+// read with HeaderYes whose first line is a row of decimals (every value a
+// number with a point or an exponent, as allDecimals says): data, which
+// HeaderYes would drop as column names. HeaderAuto or HeaderNo reads it as
+// a row. Integers stay names under HeaderYes (pandas' integer column
+// names).
+var ErrFirstLineData = errors.New("a row of data read as a header")
+
 // namesRow is the problem of an ErrFirstLineNames error: the value's
 // error, worded as it is.
 type namesRow struct{ err error }
@@ -622,17 +633,21 @@ func (n namesRow) Unwrap() error { return n.err }
 // Is reports whether target is ErrFirstLineNames.
 func (n namesRow) Is(target error) bool { return target == ErrFirstLineNames }
 
-// ambiguousLine is the problem of an ErrFirstLineAmbiguous error.
-type ambiguousLine struct{ msg string }
+// ruleLine is the problem of a first line that the header rule cannot
+// read as it is: kind is ErrFirstLineAmbiguous or ErrFirstLineData.
+type ruleLine struct {
+	kind error
+	msg  string
+}
 
-func (a ambiguousLine) Error() string { return a.msg }
+func (r ruleLine) Error() string { return r.msg }
 
-// Is reports whether target is ErrFirstLineAmbiguous.
-func (a ambiguousLine) Is(target error) bool { return target == ErrFirstLineAmbiguous }
+// Is reports whether target is the problem's kind.
+func (r ruleLine) Is(target error) bool { return target == r.kind }
 
 // ambiguousf is errorf for an ErrFirstLineAmbiguous error.
 func ambiguousf(file string, line int, format string, args ...any) error {
-	return &Error{File: file, Line: line, Err: ambiguousLine{fmt.Sprintf(format, args...)}}
+	return &Error{File: file, Line: line, Err: ruleLine{ErrFirstLineAmbiguous, fmt.Sprintf(format, args...)}}
 }
 
 // isIndexHeader reports whether a first line's fields are column names

@@ -226,12 +226,15 @@ func takeRows(pending **mat.Dense, next func() (*mat.Dense, bool), n int) (H *ma
 // headerFlagNote adds to the error of a text matrix file whose first line
 // could be a header or a row of data (dataset.ErrFirstLineAmbiguous) the
 // flag that says which, and to that of a first line of column names read
-// as data under --features-header no (dataset.ErrFirstLineNames) the
-// flag's part in it.
+// as data under --features-header no (dataset.ErrFirstLineNames), or of
+// a row of decimals refused as a header under yes
+// (dataset.ErrFirstLineData), the flag's part in it.
 func headerFlagNote(err error) error {
 	switch {
 	case errors.Is(err, dataset.ErrFirstLineAmbiguous):
 		return fmt.Errorf("%w; or say which: --features-header yes reads it as a header, no as a row of data", err)
+	case errors.Is(err, dataset.ErrFirstLineData):
+		return fmt.Errorf("%w (--features-header yes reads the first line of every text matrix file as a header: --features-header auto or no reads this one as a row of data)", err)
 	case errors.Is(err, dataset.ErrFirstLineNames):
 		return fmt.Errorf("%w (--features-header no reads the first line as a row of data; it reads as column names: --features-header yes or auto reads it as a header)", err)
 	}
@@ -293,7 +296,7 @@ func (f *dataFlags) register(c *cobra.Command, labelsHelp string) {
 	fl.StringVar(&f.labels, "labels", "", labelsHelp)
 	f.labelSettings = &labelSettings{files: []*string{&f.labels}}
 	f.matrixSettings = &matrixSettings{matrixFiles: []*string{&f.features, &f.scores}}
-	fl.StringVar(&f.featuresHeader, "features-header", "auto", "whether the first line of a text --features or --source-scores file (and of every other features or scores file of the command) is a header: "+strings.Join(dataset.HeaderRuleNames(), ", ")+" (auto: when it holds a name that is no number, or is 0, 1, …, n−1 above rows (n ≥ 3), and refused when it is other distinct integers above rows of decimals, which could be either: yes reads it as a header of column names, no as a row of data; a .npy array has no header line)")
+	fl.StringVar(&f.featuresHeader, "features-header", "auto", "whether the first line of a text --features or --source-scores file (and of every other features or scores file of the command) is a header: "+strings.Join(dataset.HeaderRuleNames(), ", ")+" (auto: when it holds a name that is no number, or is 0, 1, …, n−1 above rows (n ≥ 3), and refused when it is other distinct integers above rows of decimals, which could be either: yes reads it as a header of column names (but refuses a line whose every value has a point or an exponent: a row of data), no as a row of data; a .npy array has no header line)")
 	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: "+strings.Join(dataset.HeaderRuleNames(), ", ")+" (auto: when the first value can only be a header: a name above numbers, or a name seen once above two classes seen at least twice each; a number is a label, as the 0 pandas writes above an unnamed Series: yes drops it)")
 	fl.StringVar(&f.positive, "positive", "", "the label value of the positive class, when labels are not {-1,+1} or {0,1}")
 	fileFlags(fl, "features", "source-scores", "labels")
@@ -878,6 +881,9 @@ type inputRows struct {
 	m     int
 	path  string    // the text input whose first row is first; "" for none
 	first []float64 // its first row
+	// yes: the text files whose first line --features-header yes read as
+	// a header (displayName), which a label count error names.
+	yes []string
 }
 
 // rowsOf returns the inputRows of X and H, read from f: the first row is
@@ -890,6 +896,13 @@ func (f *dataFlags) rowsOf(X, H *mat.Dense) inputRows {
 	}
 	if f.hintsHeader(path, first) {
 		r.path, r.first = path, first.RawRowView(0)
+	}
+	if h, _ := f.matrixHeader(); h == dataset.HeaderYes {
+		for _, p := range []string{f.features, f.scores} {
+			if p != "" && (p == stdinName && f.stdinText || p != stdinName && !dataset.NPYName(p)) {
+				r.yes = append(r.yes, displayName(p))
+			}
+		}
 	}
 	return r
 }
@@ -908,10 +921,15 @@ func (f *dataFlags) hintsHeader(path string, A *mat.Dense) bool {
 	return h == dataset.HeaderAuto && A != nil && A.RawMatrix().Rows > 0 && text
 }
 
-// headerHint returns, when the inputs have one row more than the n labels
-// and that row came from a text file, the note that its first line may be
-// a header of numbers, read as an example, and how to drop it.
+// headerHint returns, under --features-header yes, the note that the
+// first line of the inputs' text files was read as column names; else,
+// when the inputs have one row more than the n labels and that row came
+// from a text file, the note that its first line may be a header of
+// numbers, read as an example, and how to drop it.
 func (r inputRows) headerHint(n int) string {
+	if len(r.yes) > 0 {
+		return fmt.Sprintf(" (--features-header yes read the first line of %s as column names, not as an example)", strings.Join(r.yes, " and "))
+	}
 	if r.m != n+1 || r.first == nil {
 		return ""
 	}
