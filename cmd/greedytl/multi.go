@@ -278,7 +278,10 @@ func runPredictMulti(ctx context.Context, s *streams, o *predictOptions, model m
 			pred, err = method.PredictContext(ctx, model, d)
 			return err
 		}
-		rows, err := o.scoreInBlocks(ctx, s, rec, blocks, whole, true)
+		// err is the function's: the check after the branches reads what
+		// writePredictions returns.
+		var rows inputRows
+		rows, err = o.scoreInBlocks(ctx, s, rec, blocks, whole, true)
 		if err != nil {
 			return err
 		}

@@ -1109,3 +1109,22 @@ func TestPredictPrintsNumberClassesShortest(t *testing.T) {
 		t.Errorf("predict --help does not say that number classes print in the shortest form (%q)", want)
 	}
 }
+
+// TestPredictMultiFullOut: a multi-class model's predictions that cannot be
+// written (--out /dev/full) are an error (exit 1) saying so, with or
+// without --scores, and no accuracy is printed as if all went well. The
+// prediction branch without --scores once lost writePredictions' error to
+// a shadowed err and exited 0.
+func TestPredictMultiFullOut(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	_, model, _, _, _, xt, ht, yt := nearestMeanFiles(t)
+	for _, extra := range [][]string{nil, {"--scores"}, {"--labels", yt}} {
+		args := append([]string{"predict", model, "--features", xt, "--source-scores", ht, "--out", "/dev/full"}, extra...)
+		code, _, stderr := cli(t, "", args...)
+		if code != 1 || !strings.Contains(stderr, "no space left on device") || strings.Contains(stderr, "accuracy") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 naming the full device, no accuracy", extra, code, stderr)
+		}
+	}
+}
