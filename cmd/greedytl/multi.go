@@ -211,6 +211,11 @@ func quoteAll(names []string) []string {
 	return q
 }
 
+// multiRowByRow is method.MultiRowByRow, which runPredictMulti asks
+// whether to read a model's rows in blocks; a variable for the tests,
+// whose wrapped models hide their type from it.
+var multiRowByRow = method.MultiRowByRow
+
 // runPredictMulti writes a multi-class model's predictions: one class name
 // a row, or with --scores a tab-separated matrix of per-class scores under
 // a header of class names; with --labels it reports the accuracy and the
@@ -299,7 +304,11 @@ func runPredictMulti(ctx context.Context, s *streams, o *predictOptions, model m
 					})
 				}
 			}
-			rows, err := o.scoreInBlocks(ctx, s, rec, func(d method.Data) error { return from(done)(d) }, from(0), true)
+			blocks := func(d method.Data) error { return from(done)(d) }
+			if !multiRowByRow(model) {
+				blocks = nil // its scores of a row may depend on the others: read whole
+			}
+			rows, err := o.scoreInBlocks(ctx, s, rec, blocks, from(0), true)
 			if err != nil {
 				return err
 			}
@@ -318,6 +327,9 @@ func runPredictMulti(ctx context.Context, s *streams, o *predictOptions, model m
 			var err error
 			pred, err = method.PredictContext(ctx, model, d)
 			return err
+		}
+		if !multiRowByRow(model) {
+			blocks = nil // its scores of a row may depend on the others: read whole
 		}
 		// err is the function's: the check after the branches reads what
 		// writePredictions returns.
