@@ -167,15 +167,7 @@ func TestPredictStopsBetweenBlocks(t *testing.T) {
 func TestMultiRowByRow(t *testing.T) {
 	train, y, _, _ := multiProblem(7, 3, 6, 10, 8, 2)
 	fit := func(name string) MultiModel {
-		t.Helper()
-		mm, err := NewMulti(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := mm.FitMulti(context.Background(), train, y, Extra{Seed: 1})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+		m, _ := multiFile(t, name, train, y)
 		return m
 	}
 	linear, dict, native := fit("no-transfer"), fit("dictionary"), fit("nearest-mean")
