@@ -257,8 +257,8 @@ const logisticFoldCount = 5
 // logisticLOOMaxRows examples, one fold per example (leave-one-out: fold
 // i is example i); with more, logisticFoldCount stratified folds,
 // linear.DealFolds of the positives' and then the negatives' rows (nil
-// rng: no seed, so elastic-net stays seedless and the folds are a
-// function of the rows). Fit gives the rows in content order above the
+// rng: DealFolds' fixed generator, that of seed 0, not the fit's seed, so
+// elastic-net stays seedless and the folds are a function of the rows). Fit gives the rows in content order above the
 // threshold, so the folds depend on the set of rows, not on their order.
 func logisticFolds(y []float64) ([]int, int) {
 	m := len(y)

@@ -293,7 +293,7 @@ func (o *ovrModel) Scores(d Data) (*mat.Dense, error) {
 // counted as the first class's model counts them (its columns); a block's
 // errors are Scores' of the block's rows.
 func (o *ovrModel) blockScores(d Data) (blockFunc, int, error) {
-	if len(o.models) == 0 || slices.ContainsFunc(o.models, func(m Model) bool { return !RowByRow(m) }) {
+	if !MultiRowByRow(o) {
 		return nil, 0, errNotBlockScored
 	}
 	sel, _ := o.models[0].Selected()
@@ -320,14 +320,32 @@ func (o *ovrModel) blockScores(d Data) (blockFunc, int, error) {
 // a GreedyTL model (the same sums, column by column). A dictionary model's
 // codes come from matrix products over all its rows, whose sums a BLAS
 // may order by the size of the product: it is scored whole (by ovrModel's
-// blocks, and by greedytl predict, which reads a binary model's rows in
-// blocks only when RowByRow holds).
+// blocks: MultiRowByRow, and by greedytl predict, which reads a binary
+// model's rows in blocks only when RowByRow holds).
 func RowByRow(m Model) bool {
 	switch m.(type) {
 	case *Linear, *AutoModel, *greedyModel:
 		return true
 	}
 	return false
+}
+
+// MultiRowByRow reports whether m, a multi-class model, scores each row of
+// its input alone, so that a row's scores are the same bits in any block
+// of rows: a model scored in blocks (blockScorer: a native multi-class
+// model), a one-vs-rest model whose every class's model is RowByRow, and an
+// ensemble of such models. A one-vs-rest model of dictionary models is
+// scored whole (Scores), and so is its input by greedytl predict, which
+// reads a multi-class model's rows in blocks only when MultiRowByRow holds.
+func MultiRowByRow(m MultiModel) bool {
+	switch m := m.(type) {
+	case *ovrModel:
+		return len(m.models) > 0 && !slices.ContainsFunc(m.models, func(b Model) bool { return !RowByRow(b) })
+	case *ensembleModel:
+		return !slices.ContainsFunc(m.members, func(b MultiModel) bool { return !MultiRowByRow(b) })
+	}
+	_, ok := m.(blockScorer)
+	return ok
 }
 
 // Predict returns the argmax of the scores.

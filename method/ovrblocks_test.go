@@ -158,3 +158,35 @@ func TestPredictStopsBetweenBlocks(t *testing.T) {
 		t.Errorf("OneClass: one class %v, error %v; want several, no error", one, err)
 	}
 }
+
+// TestMultiRowByRow: a multi-class model scores each row alone
+// (MultiRowByRow) when it is scored in blocks: a native multi-class model,
+// a one-vs-rest model of linear models, an ensemble of them; a one-vs-rest
+// model of dictionary models (whose codes come from products over all
+// the rows) does not, and neither does an ensemble holding one.
+func TestMultiRowByRow(t *testing.T) {
+	train, y, _, _ := multiProblem(7, 3, 6, 10, 8, 2)
+	fit := func(name string) MultiModel {
+		m, _ := multiFile(t, name, train, y)
+		return m
+	}
+	linear, dict, native := fit("no-transfer"), fit("dictionary"), fit("nearest-mean")
+	for _, tc := range []struct {
+		name string
+		m    MultiModel
+		want bool
+	}{
+		{"one-vs-rest no-transfer", linear, true},
+		{"nearest-mean", native, true},
+		{"one-vs-rest dictionary", dict, false},
+		{"ensemble of linear and native", &ensembleModel{members: []MultiModel{linear, native}}, true},
+		{"ensemble holding dictionary", &ensembleModel{members: []MultiModel{linear, dict}}, false},
+	} {
+		if got := MultiRowByRow(tc.m); got != tc.want {
+			t.Errorf("%s: MultiRowByRow %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if _, _, err := dict.(blockScorer).blockScores(train); !errors.Is(err, errNotBlockScored) {
+		t.Errorf("one-vs-rest dictionary: blockScores error %v, want errNotBlockScored", err)
+	}
+}

@@ -26,17 +26,22 @@ type blockScorer interface {
 // blockFunc returns the scores of rows [lo, hi) of a blockScorer's input.
 type blockFunc func(lo, hi int) (*mat.Dense, error)
 
-// errNotBlockScored reports an ensemble with a member that is not a
-// blockScorer: predictByScores then scores the rows whole.
+// errNotBlockScored is blockScores' error for a model whose rows are not
+// scored alone (not MultiRowByRow): an ensemble with a member that is not
+// a blockScorer, a one-vs-rest model with a class's model that is not
+// RowByRow (dictionary). PredictContext and ScoreBlocks then score the
+// rows whole.
 var errNotBlockScored = errors.New("method: a member is not scored in blocks")
 
-// scoreBlockFloats is the number of scores predictByScores aims to hold at
-// once (8 MB); a block has at least minScoreBlockRows rows however many
+// scoreBlockFloats is the number of scores a block of scoreBlocks holds
+// (8 MB), as PredictContext, ScoreBlocks and predictByScores score a
+// blockScorer; a block has at least minScoreBlockRows rows however many
 // classes there are.
 var scoreBlockFloats = 1 << 20
 
-// minScoreBlockRows is the fewest rows of a block that predictByScores
-// scores (a last block of fewer rows joins the one before it).
+// minScoreBlockRows is the fewest rows of a block of scoreBlocks (which
+// PredictContext, ScoreBlocks and predictByScores score; a last block of
+// fewer rows joins the one before it).
 const minScoreBlockRows = 256
 
 // rowDot returns the dot product of z and w (of equal lengths) in a fixed

@@ -159,23 +159,38 @@ type multiEvaluation struct {
 	present int
 }
 
-// evaluateMulti compares the predicted classes pred (indices in the model's
-// classes) with the --labels of f. A label that is not one of the model's
-// classes is an error naming it; the balanced accuracy is the mean recall
-// over the classes present in the labels. The confusion matrix is
-// computed when confusion is set (predict --json, which prints it).
-func evaluateMulti(s *streams, f *dataFlags, rows inputRows, classes []string, pred []int, confusion bool) (*multiEvaluation, error) {
-	cls, err := f.readClasses(s, rows)
+// readMultiLabels reads the --labels of f for a model of classes, before
+// any row is scored (so that predict --scores writes nothing to standard
+// output for a label file that cannot be read, or holds a label that is
+// not one of the model's classes, an error naming it): it returns the
+// file's classes and each label's index in classes. The count of labels
+// is checked against the rows by evaluateMulti, once they are read.
+func readMultiLabels(s *streams, f *dataFlags, classes []string) (*dataset.Classes, []int, error) {
+	cls, err := f.readLabelFile(s, f.labels)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	y, err := classIndices(cls, &dataset.Classes{Names: classes}, "the model's classes", func(_ int, n string) error {
 		return fmt.Errorf("label %q is not one of the model's classes (%s)", n, strings.Join(quoteAll(classes), ", "))
 	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	return cls, y, nil
+}
+
+// evaluateMulti compares the predicted classes pred (indices in the model's
+// classes) of rows with y, the labels of f's --labels file cls
+// (readMultiLabels); a count of labels other than the rows' is an error.
+// The balanced accuracy is the mean recall over the classes present in the
+// labels. The confusion matrix is computed when confusion is set (predict
+// --json, which prints it).
+func evaluateMulti(f *dataFlags, cls *dataset.Classes, y []int, rows inputRows, classes []string, pred []int, confusion bool) (*multiEvaluation, error) {
+	if len(y) != rows.m {
+		return nil, labelCountError(f.labels, cls, rows)
 	}
 	e := &multiEvaluation{Examples: len(pred), Classes: classes}
+	var err error
 	if e.Accuracy, e.BalancedAccuracy, e.present, err = metric.ClassAccuracy(pred, y, len(classes)); err != nil {
 		return nil, err
 	}
@@ -196,6 +211,11 @@ func quoteAll(names []string) []string {
 	return q
 }
 
+// multiRowByRow is method.MultiRowByRow, which runPredictMulti asks
+// whether to read a model's rows in blocks; a variable for the tests,
+// whose wrapped models hide their type from it.
+var multiRowByRow = method.MultiRowByRow
+
 // runPredictMulti writes a multi-class model's predictions: one class name
 // a row, or with --scores a tab-separated matrix of per-class scores under
 // a header of class names; with --labels it reports the accuracy and the
@@ -204,8 +224,10 @@ func quoteAll(names []string) []string {
 // rows of 10,000 classes): without --scores Predict's (method.PredictContext),
 // with --scores those it writes as they come (method.ScoreBlocks; to --out
 // atomically, so that an error or a stop signal leaves no file, and to
-// standard output, which an error then ends part-written). It stops
-// between blocks once ctx is done, returning ctx's error.
+// standard output, which an error then ends part-written). A model whose
+// rows are not scored alone (not method.MultiRowByRow: dictionary fitted
+// one class against the rest) has its sample read and scored whole. It
+// stops between blocks once ctx is done, returning ctx's error.
 func runPredictMulti(ctx context.Context, s *streams, o *predictOptions, model method.MultiModel, rec sampleNames) error {
 	if o.data.positive != "" {
 		return badInputf("--positive is for binary models; %s is a model of %d classes (%s)", o.modelName(), len(model.Classes()), strings.Join(quoteAll(model.Classes()), ", "))
@@ -218,6 +240,15 @@ func runPredictMulti(ctx context.Context, s *streams, o *predictOptions, model m
 	if err != nil {
 		return err
 	}
+	// The labels are read and checked before any row is scored (or
+	// written); only their count is compared with the rows after.
+	var cls *dataset.Classes
+	var y []int
+	if o.data.labels != "" {
+		if cls, y, err = readMultiLabels(s, &o.data, classes); err != nil {
+			return err
+		}
+	}
 	var pred []int
 	var eval *multiEvaluation
 	// evaluate compares pred, the predictions of rows, with --labels.
@@ -226,14 +257,25 @@ func runPredictMulti(ctx context.Context, s *streams, o *predictOptions, model m
 			return nil
 		}
 		var err error
-		eval, err = evaluateMulti(s, &o.data, rows, classes, pred, o.json)
+		eval, err = evaluateMulti(&o.data, cls, y, rows, classes, pred, o.json)
 		return err
 	}
 	var report io.Writer
 	if o.scores {
 		report, err = writePredictions(s, o.out, func(w io.Writer) error {
-			if err := writeScoreHeader(w, classes); err != nil {
-				return err
+			// The header is written with the first block's rows (or,
+			// with none, once they are all read): standard output gets
+			// nothing when the inputs fail before a block is scored.
+			headed := false
+			header := func() error {
+				if headed {
+					return nil
+				}
+				headed = true
+				if err := writeScoreHeader(w, classes); err != nil {
+					return outputError{err}
+				}
+				return nil
 			}
 			// done is the number of rows written. The blocks read from a
 			// file are its rows from done on; a sample read whole, after a
@@ -253,6 +295,9 @@ func runPredictMulti(ctx context.Context, s *streams, o *predictOptions, model m
 							return nil
 						}
 						pred = append(pred, p[start:]...)
+						if err := header(); err != nil {
+							return err
+						}
 						if err := writeScoreRows(w, b.Slice(start, r, 0, len(classes)).(*mat.Dense)); err != nil {
 							return outputError{err}
 						}
@@ -261,11 +306,18 @@ func runPredictMulti(ctx context.Context, s *streams, o *predictOptions, model m
 					})
 				}
 			}
-			rows, err := o.scoreInBlocks(ctx, s, rec, func(d method.Data) error { return from(done)(d) }, from(0), true)
+			blocks := func(d method.Data) error { return from(done)(d) }
+			if !multiRowByRow(model) {
+				blocks = nil // its scores of a row may depend on the others: read whole
+			}
+			rows, err := o.scoreInBlocks(ctx, s, rec, blocks, from(0), true)
 			if err != nil {
 				return err
 			}
-			return evaluate(rows)
+			if err := evaluate(rows); err != nil {
+				return err
+			}
+			return header()
 		})
 	} else {
 		blocks := func(d method.Data) error {
@@ -278,7 +330,13 @@ func runPredictMulti(ctx context.Context, s *streams, o *predictOptions, model m
 			pred, err = method.PredictContext(ctx, model, d)
 			return err
 		}
-		rows, err := o.scoreInBlocks(ctx, s, rec, blocks, whole, true)
+		if !multiRowByRow(model) {
+			blocks = nil // its scores of a row may depend on the others: read whole
+		}
+		// err is the function's: the check after the branches reads what
+		// writePredictions returns.
+		var rows inputRows
+		rows, err = o.scoreInBlocks(ctx, s, rec, blocks, whole, true)
 		if err != nil {
 			return err
 		}

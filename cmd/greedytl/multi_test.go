@@ -1109,3 +1109,63 @@ func TestPredictPrintsNumberClassesShortest(t *testing.T) {
 		t.Errorf("predict --help does not say that number classes print in the shortest form (%q)", want)
 	}
 }
+
+// TestPredictMultiFullOut: a multi-class model's predictions that cannot be
+// written (--out /dev/full) are an error (exit 1) saying so, with or
+// without --scores, and no accuracy is printed as if all went well. The
+// prediction branch without --scores once lost writePredictions' error to
+// a shadowed err and exited 0.
+func TestPredictMultiFullOut(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	_, model, _, _, _, xt, ht, yt := nearestMeanFiles(t)
+	for _, extra := range [][]string{nil, {"--scores"}, {"--labels", yt}} {
+		args := append([]string{"predict", model, "--features", xt, "--source-scores", ht, "--out", "/dev/full"}, extra...)
+		code, _, stderr := cli(t, "", args...)
+		if code != 1 || !strings.Contains(stderr, "no space left on device") || strings.Contains(stderr, "accuracy") {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 naming the full device, no accuracy", extra, code, stderr)
+		}
+	}
+}
+
+// TestPredictMultiScoresNothingWritten: predict --scores to standard output
+// writes nothing, not even the header, when the inputs fail before the
+// first block is scored: a features file that is missing, a label file
+// that is missing or holds a class the model lacks (read and checked
+// before any row is scored). A label file of the wrong length is found
+// only once the rows are read: that error comes after the rows written.
+func TestPredictMultiScoresNothingWritten(t *testing.T) {
+	dir, model, _, _, _, xt, ht, yt := nearestMeanFiles(t)
+	unknown := filepath.Join(dir, "unknown.txt")
+	short := filepath.Join(dir, "short.txt")
+	b, err := os.ReadFile(yt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(b), "\n"), "\n")
+	if err := os.WriteFile(unknown, []byte(strings.Join(append([]string{"nosuchclass\n"}, lines[1:]...), "")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(short, []byte(strings.Join(lines[1:], "")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"missing features", []string{"--features", filepath.Join(dir, "nosuch.csv"), "--source-scores", ht}, "nosuch.csv"},
+		{"missing labels", []string{"--features", xt, "--source-scores", ht, "--labels", filepath.Join(dir, "nosuch.txt")}, "nosuch.txt"},
+		{"unknown label", []string{"--features", xt, "--source-scores", ht, "--labels", unknown}, `label "nosuchclass" is not one of the model's classes`},
+	} {
+		code, stdout, stderr := cli(t, "", append([]string{"predict", model, "--scores"}, tc.args...)...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: exit %d, %d bytes out, stderr %q; want exit 2, nothing out, %q", tc.name, code, len(stdout), stderr, tc.want)
+		}
+	}
+	code, stdout, stderr := cli(t, "", "predict", model, "--scores", "--features", xt, "--source-scores", ht, "--labels", short)
+	if code != 2 || strings.Count(stdout, "\n") != len(lines)+1 || !strings.Contains(stderr, "short.txt has") {
+		t.Errorf("short labels: exit %d, %d lines out, stderr %q; want exit 2 after the header and %d rows", code, strings.Count(stdout, "\n"), stderr, len(lines))
+	}
+}

@@ -97,8 +97,9 @@ columns: predicted; every class of the model) as JSON. predict reads
 --features and --source-scores files (text, or .npy in C order) a block
 of rows at a time, both in step, holding a block of them, not the whole
 matrices (gzip, Fortran order, the standard input and --sources are read
-whole), for a multi-class model and a binary one that scores each row
-alone (a dictionary model's rows are scored whole); it scores
+whole), for a model that scores each row alone (a dictionary model's
+rows, and those of dictionary fitted one class against the rest, are read
+and scored whole); it scores
 the rows of a multi-class model a block at a time, holding one block's
 scores, not every row's; --scores writes each block as it is scored: to
 --out atomically (an error, or a stop signal, leaves no file), on standard

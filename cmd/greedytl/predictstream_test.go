@@ -63,6 +63,10 @@ func streamProblem(t *testing.T) (method.MultiModel, string) {
 func TestPredictScoresStreamsAndStops(t *testing.T) {
 	defer func(v int) { predictBlock = v }(predictBlock)
 	predictBlock = 100
+	// cancellingModel hides its model's type (a one-vs-rest linear model,
+	// read in blocks): it is read in blocks as its model would be.
+	defer func(f func(method.MultiModel) bool) { multiRowByRow = f }(multiRowByRow)
+	multiRowByRow = func(m method.MultiModel) bool { return method.MultiRowByRow(m.(cancellingModel).MultiModel) }
 	model, features := streamProblem(t)
 	for _, tc := range []struct {
 		scores bool
@@ -233,5 +237,49 @@ func TestPredictStopsOnSIGTERM(t *testing.T) {
 				t.Errorf("left %v", entries)
 			}
 		})
+	}
+}
+
+// TestPredictMultiDictionaryReadWhole: a one-vs-rest model of dictionary
+// models (whose codes of a row depend on the other rows: not
+// method.MultiRowByRow) has its features file read whole, as a binary
+// dictionary model's is, not a block of rows at a time: predict --scores
+// of a file whose last line is bad writes nothing to standard output,
+// where a one-vs-rest linear model's (no-transfer) blocks before that line
+// are written. The dictionary model's blocks were scored and written as
+// the linear one's.
+func TestPredictMultiDictionaryReadWhole(t *testing.T) {
+	defer func(v int) { predictBlock = v }(predictBlock)
+	predictBlock = 100
+	X := mat.NewDense(9, 2, []float64{0, 0, 0.1, 0, 0, 0.2, 5, 5, 5.1, 5, 5, 5.2, -5, 5, -5.1, 5, -5, 5.2})
+	var csv strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&csv, "%g,%g\n", float64(i%11)-5, float64(i%7))
+	}
+	csv.WriteString("1,oops\n")
+	features := writeText(t, t.TempDir(), "x.csv", csv.String())
+	for _, tc := range []struct {
+		method string
+		whole  bool
+	}{{"no-transfer", false}, {"dictionary", true}} {
+		mm, err := method.NewMulti(tc.method)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model, err := mm.FitMulti(context.Background(), method.Data{X: X}, method.ClassLabels{Names: []string{"a", "b", "c"}, Y: []int{0, 0, 0, 1, 1, 1, 2, 2, 2}}, method.Extra{Seed: 1})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.method, err)
+		}
+		var out, errOut bytes.Buffer
+		s := &streams{in: strings.NewReader(""), out: &out, err: &errOut}
+		o := &predictOptions{model: "m.json", scores: true}
+		o.data = dataFlags{features: features, labelSettings: &labelSettings{header: "auto"}}
+		err = runPredictMulti(context.Background(), s, o, model, sampleNames{})
+		if err == nil || !strings.Contains(err.Error(), "x.csv:1001") {
+			t.Errorf("%s: error %v, want one naming x.csv:1001", tc.method, err)
+		}
+		if got := out.Len() == 0; got != tc.whole {
+			t.Errorf("%s: %d lines written before the bad line; read whole: %v, want %v", tc.method, strings.Count(out.String(), "\n"), got, tc.whole)
+		}
 	}
 }
