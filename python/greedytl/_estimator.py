@@ -529,22 +529,17 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         return [_model._go_float(float(v)) for v in values]
 
     @staticmethod
-    def _file_class(c, k, values):
-        """The index into classes_ (k classes, of the labels greedytl was
-        given, _given_labels, or None: the indices, _encode) of the class
-        greedytl names c (a class of the model file, or of a warning), or
-        None when c names none: greedytl names a name label by itself, a
-        number label by its value ("5", "1e+06"), read as greedytl reads a
-        number (_model._parse_go_float: not " 5", "1_0" or "\u0665", which
-        Python's float takes), exactly for integers of at most 2**53."""
-        return TransferClassifier._class_finder(k, values)(c)
-
-    @staticmethod
     def _class_finder(k, values):
-        """_file_class of k classes of values as a function of c, which
-        finds c in one dict built here (greedytl's name of each class, or
-        each number label's value, to the first class of it): a fit's k
-        names are found in O(k), not O(k**2)."""
+        """A function of c giving the index into classes_ (k classes, of
+        the labels greedytl was given, _given_labels, or None: the indices,
+        _encode) of the class greedytl names c (a class of the model file,
+        or of a warning), or None when c names none: greedytl names a name
+        label by itself, a number label by its value ("5", "1e+06"), read
+        as greedytl reads a number (_model._parse_go_float: not " 5", "1_0"
+        or "\u0665", which Python's float takes), exactly for integers of
+        at most 2**53. It finds c in one dict built here (greedytl's name of
+        each class, or each number label's value, to the first class of
+        it): a fit's k names are found in O(k), not O(k**2)."""
         index = {}
         if values is None or values.dtype.kind == "U":
             for i, name in enumerate(TransferClassifier._class_names(k, values)):
@@ -588,7 +583,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         """The index into classes_ of each class name of a multi-class model
         file: the labels greedytl was given (_encode: values, or the indices
         when None; -1 and 1 for two classes, which a native multi-class
-        method fits as two classes), as _file_class reads them."""
+        method fits as two classes), as _class_finder reads them."""
         find = TransferClassifier._class_finder(k, values)
         return {c: find(c) for c in file_classes}
 
@@ -617,7 +612,7 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         """Refuse a model whose classes are not one of each class of the
         labels greedytl was given (k classes; values: _given_labels). The
         message names the labels as greedytl does: an integer by Go's
-        spelling of its value ("5", "1e+06"), as _file_class reads it.
+        spelling of its value ("5", "1e+06"), as _class_finder reads it.
         Returns the model's _class_index (None for a binary model)."""
         if scorer.classes is None:
             if k != 2:

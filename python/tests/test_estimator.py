@@ -2863,7 +2863,7 @@ def test_labels_fit_alike_however_given(multiclass_cli):
     predictions and selections, for binary, one-vs-rest and native
     multi-class methods; the model file names the classes as given, an
     integer as greedytl spells its value ("1e+06", strconv's 'g' form, which
-    _file_class reads with float, not int)."""
+    _class_finder reads with float, not int)."""
     tr = np.arange(24)
     spelt = {-4: "-4", 5: "5", 9: "9", -10 ** 6: "-1e+06", 10 ** 6: "1e+06", 3 * 10 ** 6: "3e+06"}
     for labels in ((-4, 5, 9), (-10 ** 6, 10 ** 6, 3 * 10 ** 6)):
@@ -3003,14 +3003,15 @@ def test_fit_refuses_a_model_of_other_classes(multiclass_cli, tmp_path):
             TransferClassifier._check_classes(SimpleNamespace(classes=["x", "y", "z"]), 3, values)
 
 
-def test_file_class():
-    """_file_class maps greedytl's name of a class to its index into
+def test_class_finder():
+    """_class_finder maps greedytl's name of a class to its index into
     classes_: a number label by value (Go's spelling, "1e+06", or another
     of the same value), a name by itself, the indices as _encode writes
     them; a name of no class is None (not 0, the first class). A number is
     read as greedytl reads one: not " 5", "1_000_000" or "\u0665" (an
     Arabic-Indic 5), which Python's float reads as 5 and 1e6."""
-    fc = TransferClassifier._file_class
+    def fc(c, k, values):
+        return TransferClassifier._class_finder(k, values)(c)
     ints = np.array([-1e6, 5.0, 1e6])
     assert [fc(c, 3, ints) for c in ("-1e+06", "5", "1e+06", "1000000", "5.0")] == [0, 1, 2, 2, 1]
     for c in (" 5", "5 ", "1_000_000", "\u0665", "+5\n"):
