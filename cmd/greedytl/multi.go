@@ -325,10 +325,10 @@ func runPredictMulti(ctx context.Context, s *streams, o *predictOptions, model m
 			pred = append(pred, p...)
 			return err
 		}
+		score := blocks
 		whole := func(d method.Data) error {
-			var err error
-			pred, err = method.PredictContext(ctx, model, d)
-			return err
+			pred = nil // the blocks' predictions, if any, are read again
+			return score(d)
 		}
 		if !multiRowByRow(model) {
 			blocks = nil // its scores of a row may depend on the others: read whole
