@@ -212,6 +212,14 @@ var errGzipTrailing = errors.New("gzip: bytes after the compressed data that are
 // isGzip reports whether b begins with gzip's magic bytes, 1f 8b.
 func isGzip(b []byte) bool { return bytes.HasPrefix(b, []byte{0x1f, 0x8b}) }
 
+// PlainText reports whether an input beginning with the bytes b (its first
+// six at least, or all of a shorter input) is plain text: not empty, not a
+// .npy array and not gzip (which may hold either) — the inputs whose first
+// line a header rule reads.
+func PlainText(b []byte) bool {
+	return len(b) > 0 && !bytes.HasPrefix(b, []byte(npyMagic)) && !isGzip(b)
+}
+
 // gzipReader decompresses the gzip members of br one after the other, as
 // gzip -d and Python's gzip module (so NumPy, pandas and scikit-learn) read
 // them: concatenated members are one content, and zero bytes after a member

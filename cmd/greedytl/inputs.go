@@ -106,8 +106,7 @@ func (f *dataFlags) readMatrix(s *streams, path string, names *[]string) (*mat.D
 	if r, ok := s.stdin(path); ok {
 		br := bufio.NewReader(r)
 		magic, _ := br.Peek(6)
-		// Not .npy ("\x93NUMPY") nor gzip (0x1f 0x8b), which may hold either.
-		f.stdinText = len(magic) > 0 && !bytes.HasPrefix(magic, []byte("\x93NUMPY")) && !bytes.HasPrefix(magic, []byte{0x1f, 0x8b})
+		f.stdinText = dataset.PlainText(magic)
 		A, err = dataset.DecodeMatrixNames(br, displayName(path), h, names)
 	} else {
 		A, err = dataset.ReadMatrixNames(path, h, names)
@@ -899,7 +898,7 @@ func (f *dataFlags) rowsOf(X, H *mat.Dense) inputRows {
 	}
 	if h, _ := f.matrixHeader(); h == dataset.HeaderYes {
 		for _, p := range []string{f.features, f.scores} {
-			if p != "" && (p == stdinName && f.stdinText || p != stdinName && !dataset.NPYName(p)) {
+			if f.isText(p) {
 				r.yes = append(r.yes, displayName(p))
 			}
 		}
@@ -914,11 +913,17 @@ func (f *dataFlags) rowsOf(X, H *mat.Dense) inputRows {
 // said what the line is).
 func (f *dataFlags) hintsHeader(path string, A *mat.Dense) bool {
 	h, _ := f.matrixHeader()
-	text := path != "" && !dataset.NPYName(path)
+	return h == dataset.HeaderAuto && A != nil && A.RawMatrix().Rows > 0 && f.isText(path)
+}
+
+// isText reports whether the matrix read from path was text, to which
+// --features-header applies: a file not named .npy (a gzip file too), or
+// standard input that held plain text (stdinText).
+func (f *dataFlags) isText(path string) bool {
 	if path == stdinName {
-		text = f.stdinText
+		return f.stdinText
 	}
-	return h == dataset.HeaderAuto && A != nil && A.RawMatrix().Rows > 0 && text
+	return path != "" && !dataset.NPYName(path)
 }
 
 // headerHint returns, under --features-header yes, the note that the
