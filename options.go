@@ -55,5 +55,19 @@ func DefaultOptions() Options {
 	return Options{Lambda: 1, Delta: 1e-4, FeatureFactor: 1}
 }
 
+// DrawsAtRandom reports whether a fit with these options on d feature and
+// n source columns may draw at random (so that Seed matters): Sample > 0
+// below the candidates the randomised search draws from — the sources
+// alone when FeatureFactor is 0 (newSample) —; with Sample at least that
+// many, every step scores every candidate (pick's pickAll) and Seed
+// changes nothing.
+func (o Options) DrawsAtRandom(d, n int) bool {
+	candidates := d + n
+	if o.FeatureFactor == 0 {
+		candidates = n
+	}
+	return o.Sample > 0 && o.Sample < candidates
+}
+
 // lambdaGrid is the grid searched by AutoLambda.
 var lambdaGrid = grid.Regularization()

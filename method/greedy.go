@@ -157,16 +157,10 @@ func (g *GreedyTL) naming() greedyNaming {
 func (g *GreedyTL) Needs() Needs { return Needs{Seed: g.Options.Sample > 0} }
 
 // DrawsAtRandom reports whether a fit on d feature and n source columns
-// draws at random: Sample > 0 below the candidates the search may draw
-// from (the sources alone when γ = 0); with Sample at least that many,
+// draws at random (greedytl.Options.DrawsAtRandom): Sample > 0 below the
+// candidates the search may draw from; with Sample at least that many,
 // every step scores every candidate and the seed changes nothing.
-func (g *GreedyTL) DrawsAtRandom(d, n int) bool {
-	candidates := d + n
-	if g.Options.FeatureFactor == 0 {
-		candidates = n
-	}
-	return g.Options.Sample > 0 && g.Options.Sample < candidates
-}
+func (g *GreedyTL) DrawsAtRandom(d, n int) bool { return g.Options.DrawsAtRandom(d, n) }
 
 // Fit runs greedytl.Fit on train. It returns greedytl.Fit's errors and those
 // of invalid training data (see the package doc).
