@@ -22,10 +22,11 @@ func noCandidates(caller string) error { return fmt.Errorf("%s: %w", caller, err
 // beyond the sources (fs.gammaNamed) the message names it too, since a γ
 // too large for λ breaks down as a λ too small does.
 func errSmallLambda(caller string, lambda float64, fs featureScale, maxq float64) error {
+	note := ""
 	if fs.gammaNamed() {
-		return fmt.Errorf("%s: %s (zᵀz/λ reaches %g; γ multiplies a feature's zᵀz by γ²)", caller, tooSmall(lambda, fs), maxq)
+		note = "; γ multiplies a feature's zᵀz by γ²"
 	}
-	return fmt.Errorf("%s: %s (zᵀz/λ reaches %g)", caller, tooSmall(lambda, fs), maxq)
+	return fmt.Errorf("%s: %s (zᵀz/λ reaches %g%s)", caller, tooSmall(lambda, fs), maxq, note)
 }
 
 // tooSmall is the cause a numerical breakdown names: λ too small for the
