@@ -538,10 +538,14 @@ func (e *ensembleModel) Scores(d Data) (*mat.Dense, error) {
 
 // blockScores scores the rows of d a block at a time (blockScorer): each
 // member's block, softmaxed and weighted, added in the order of Scores. A
-// member that is not a blockScorer gives errNotBlockScored; the error of a
+// member that is not scored row by row (MultiRowByRow) gives
+// errNotBlockScored before any member prepares its blocks; the error of a
 // member's input checks or block is its own, not necessarily Scores' (a
 // later member's checks may fail before an earlier member's scores do).
 func (e *ensembleModel) blockScores(d Data) (blockFunc, int, error) {
+	if !MultiRowByRow(e) {
+		return nil, 0, errNotBlockScored
+	}
 	score := make([]blockFunc, len(e.members))
 	rows := 0
 	for i, m := range e.members {
