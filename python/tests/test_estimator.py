@@ -1798,7 +1798,8 @@ def test_verbose_passes_progress_lines_while_fit_runs(cli, tmp_path, monkeypatch
     err = Stderr()
     monkeypatch.setattr(sys, "stderr", err)
     TransferClassifier(method="greedytl", random_state=0, verbose=1, greedytl_bin=wrapper).fit(X, y)
-    assert err.text == line + "\n"
+    assert re.fullmatch(r"greedytl fit: fitting 'greedytl' on 40 examples of 2 classes\n{}\n"
+                        r"greedytl fit: done \(greedytl\), [0-9.]+s\n".format(re.escape(line)), err.text), err.text
     assert " -q" not in (tmp_path / "args").read_text()
 
     err.text = ""
@@ -1806,6 +1807,62 @@ def test_verbose_passes_progress_lines_while_fit_runs(cli, tmp_path, monkeypatch
     TransferClassifier(method="greedytl", random_state=0, greedytl_bin=wrapper).fit(X, y)
     assert err.text == ""
     assert (tmp_path / "args").read_text().rstrip("\n").endswith(" -q")
+
+
+def test_verbose_reports_every_fit(multiclass_cli, tmp_path, monkeypatch):
+    """verbose reports the progress of every fit, not only of those one
+    class against the rest (the only ones greedytl writes progress lines
+    of): a line when the fit starts, one each HEARTBEAT seconds without
+    another line while the command runs (here 0.05 s, which the test makes
+    pass: the wrapper fits only once such a line reached sys.stderr), and
+    one when it is done, naming the method fitted — for greedytl-auto
+    (two classes, the default), greedytl-nway (three) and l1-logistic one
+    class against the rest. verbose=0 writes nothing."""
+    from greedytl import _cli
+    monkeypatch.setattr(_cli, "HEARTBEAT", 0.05)
+    marker = tmp_path / "seen"
+    wrapper = _progress_wrapper(tmp_path, multiclass_cli, textwrap.dedent("""\
+            case " $* " in *" -q "*) ;; *)
+                i=0
+                while [ ! -e {marker} ]; do
+                    i=$((i+1)); [ $i -gt 600 ] && {{ echo "greedytl: no heartbeat arrived" >&2; exit 3; }}
+                    sleep 0.05
+                done;;
+            esac""").format(marker=shlex.quote(str(marker))).replace("\n", "\n    "))
+
+    class Stderr:
+        def __init__(self):
+            self.text = ""
+
+        def write(self, s):
+            self.text += s
+            if "greedytl fit: still running, " in s:
+                marker.touch()
+            return len(s)
+
+        def flush(self):
+            pass
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(30, 4))
+    y3 = np.array(["a", "b", "c"])[np.arange(30) % 3]
+    for method, y, fitted in ((None, y3 == "a", "greedytl-auto"), (None, y3, "greedytl-nway"),
+                              ("l1-logistic", y3, "l1-logistic")):
+        err = Stderr()
+        monkeypatch.setattr(sys, "stderr", err)
+        if marker.exists():
+            marker.unlink()
+        TransferClassifier(method=method, random_state=0, verbose=1, greedytl_bin=wrapper).fit(X, y)
+        start = "greedytl fit: fitting {} on 30 examples of {} classes".format(
+            "the default method" if method is None else repr(method), len(np.unique(y)))
+        lines = err.text.splitlines()
+        assert lines[0] == start, err.text
+        assert re.fullmatch(r"greedytl fit: done \({}\), [0-9.]+s".format(re.escape(fitted)), lines[-1]), err.text
+        assert lines[1:-1] and all(re.fullmatch(r"greedytl fit: still running, [0-9.]+s", t) for t in lines[1:-1]), \
+            err.text
+        err.text = ""
+        TransferClassifier(method=method, random_state=0, greedytl_bin=wrapper).fit(X, y)
+        assert err.text == ""
 
 
 def test_verbose_progress_lines_not_in_the_error(cli, tmp_path, capsys):
@@ -1817,7 +1874,10 @@ def test_verbose_progress_lines_not_in_the_error(cli, tmp_path, capsys):
     with pytest.raises(ValueError) as e:
         TransferClassifier(method="greedytl:lambda=-1", verbose=1, greedytl_bin=wrapper).fit(X, y)
     assert line not in str(e.value) and line in e.value.stderr
-    assert capsys.readouterr().err == line + "\n"
+    # verbose's line at the start of the fit, then greedytl's; none that
+    # says it is done.
+    assert capsys.readouterr().err == "greedytl fit: fitting 'greedytl:lambda=-1' on 40 examples of 2 classes\n" + \
+        line + "\n"
 
 
 def test_verbose_echo_that_raises_keeps_the_error(tmp_path, monkeypatch):
