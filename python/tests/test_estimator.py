@@ -4054,3 +4054,86 @@ def test_warnings_name_every_class_they_quote():
     assert list(est.predict(X)) == ["a cat"] * 30  # the warning's premise
     assert len(got) == 1 and '("1": 1, "2": 1)' in got[0], got
     assert "\"0\" is classes_[0] = 'a cat', \"1\" is classes_[1] = 'a dog', \"2\" is classes_[2] = 'an emu'" in got[0], got
+
+
+def _source_scores_0_1(X):
+    """Two source score columns for the committee test: X's first two
+    columns, one of them noisy (a module-level function, so it pickles)."""
+    return np.c_[X[:, 0] + np.sin(7 * X[:, 2]), X[:, 1]]
+
+
+def _check_tally(committee, fits):
+    """The properties a committee's tally has by its definition (how many
+    of the fits' committees chose each column, in each member): each column
+    once, counts from 0 to the fits, every column counted at least once,
+    most chosen first; every column a whole-sample member chose is counted
+    at least once for that member (the whole sample's committee is one of
+    the fits); with one fit, the tally is exactly those choices."""
+    tally = committee["tally"]
+    cols = [(t["kind"], t["index"]) for t in tally]
+    assert len(set(cols)) == len(cols)
+    members = len(committee["greedy"])
+    for t in tally:
+        assert len(t["greedy"]) == members
+        assert all(0 <= n <= fits for n in t["greedy"] + [t["source"]]), t
+        assert sum(t["greedy"]) + t["source"] > 0, t
+        assert t["source"] == 0 or t["kind"] == "source", t
+    totals = [sum(t["greedy"]) + t["source"] for t in tally]
+    assert totals == sorted(totals, reverse=True)
+    chosen = {}  # column → [count of each GreedyTL member, source member], the whole sample's choices
+    for i, g in enumerate(committee["greedy"]):
+        for step in g["path"]:
+            c = (step["column"]["kind"], step["column"]["index"])
+            chosen.setdefault(c, [0] * (members + 1))[i] += 1
+    if committee.get("source") is not None:
+        chosen.setdefault(("source", committee["source"]["index"]), [0] * (members + 1))[members] += 1
+    counted = {(t["kind"], t["index"]): t["greedy"] + [t["source"]] for t in tally}
+    for c, ones in chosen.items():
+        assert c in counted, c
+        assert all(n >= one for n, one in zip(counted[c], ones)), (c, counted[c], ones)
+    if fits == 1:
+        assert counted == chosen
+
+
+def test_committee_tallies_agree_with_inspect(multiclass_cli, tmp_path):
+    """greedytl-auto's committee records and vote tallies as the estimator
+    exposes them — inspection_["committee"] of a binary model; model_, the
+    one record of each class of a fit one class against the rest, which
+    inspect --json does not print for a multi-class file — are what greedytl
+    inspect --json prints of the model file (binary) and of each class's
+    model taken out as a file of its own (one against the rest; also as
+    greedytl.read_model reads that file), and each tally has the properties
+    of its definition (_check_tally): with one fit (single_fit=1) it is the
+    whole-sample members' choices exactly."""
+    cli = multiclass_cli
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(36, 5))
+    y3 = np.array(["a", "b", "c"])[np.argmax(X[:, :3] + 0.7 * rng.normal(size=(36, 3)), axis=1)]
+    src = greedytl.Sources(_source_scores_0_1)
+    for method, y in (("greedytl-auto", y3 == "a"), ("greedytl-auto:single_fit=1", y3 == "b"),
+                      ("greedytl-auto", y3), ("greedytl-auto:single_fit=1", y3)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", greedytl.GreedyTLWarning)
+            clf = TransferClassifier(method=method, sources=src, random_state=3).fit(X, y)
+        if len(clf.classes_) == 2:
+            path = tmp_path / "m.json"
+            path.write_text(json.dumps(clf.model_))
+            want = json.loads(run(cli, "inspect", "--json", path))
+            assert clf.inspection_["committee"] == want["committee"] == clf.model_["committee"], method
+            records = [(clf.inspection_["committee"], clf.hyperparameters_)]
+        else:
+            assert "committee" not in clf.inspection_
+            records = []
+            for k, m in enumerate(clf.model_["models"]):
+                path = tmp_path / "class{}.json".format(k)
+                path.write_text(json.dumps(m))
+                want = json.loads(run(cli, "inspect", "--json", path))
+                assert m["committee"] == want["committee"], (method, k)
+                assert greedytl.read_model(path).inspection()["committee"] == want["committee"], (method, k)
+                records.append((m["committee"], m["hyperparameters"]))
+        assert records
+        for committee, hp in records:
+            assert committee["tally"], method
+            _check_tally(committee, hp.get("fits", 1))
+            if "single_fit" in method:
+                assert hp.get("fits", 1) == 1
