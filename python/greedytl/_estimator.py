@@ -249,6 +249,16 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             of y's classes (with three or more, every class, each class's
             source chosen on them one against the rest).
 
+            X_unlabelled and X_oracle have the columns of X as this fit is
+            given it.  **In a scikit-learn Pipeline they are not
+            transformed**: ``make_pipeline(StandardScaler(), est).fit(X, y,
+            transferclassifier__X_unlabelled=Xu)`` gives this fit X scaled
+            and Xu as it was (scikit-learn hands a step's fit parameters on
+            untouched), so the model is fitted on inputs of two scales.
+            Use :func:`greedytl.make_pipeline` (a
+            :class:`greedytl.TransferPipeline`), which transforms them with
+            the steps fitted on X, as X is.
+
         Returns
         -------
         self
@@ -442,7 +452,17 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     def _validate_other(self, A, name):
         """A further sample of fit (X_unlabelled, X_oracle) validated as X is
         at predict, named (see validate_other)."""
-        A = validate_other(self, A, name, stacklevel=3)
+        try:
+            A = validate_other(self, A, name, stacklevel=3)
+        except ValueError as e:
+            shape = getattr(A, "shape", None)
+            if shape is not None and len(shape) == 2 and shape[1] != self.n_features_in_ and e.args:
+                # The likeliest cause: a Pipeline, whose steps transformed X
+                # and not this fit parameter.
+                e.args = ("{} ({} has X's columns as given to the estimator: in a scikit-learn Pipeline, the "
+                          "steps before the estimator transform X but not {}; greedytl.make_pipeline "
+                          "transforms both)".format(e.args[0], name, name),) + e.args[1:]
+            raise
         self._check_dense(A, name)
         return A
 

@@ -4137,3 +4137,63 @@ def test_committee_tallies_agree_with_inspect(multiclass_cli, tmp_path):
             _check_tally(committee, hp.get("fits", 1))
             if "single_fit" in method:
                 assert hp.get("fits", 1) == 1
+
+
+def _source_of_columns_0_1(X):
+    """One source score column, of X's first two columns (module level, so
+    that it pickles)."""
+    return np.c_[X[:, 0] + 0.5 * X[:, 1]]
+
+
+def test_pipeline_transforms_unlabelled_and_oracle(cli):
+    """In scikit-learn's Pipeline (1.2.1) a StandardScaler before the
+    estimator scales X but not the fit parameter X_unlabelled (nor X_oracle):
+    dam then fits on inputs of two scales, another model than the one of the
+    same data scaled alike. greedytl.make_pipeline's TransferPipeline passes
+    them through the steps before the estimator as X, fitted on X: its model
+    is the estimator's fitted on the scaled X, X_unlabelled and X_oracle
+    (y_oracle as given), exactly; a feature selection before it reduces
+    them too, where scikit-learn's Pipeline's refusal of X_unlabelled's
+    column count now says why; clone and cross_val_score keep it a
+    TransferPipeline, each fold's model fitted on the scaled rows."""
+    from sklearn.feature_selection import SelectKBest
+    from sklearn.model_selection import KFold
+    rng = np.random.default_rng(1)
+    X = rng.normal(5, 3, size=(30, 4))
+    y = X[:, 0] + rng.normal(size=30) > 5
+    Xu = rng.normal(6, 2, size=(40, 4))
+    yo = Xu[:, 0] > 6
+    src = greedytl.Sources(_source_of_columns_0_1)
+    sc = StandardScaler().fit(X)
+    for method, side, direct in (
+            ("dam", {"X_unlabelled": Xu}, {"X_unlabelled": sc.transform(Xu)}),
+            ("best-source", {"X_oracle": Xu, "y_oracle": yo}, {"X_oracle": sc.transform(Xu), "y_oracle": yo})):
+        params = {"transferclassifier__" + k: v for k, v in side.items()}
+        want = TransferClassifier(method=method, sources=src, random_state=0).fit(sc.transform(X), y, **direct)
+        pipe = greedytl.make_pipeline(StandardScaler(), TransferClassifier(method=method, sources=src, random_state=0))
+        assert isinstance(pipe, greedytl.TransferPipeline)
+        assert pipe.fit(X, y, **params) is pipe
+        got = pipe[-1]
+        assert got.model_ == want.model_, method
+        np.testing.assert_array_equal(pipe.decision_function(Xu), want.decision_function(sc.transform(Xu)))
+        if method == "dam":
+            # scikit-learn's Pipeline: X scaled, X_unlabelled not: another model.
+            plain = make_pipeline(StandardScaler(), TransferClassifier(method=method, sources=src, random_state=0))
+            plain.fit(X, y, **params)
+            assert plain[-1].model_ != want.model_
+    sel = greedytl.make_pipeline(SelectKBest(k=2), TransferClassifier(method="dam", sources=src, random_state=0))
+    sel.fit(X, y, transferclassifier__X_unlabelled=Xu)
+    assert sel[-1].n_features_in_ == 2
+    plain = make_pipeline(SelectKBest(k=2), TransferClassifier(method="dam", sources=src, random_state=0))
+    with pytest.raises(ValueError, match=r"X_unlabelled: X has 4 features, but TransferClassifier is expecting 2 "
+                                         r".*in a scikit-learn Pipeline.*greedytl.make_pipeline transforms both"):
+        plain.fit(X, y, transferclassifier__X_unlabelled=Xu)
+    pipe = greedytl.make_pipeline(StandardScaler(), TransferClassifier(method="dam", sources=src, random_state=0))
+    assert type(clone(pipe)) is greedytl.TransferPipeline
+    cv = KFold(3)
+    scores = cross_val_score(pipe, X, y, cv=cv, fit_params={"transferclassifier__X_unlabelled": Xu})
+    for (tr, te), score in zip(cv.split(X), scores):
+        s = StandardScaler().fit(X[tr])
+        m = TransferClassifier(method="dam", sources=src, random_state=0).fit(s.transform(X[tr]), y[tr],
+                                                                              X_unlabelled=s.transform(Xu))
+        assert score == m.score(s.transform(X[te]), y[te])
