@@ -249,14 +249,39 @@ def cli_info(path=None):
 #: when its parent dies (Linux sends it when the thread that started
 #: greedytl ends; run_cli's thread waits for the command); started through
 #: a wrapper that runs it as a child (GREEDYTL_BIN naming a shell shim, an
-#: HPC module wrapper, timeout) it watches the Python process, its ancestor,
-#: and stops when it ends; it ends at once if the Python process is none of
-#: its ancestors (it died before the request).  The rule's owner is the
-#: command (cmd/greedytl/parent.go, parentEnv).  The child is started without code between fork and exec
+#: HPC module wrapper, timeout) it watches the Python process, its ancestor
+#: (a pidfd; where none opens, a look at its ancestors in /proc every
+#: second), and stops when it ends; it ends at once if the Python process
+#: is none of its ancestors (it died before the request).  The rule's owner
+#: is the command (cmd/greedytl/parent.go, parentEnv).
+#:
+#: Where /proc cannot be read (not mounted, or mounted with hidepid): a
+#: greedytl that is the Python process's own child needs no /proc (the
+#: kernel's parent-death signal), so fits run and a killed Python process
+#: still stops its command; one started through a wrapper cannot tell that
+#: the Python process is its ancestor, and refuses to run: it exits at once
+#: with status 143, and fit raises :class:`CLIError` with greedytl's message
+#: (naming the /proc file it could not read) and what to do (_PARENT_NOTE).
+#: A Python process that died before its command asked for the signal
+#: leaves no command running either way (greedytl, handed to another parent,
+#: does not find it among its ancestors, or cannot tell, and stops).  With
+#: /proc readable at the start but not later, a command watching its
+#: ancestor by looking at /proc stops.
+#:
+#: The child is started without code between fork and exec
 #: (no ``preexec_fn``, which is unsafe when other threads run: joblib's
 #: threading backend, Jupyter).  On other systems greedytl ignores the
 #: variable: a killed Python process leaves its command running.
 PARENT_ENV = "GREEDYTL_PARENT_PID"
+
+# The exit status with which greedytl stops when it cannot see the Python
+# process among its ancestors (128 + SIGTERM, as the signal would end it),
+# and what run_cli adds to its message, which begins with PARENT_ENV.
+_PARENT_STOP = 143
+_PARENT_NOTE = (
+    "greedytl runs only while it sees the Python process that started it among its ancestors, which, "
+    "started through a wrapper that runs it as a child, it reads in /proc: give greedytl_bin (or "
+    "{env}) the greedytl executable itself, or a wrapper that execs it, or make /proc readable".format(env=ENV_VAR))
 
 
 def run_cli(args, path=None, cwd=None, echo=None):
@@ -308,6 +333,8 @@ def run_cli(args, path=None, cwd=None, echo=None):
         what = "was killed by signal {}".format(-proc.returncode)
     else:
         what = "failed (exit status {})".format(proc.returncode)
+    if proc.returncode == _PARENT_STOP and said.startswith(PARENT_ENV + "="):
+        said += " ({})".format(_PARENT_NOTE)
     raise CLIError("{cmd} {what}{sep}{said}".format(cmd=cmd, what=what, sep=": " if said else "", said=said),
                    proc.returncode, err, out)
 

@@ -4197,3 +4197,54 @@ def test_pipeline_transforms_unlabelled_and_oracle(cli):
         m = TransferClassifier(method="dam", sources=src, random_state=0).fit(s.transform(X[tr]), y[tr],
                                                                               X_unlabelled=s.transform(Xu))
         assert score == m.score(s.transform(X[te]), y[te])
+
+
+_NO_PROC_PROBE = """
+import json, os, sys
+import numpy as np
+import greedytl
+rng = np.random.default_rng(0)
+X = rng.normal(size=(30, 4))
+y = X[:, 0] > 0
+out = {"proc": os.path.exists("/proc/self/stat")}
+for how, path in (("binary", sys.argv[1]), ("wrapper", sys.argv[2])):
+    try:
+        greedytl.TransferClassifier(random_state=0, greedytl_bin=path).fit(X, y)
+        out[how] = "fitted"
+    except greedytl.CLIError as e:
+        out[how] = [e.returncode, str(e)]
+print(json.dumps(out))
+"""
+
+
+def test_fit_without_proc(cli, tmp_path):
+    """Where /proc cannot be read (here: a mount namespace with an empty
+    tmpfs on /proc; skipped where one cannot be made, without root), a
+    greedytl that is the Python process's own child fits (its parent watch
+    needs no /proc), and one started through a wrapper that runs it as a
+    child (not exec) cannot tell that the Python process is its ancestor
+    and stops at once (status 143): fit raises CLIError with greedytl's
+    message, which names the /proc file it could not read, and says what to
+    do (the executable itself, a wrapper that execs it, or /proc readable)."""
+    unshare = shutil.which("unshare")
+    if unshare is None or not hasattr(os, "geteuid") or os.geteuid() != 0:
+        pytest.skip("needs root and unshare to hide /proc")
+    wrapper = tmp_path / "greedytl-child"
+    wrapper.write_text("#!/bin/sh\n{} \"$@\"\n".format(shlex.quote(cli["path"])))
+    wrapper.chmod(0o755)
+    probe = tmp_path / "probe.py"
+    probe.write_text(_NO_PROC_PROBE)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [
+        str(pathlib.Path(greedytl.__file__).parent.parent), os.environ.get("PYTHONPATH")])))
+    script = "mount -t tmpfs none /proc && exec {} {} {} {}".format(
+        *(shlex.quote(str(a)) for a in (sys.executable, probe, cli["path"], wrapper)))
+    p = subprocess.run([unshare, "--mount", "sh", "-c", script], capture_output=True, text=True, env=env)
+    if p.returncode != 0 and "mount" in p.stderr and not p.stdout:
+        pytest.skip("cannot hide /proc here: " + p.stderr.strip())
+    assert p.returncode == 0, p.stderr
+    got = json.loads(p.stdout.strip().splitlines()[-1])
+    assert got["proc"] is False and got["binary"] == "fitted"
+    code, msg = got["wrapper"]
+    assert code == 143
+    assert re.search(r"failed \(exit status 143\): GREEDYTL_PARENT_PID=[0-9]+: .*could not read /proc/[0-9]+/stat", msg), msg
+    assert "give greedytl_bin (or GREEDYTL_BIN) the greedytl executable itself, or a wrapper that execs it" in msg, msg
