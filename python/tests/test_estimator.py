@@ -1314,8 +1314,12 @@ def test_sparse_X(cli, synth):
 
     def H(A):
         seen.append(type(A).__name__ + (":sparse" if hasattr(A, "sparse") else ""))
-        return (A.toarray() if sparse.issparse(A) else A.sparse.to_dense().to_numpy() if hasattr(A, "sparse")
-                else np.asarray(A)) @ w
+        # C order, as the dense X's rows: a product's rounding depends on
+        # the layout (a DataFrame's to_numpy is in Fortran order), which
+        # would make the sparse DataFrame's scores, not the package's
+        # handling, differ from the dense X's in the last bits.
+        return np.ascontiguousarray(A.toarray() if sparse.issparse(A) else A.sparse.to_dense().to_numpy()
+                                    if hasattr(A, "sparse") else np.asarray(A)) @ w
 
     dense = TransferClassifier(method="dam", sources=H, random_state=0).fit(X[:20], y[:20], X_unlabelled=X[20:])
     D, pred = dense.decision_function(X), list(dense.predict(X))
