@@ -9,7 +9,7 @@ import time
 import numpy as np
 
 from . import _cli, _model
-from ._compat import (BaseEstimator, ClassifierMixin, InvalidParameterError, available_if,
+from ._compat import (HAVE_SKLEARN, BaseEstimator, ClassifierMixin, InvalidParameterError, available_if,
                       check_classification_targets, check_finite, check_is_fitted, check_random_state, issparse,
                       labels_1d, validate_data, validate_other)
 from ._sources import Sources, SourcesDir, classifiers, source_scores
@@ -456,9 +456,10 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             A = validate_other(self, A, name, stacklevel=3)
         except ValueError as e:
             shape = getattr(A, "shape", None)
-            if shape is not None and len(shape) == 2 and shape[1] != self.n_features_in_ and e.args:
+            if HAVE_SKLEARN and shape is not None and len(shape) == 2 and shape[1] != self.n_features_in_ and e.args:
                 # The likeliest cause: a Pipeline, whose steps transformed X
-                # and not this fit parameter.
+                # and not this fit parameter (without scikit-learn, there is
+                # no Pipeline).
                 e.args = ("{} ({} has X's columns as given to the estimator: in a scikit-learn Pipeline, the "
                           "steps before the estimator transform X but not {}; greedytl.make_pipeline "
                           "transforms both)".format(e.args[0], name, name),) + e.args[1:]
