@@ -3209,6 +3209,19 @@ def test_check_estimator_with_probabilities(multiclass_cli):
     check_estimator(TransferClassifier(method="greedytl-nway"))
 
 
+@pytest.mark.parametrize("method", ["greedytl", "nearest-mean"])
+def test_check_estimator_other_model_forms(multiclass_cli, method):
+    """scikit-learn's checks pass for the other forms of model fit writes on
+    their multi-class data: a binary method fitted one class against the
+    rest (greedytl: per-class GreedyTL files) and a native multi-class
+    method whose scores are distances (nearest-mean); on their binary data,
+    those methods' binary models."""
+    from sklearn.utils.estimator_checks import check_estimator
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", greedytl.GreedyTLWarning)
+        check_estimator(TransferClassifier(method=method))
+
+
 def test_predict_proba_where_scores_are_probabilities(multiclass_cli):
     """predict_proba exists (hasattr) only on a model whose scores are class
     probabilities, greedytl-nway's: it is decision_function with three
@@ -4201,6 +4214,20 @@ def test_pipeline_transforms_unlabelled_and_oracle(cli):
         m = TransferClassifier(method="dam", sources=src, random_state=0).fit(s.transform(X[tr]), y[tr],
                                                                               X_unlabelled=s.transform(Xu))
         assert score == m.score(s.transform(X[te]), y[te])
+    # A fitted TransferPipeline pickles, and a search fits its candidates
+    # through it (set_params on a clone of it).
+    pipe.fit(X, y, transferclassifier__X_unlabelled=Xu)
+    again = pickle.loads(pickle.dumps(pipe))
+    assert type(again) is greedytl.TransferPipeline
+    np.testing.assert_array_equal(again.decision_function(X), pipe.decision_function(X))
+    search = GridSearchCV(pipe, {"standardscaler__with_mean": [True, False]}, cv=cv)
+    search.fit(X, y, transferclassifier__X_unlabelled=Xu)
+    best = search.best_estimator_
+    assert type(best) is greedytl.TransferPipeline
+    s = best[0]
+    want = TransferClassifier(method="dam", sources=src, random_state=0).fit(s.transform(X), y,
+                                                                             X_unlabelled=s.transform(Xu))
+    assert best[-1].model_ == want.model_
 
 
 _NO_PROC_PROBE = """
