@@ -476,7 +476,7 @@ def _communicate_echoing(proc, echo, cmd):
 
     def beat():
         every = HEARTBEAT
-        while not done.wait(max(0.0, state["last"] + every - time.monotonic())):
+        while state["echoing"] and not done.wait(max(0.0, state["last"] + every - time.monotonic())):
             if time.monotonic() - state["last"] >= every:
                 say("{}: still running, {}".format(cmd, elapsed(time.monotonic() - start)))
 

@@ -1914,6 +1914,30 @@ def test_verbose_echo_that_raises_keeps_draining(tmp_path):
         assert got == ["out\n"]
 
 
+def test_verbose_heartbeat_stops_with_the_echo(tmp_path, monkeypatch):
+    """Once echo raises, the heartbeat gives it no more lines and does not
+    spin: over a command that runs a second with heartbeats due every 0.05 s,
+    echo is called once, and the clock is read a handful of times, not
+    the thousands of a heartbeat waiting 0 s in a loop."""
+    import types
+    monkeypatch.setattr(greedytl._cli, "HEARTBEAT", 0.05)
+    reads = []
+
+    def monotonic():
+        reads.append(1)
+        return time.monotonic()
+    monkeypatch.setattr(greedytl._cli, "time", types.SimpleNamespace(monotonic=monotonic))
+    fake = _fake(tmp_path, "sleep 1; echo out")
+    calls = []
+
+    def echo(line):
+        calls.append(line)
+        raise ValueError("echo failed")
+    assert greedytl._cli.run_cli(["fit"], fake, echo=echo) == "out\n"
+    assert len(calls) == 1 and calls[0].startswith("greedytl fit: still running, "), calls
+    assert len(reads) < 20, len(reads)
+
+
 def test_verbose_is_a_parameter(cli):
     """verbose is one of get_params, set by set_params and kept by clone
     (scikit-learn's habit: default 0, quiet)."""
