@@ -19,6 +19,7 @@ from ._cli import (CLIError, CLIInputError, CommandNotFoundError, GreedyTLConver
 from ._estimator import TransferClassifier
 from ._model import ModelFileError, parse_model, read_model
 from ._sources import Sources, SourcesDir
+from ._compat import HAVE_SKLEARN
 
 __version__ = "0.1.0"
 
@@ -37,3 +38,10 @@ __all__ = [
     "GreedyTLWarning",
     "GreedyTLConvergenceWarning",
 ]
+
+if HAVE_SKLEARN:
+    # A Pipeline that transforms X_unlabelled and X_oracle as X (scikit-learn's
+    # passes them on untransformed); it is scikit-learn's Pipeline, so only
+    # with scikit-learn.
+    from ._pipeline import TransferPipeline, make_pipeline
+    __all__ += ["TransferPipeline", "make_pipeline"]

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import warnings
 
 from ._compat import ConvergenceWarning
@@ -72,6 +73,14 @@ _CLI_PREFIX = "greedytl: "
 # the --json report, its errors, which become the exception, and notes
 # naming the fit's private files.
 _PROGRESS_LINE = re.compile(r"[^:\n]+: [0-9]+ of [0-9]+ done \([0-9]+%\), [0-9hms.]+")
+
+#: Seconds without a line to pass on (echo) after which run_cli passes on
+#: one of its own while the command runs, "greedytl fit: still running,
+#: 2m0s" (the time since it started): a fit that writes no progress of its
+#: own (one that is not one class against the rest) still shows, once a
+#: minute as greedytl's progress lines at most, that it is working.  A
+#: variable so that a test can make the minutes pass.
+HEARTBEAT = 60.0
 
 _INSTALL_HINT = (
     "build and install it from the greedytl repository with "
@@ -240,14 +249,39 @@ def cli_info(path=None):
 #: when its parent dies (Linux sends it when the thread that started
 #: greedytl ends; run_cli's thread waits for the command); started through
 #: a wrapper that runs it as a child (GREEDYTL_BIN naming a shell shim, an
-#: HPC module wrapper, timeout) it watches the Python process, its ancestor,
-#: and stops when it ends; it ends at once if the Python process is none of
-#: its ancestors (it died before the request).  The rule's owner is the
-#: command (cmd/greedytl/parent.go, parentEnv).  The child is started without code between fork and exec
+#: HPC module wrapper, timeout) it watches the Python process, its ancestor
+#: (a pidfd; where none opens, a look at its ancestors in /proc every
+#: second), and stops when it ends; it ends at once if the Python process
+#: is none of its ancestors (it died before the request).  The rule's owner
+#: is the command (cmd/greedytl/parent.go, parentEnv).
+#:
+#: Where /proc cannot be read (not mounted, or mounted with hidepid): a
+#: greedytl that is the Python process's own child needs no /proc (the
+#: kernel's parent-death signal), so fits run and a killed Python process
+#: still stops its command; one started through a wrapper cannot tell that
+#: the Python process is its ancestor, and refuses to run: it exits at once
+#: with status 143, and fit raises :class:`CLIError` with greedytl's message
+#: (naming the /proc file it could not read) and what to do (_PARENT_NOTE).
+#: A Python process that died before its command asked for the signal
+#: leaves no command running either way (greedytl, handed to another parent,
+#: does not find it among its ancestors, or cannot tell, and stops).  With
+#: /proc readable at the start but not later, a command watching its
+#: ancestor by looking at /proc stops.
+#:
+#: The child is started without code between fork and exec
 #: (no ``preexec_fn``, which is unsafe when other threads run: joblib's
 #: threading backend, Jupyter).  On other systems greedytl ignores the
 #: variable: a killed Python process leaves its command running.
 PARENT_ENV = "GREEDYTL_PARENT_PID"
+
+# The exit status with which greedytl stops when it cannot see the Python
+# process among its ancestors (128 + SIGTERM, as the signal would end it),
+# and what run_cli adds to its message, which begins with PARENT_ENV.
+_PARENT_STOP = 143
+_PARENT_NOTE = (
+    "greedytl runs only while it sees the Python process that started it among its ancestors, which, "
+    "started through a wrapper that runs it as a child, it reads in /proc: give greedytl_bin (or "
+    "{env}) the greedytl executable itself, or a wrapper that execs it, or make /proc readable".format(env=ENV_VAR))
 
 
 def run_cli(args, path=None, cwd=None, echo=None):
@@ -256,8 +290,11 @@ def run_cli(args, path=None, cwd=None, echo=None):
     ``echo``, if not None, is a function of one line of text (without its
     newline) that is given greedytl's progress lines (_PROGRESS_LINE) as
     greedytl writes them, while it runs, so that a long fit shows that it
-    is working (the estimator's ``verbose``); they are left out of the
-    messages of the exceptions (not of their ``stderr``).
+    is working (the estimator's ``verbose``), and, when :data:`HEARTBEAT`
+    seconds pass without one, a line of run_cli's own saying how long the
+    command has run (``greedytl fit: still running, 1m0s``); greedytl's
+    lines are left out of the messages of the exceptions (not of their
+    ``stderr``).
 
     Exit status 2 (bad usage or input) raises ``ValueError`` (a
     :class:`CLIInputError`), any other failure :class:`CLIError` (a
@@ -276,7 +313,7 @@ def run_cli(args, path=None, cwd=None, echo=None):
         if echo is None:
             out, err = proc.communicate()
         else:
-            out, err = _communicate_echoing(proc, echo)
+            out, err = _communicate_echoing(proc, echo, "greedytl " + (args[0] if args else ""))
     except BaseException:
         _stop(proc)
         raise
@@ -296,6 +333,8 @@ def run_cli(args, path=None, cwd=None, echo=None):
         what = "was killed by signal {}".format(-proc.returncode)
     else:
         what = "failed (exit status {})".format(proc.returncode)
+    if proc.returncode == _PARENT_STOP and said.startswith(PARENT_ENV + "="):
+        said += " ({})".format(_PARENT_NOTE)
     raise CLIError("{cmd} {what}{sep}{said}".format(cmd=cmd, what=what, sep=": " if said else "", said=said),
                    proc.returncode, err, out)
 
@@ -395,15 +434,34 @@ def warn(report_warnings, name_class=None, stacklevel=2, name_column=None):
         warnings.warn(cls(msg, w.get("code")), stacklevel=stacklevel + 1)
 
 
-def _communicate_echoing(proc, echo):
+def _communicate_echoing(proc, echo, cmd):
     """What ``proc.communicate()`` returns (standard output and error, as
     bytes), standard error being read line by line as the child writes it
-    by a thread that gives each progress line (_PROGRESS_LINE) to echo;
-    once echo raises, no more lines are given to it, and the reading goes on."""
+    by a thread that gives each progress line (_PROGRESS_LINE) to echo,
+    and another thread giving echo ``CMD: still running, ELAPSED`` when
+    HEARTBEAT seconds pass without a line (cmd names the command); once
+    echo raises, no more lines are given to it, and the reading goes on."""
     err = []
+    lock = threading.Lock()  # one echo at a time, and the state below
+    state = {"echoing": True, "last": time.monotonic()}
+    start = state["last"]
+    done = threading.Event()
+
+    def say(line):
+        with lock:
+            if not state["echoing"]:
+                return
+            state["last"] = time.monotonic()
+            try:
+                echo(line)
+            except Exception:
+                # An echo that fails (sys.stderr None under pythonw, a
+                # closed stream) ends the echoing, not the reading: the
+                # child must not block on a full pipe, and its error
+                # text is the message of a failed fit.
+                state["echoing"] = False
 
     def read_err():
-        echoing = True
         while True:
             try:
                 raw = proc.stderr.readline()
@@ -413,24 +471,45 @@ def _communicate_echoing(proc, echo):
                 return
             err.append(raw)
             line = raw.decode("utf-8", "replace").rstrip("\r\n")
-            if echoing and _PROGRESS_LINE.fullmatch(line):
-                try:
-                    echo(line)
-                except Exception:
-                    # An echo that fails (sys.stderr None under pythonw, a
-                    # closed stream) ends the echoing, not the reading: the
-                    # child must not block on a full pipe, and its error
-                    # text is the message of a failed fit.
-                    echoing = False
+            if _PROGRESS_LINE.fullmatch(line):
+                say(line)
+
+    def beat():
+        every = HEARTBEAT
+        while state["echoing"] and not done.wait(max(0.0, state["last"] + every - time.monotonic())):
+            if time.monotonic() - state["last"] >= every:
+                say("{}: still running, {}".format(cmd, elapsed(time.monotonic() - start)))
 
     reader = threading.Thread(target=read_err, name="greedytl-stderr", daemon=True)
     reader.start()
-    out = proc.stdout.read()
-    proc.wait()
+    beater = threading.Thread(target=beat, name="greedytl-heartbeat", daemon=True)
+    beater.start()
+    try:
+        out = proc.stdout.read()
+        proc.wait()
+    finally:
+        done.set()
+    beater.join()
     reader.join()
     proc.stdout.close()
     proc.stderr.close()
     return out, b"".join(err)
+
+
+def elapsed(seconds):
+    """A duration for people, as Go writes a time.Duration: under a minute
+    to a tenth of a second ("0.3s", "45.0s"), else rounded to the second
+    as greedytl's progress lines write it ("2m0s", "1h0m5s")."""
+    if round(seconds, 1) < 60:
+        return "{:.1f}s".format(seconds)
+    s = int(round(seconds))
+    h, s = divmod(s, 3600)
+    m, s = divmod(s, 60)
+    if h:
+        return "{}h{}m{}s".format(h, m, s)
+    if m:
+        return "{}m{}s".format(m, s)
+    return "{}s".format(s)
 
 
 def echo_stderr(line):

@@ -4,11 +4,12 @@ import copy
 import math
 import numbers
 import os
+import time
 
 import numpy as np
 
 from . import _cli, _model
-from ._compat import (BaseEstimator, ClassifierMixin, InvalidParameterError, available_if,
+from ._compat import (HAVE_SKLEARN, BaseEstimator, ClassifierMixin, InvalidParameterError, available_if,
                       check_classification_targets, check_finite, check_is_fitted, check_random_state, issparse,
                       labels_1d, validate_data, validate_other)
 from ._sources import Sources, SourcesDir, classifiers, source_scores
@@ -138,13 +139,18 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         number of rows.  1024 MiB is scikit-learn's default
         ``working_memory``.
     verbose : int, default=0
-        0: ``fit`` prints nothing.  Greater: ``fit`` passes greedytl's
-        progress lines on to standard error (a notebook's) as greedytl writes
-        them, so that a long fit shows it is working: a fit one class against
-        the rest (a binary method on three or more classes) writes one when
-        a tenth more of the classes is fitted and a minute has passed since
-        the last (``classes: 30 of 100 done (30%), 2m0s``), none for a fit
-        that ends within the minute.  (greedytl's warnings reach the user as
+        0: ``fit`` prints nothing.  Greater: every ``fit`` reports its
+        progress on standard error (a notebook's), so that a long fit shows
+        it is working: a line when it starts (``greedytl fit: fitting the
+        default method on 40 examples of 2 classes``), greedytl's progress
+        lines as greedytl writes them — a fit one class against the rest (a
+        binary method on three or more classes) writes one when a tenth more
+        of the classes is fitted and a minute has passed since the last
+        (``classes: 30 of 100 done (30%), 2m0s``) — and, after a minute
+        without another line, ``greedytl fit: still running, 1m0s`` (for
+        every method, each minute), then a line when it is done, naming the
+        method fitted and the time (``greedytl fit: done (greedytl-auto),
+        2.5s``).  (greedytl's warnings reach the user as
         :class:`GreedyTLWarning` whatever ``verbose`` is.)
 
     Attributes
@@ -243,6 +249,16 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             of y's classes (with three or more, every class, each class's
             source chosen on them one against the rest).
 
+            X_unlabelled and X_oracle have the columns of X as this fit is
+            given it.  **In a scikit-learn Pipeline they are not
+            transformed**: ``make_pipeline(StandardScaler(), est).fit(X, y,
+            transferclassifier__X_unlabelled=Xu)`` gives this fit X scaled
+            and Xu as it was (scikit-learn hands a step's fit parameters on
+            untouched), so the model is fitted on inputs of two scales.
+            Use :func:`greedytl.make_pipeline` (a
+            :class:`greedytl.TransferPipeline`), which transforms them with
+            the steps fitted on X, as X is.
+
         Returns
         -------
         self
@@ -339,6 +355,11 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             namer = self._namer(classes, values)  # names greedytl's classes in its errors and warnings
             with _cli.naming_inputs(shown, _NOTES, namer):
                 echo = _cli.echo_stderr if self.verbose else None
+                started = time.monotonic()
+                if echo is not None:
+                    echo("greedytl fit: fitting {} on {} of {} classes".format(
+                        repr(self.method) if self.method is not None else "the default method",
+                        _model.count_of(X.shape[0], "example", "examples"), len(classes)))
                 report = _cli.fit_report(_cli.run_cli(args, info["path"], cwd=tmp, echo=echo))
                 with open(model_path, "rb") as f:
                     text = f.read()
@@ -381,6 +402,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         self.greedytl_ = {k: info[k] for k in ("module", "revision", "modified", "go", "executable_sha256", "path")
                           if k in info}
         self._scorer = scorer
+        if echo is not None:
+            echo("greedytl fit: done ({}), {}".format(self.method_, _cli.elapsed(time.monotonic() - started)))
         # random_state goes to every fit as --seed, as scikit-learn's
         # estimators take it whether or not they draw at random: greedytl's
         # warning that the method draws nothing at random (seed-unused) is
@@ -429,7 +452,18 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
     def _validate_other(self, A, name):
         """A further sample of fit (X_unlabelled, X_oracle) validated as X is
         at predict, named (see validate_other)."""
-        A = validate_other(self, A, name, stacklevel=3)
+        try:
+            A = validate_other(self, A, name, stacklevel=3)
+        except ValueError as e:
+            shape = getattr(A, "shape", None)
+            if HAVE_SKLEARN and shape is not None and len(shape) == 2 and shape[1] != self.n_features_in_ and e.args:
+                # The likeliest cause: a Pipeline, whose steps transformed X
+                # and not this fit parameter (without scikit-learn, there is
+                # no Pipeline).
+                e.args = ("{} ({} has X's columns as given to the estimator: in a scikit-learn Pipeline, the "
+                          "steps before the estimator transform X but not {}; greedytl.make_pipeline "
+                          "transforms both)".format(e.args[0], name, name),) + e.args[1:]
+            raise
         self._check_dense(A, name)
         return A
 

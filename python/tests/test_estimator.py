@@ -1314,8 +1314,12 @@ def test_sparse_X(cli, synth):
 
     def H(A):
         seen.append(type(A).__name__ + (":sparse" if hasattr(A, "sparse") else ""))
-        return (A.toarray() if sparse.issparse(A) else A.sparse.to_dense().to_numpy() if hasattr(A, "sparse")
-                else np.asarray(A)) @ w
+        # C order, as the dense X's rows: a product's rounding depends on
+        # the layout (a DataFrame's to_numpy is in Fortran order), which
+        # would make the sparse DataFrame's scores, not the package's
+        # handling, differ from the dense X's in the last bits.
+        return np.ascontiguousarray(A.toarray() if sparse.issparse(A) else A.sparse.to_dense().to_numpy()
+                                    if hasattr(A, "sparse") else np.asarray(A)) @ w
 
     dense = TransferClassifier(method="dam", sources=H, random_state=0).fit(X[:20], y[:20], X_unlabelled=X[20:])
     D, pred = dense.decision_function(X), list(dense.predict(X))
@@ -1798,7 +1802,8 @@ def test_verbose_passes_progress_lines_while_fit_runs(cli, tmp_path, monkeypatch
     err = Stderr()
     monkeypatch.setattr(sys, "stderr", err)
     TransferClassifier(method="greedytl", random_state=0, verbose=1, greedytl_bin=wrapper).fit(X, y)
-    assert err.text == line + "\n"
+    assert re.fullmatch(r"greedytl fit: fitting 'greedytl' on 40 examples of 2 classes\n{}\n"
+                        r"greedytl fit: done \(greedytl\), [0-9.]+s\n".format(re.escape(line)), err.text), err.text
     assert " -q" not in (tmp_path / "args").read_text()
 
     err.text = ""
@@ -1806,6 +1811,62 @@ def test_verbose_passes_progress_lines_while_fit_runs(cli, tmp_path, monkeypatch
     TransferClassifier(method="greedytl", random_state=0, greedytl_bin=wrapper).fit(X, y)
     assert err.text == ""
     assert (tmp_path / "args").read_text().rstrip("\n").endswith(" -q")
+
+
+def test_verbose_reports_every_fit(multiclass_cli, tmp_path, monkeypatch):
+    """verbose reports the progress of every fit, not only of those one
+    class against the rest (the only ones greedytl writes progress lines
+    of): a line when the fit starts, one each HEARTBEAT seconds without
+    another line while the command runs (here 0.05 s, which the test makes
+    pass: the wrapper fits only once such a line reached sys.stderr), and
+    one when it is done, naming the method fitted — for greedytl-auto
+    (two classes, the default), greedytl-nway (three) and l1-logistic one
+    class against the rest. verbose=0 writes nothing."""
+    from greedytl import _cli
+    monkeypatch.setattr(_cli, "HEARTBEAT", 0.05)
+    marker = tmp_path / "seen"
+    wrapper = _progress_wrapper(tmp_path, multiclass_cli, textwrap.dedent("""\
+            case " $* " in *" -q "*) ;; *)
+                i=0
+                while [ ! -e {marker} ]; do
+                    i=$((i+1)); [ $i -gt 600 ] && {{ echo "greedytl: no heartbeat arrived" >&2; exit 3; }}
+                    sleep 0.05
+                done;;
+            esac""").format(marker=shlex.quote(str(marker))).replace("\n", "\n    "))
+
+    class Stderr:
+        def __init__(self):
+            self.text = ""
+
+        def write(self, s):
+            self.text += s
+            if "greedytl fit: still running, " in s:
+                marker.touch()
+            return len(s)
+
+        def flush(self):
+            pass
+
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(30, 4))
+    y3 = np.array(["a", "b", "c"])[np.arange(30) % 3]
+    for method, y, fitted in ((None, y3 == "a", "greedytl-auto"), (None, y3, "greedytl-nway"),
+                              ("l1-logistic", y3, "l1-logistic")):
+        err = Stderr()
+        monkeypatch.setattr(sys, "stderr", err)
+        if marker.exists():
+            marker.unlink()
+        TransferClassifier(method=method, random_state=0, verbose=1, greedytl_bin=wrapper).fit(X, y)
+        start = "greedytl fit: fitting {} on 30 examples of {} classes".format(
+            "the default method" if method is None else repr(method), len(np.unique(y)))
+        lines = err.text.splitlines()
+        assert lines[0] == start, err.text
+        assert re.fullmatch(r"greedytl fit: done \({}\), [0-9.]+s".format(re.escape(fitted)), lines[-1]), err.text
+        assert lines[1:-1] and all(re.fullmatch(r"greedytl fit: still running, [0-9.]+s", t) for t in lines[1:-1]), \
+            err.text
+        err.text = ""
+        TransferClassifier(method=method, random_state=0, greedytl_bin=wrapper).fit(X, y)
+        assert err.text == ""
 
 
 def test_verbose_progress_lines_not_in_the_error(cli, tmp_path, capsys):
@@ -1817,7 +1878,10 @@ def test_verbose_progress_lines_not_in_the_error(cli, tmp_path, capsys):
     with pytest.raises(ValueError) as e:
         TransferClassifier(method="greedytl:lambda=-1", verbose=1, greedytl_bin=wrapper).fit(X, y)
     assert line not in str(e.value) and line in e.value.stderr
-    assert capsys.readouterr().err == line + "\n"
+    # verbose's line at the start of the fit, then greedytl's; none that
+    # says it is done.
+    assert capsys.readouterr().err == "greedytl fit: fitting 'greedytl:lambda=-1' on 40 examples of 2 classes\n" + \
+        line + "\n"
 
 
 def test_verbose_echo_that_raises_keeps_the_error(tmp_path, monkeypatch):
@@ -1848,6 +1912,30 @@ def test_verbose_echo_that_raises_keeps_draining(tmp_path):
         t.join(60)
         assert not t.is_alive(), "run_cli hung with an echo raising {}".format(exc.__name__)
         assert got == ["out\n"]
+
+
+def test_verbose_heartbeat_stops_with_the_echo(tmp_path, monkeypatch):
+    """Once echo raises, the heartbeat gives it no more lines and does not
+    spin: over a command that runs a second with heartbeats due every 0.05 s,
+    echo is called once, and the clock is read a handful of times, not
+    the thousands of a heartbeat waiting 0 s in a loop."""
+    import types
+    monkeypatch.setattr(greedytl._cli, "HEARTBEAT", 0.05)
+    reads = []
+
+    def monotonic():
+        reads.append(1)
+        return time.monotonic()
+    monkeypatch.setattr(greedytl._cli, "time", types.SimpleNamespace(monotonic=monotonic))
+    fake = _fake(tmp_path, "sleep 1; echo out")
+    calls = []
+
+    def echo(line):
+        calls.append(line)
+        raise ValueError("echo failed")
+    assert greedytl._cli.run_cli(["fit"], fake, echo=echo) == "out\n"
+    assert len(calls) == 1 and calls[0].startswith("greedytl fit: still running, "), calls
+    assert len(reads) < 20, len(reads)
 
 
 def test_verbose_is_a_parameter(cli):
@@ -3145,6 +3233,19 @@ def test_check_estimator_with_probabilities(multiclass_cli):
     check_estimator(TransferClassifier(method="greedytl-nway"))
 
 
+@pytest.mark.parametrize("method", ["greedytl", "nearest-mean"])
+def test_check_estimator_other_model_forms(multiclass_cli, method):
+    """scikit-learn's checks pass for the other forms of model fit writes on
+    their multi-class data: a binary method fitted one class against the
+    rest (greedytl: per-class GreedyTL files) and a native multi-class
+    method whose scores are distances (nearest-mean); on their binary data,
+    those methods' binary models."""
+    from sklearn.utils.estimator_checks import check_estimator
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", greedytl.GreedyTLWarning)
+        check_estimator(TransferClassifier(method=method))
+
+
 def test_predict_proba_where_scores_are_probabilities(multiclass_cli):
     """predict_proba exists (hasattr) only on a model whose scores are class
     probabilities, greedytl-nway's: it is decision_function with three
@@ -3994,3 +4095,211 @@ def test_warnings_name_every_class_they_quote():
     assert list(est.predict(X)) == ["a cat"] * 30  # the warning's premise
     assert len(got) == 1 and '("1": 1, "2": 1)' in got[0], got
     assert "\"0\" is classes_[0] = 'a cat', \"1\" is classes_[1] = 'a dog', \"2\" is classes_[2] = 'an emu'" in got[0], got
+
+
+def _source_scores_0_1(X):
+    """Two source score columns for the committee test: X's first two
+    columns, one of them noisy (a module-level function, so it pickles)."""
+    return np.c_[X[:, 0] + np.sin(7 * X[:, 2]), X[:, 1]]
+
+
+def _check_tally(committee, fits):
+    """The properties a committee's tally has by its definition (how many
+    of the fits' committees chose each column, in each member): each column
+    once, counts from 0 to the fits, every column counted at least once,
+    most chosen first; every column a whole-sample member chose is counted
+    at least once for that member (the whole sample's committee is one of
+    the fits); with one fit, the tally is exactly those choices."""
+    tally = committee["tally"]
+    cols = [(t["kind"], t["index"]) for t in tally]
+    assert len(set(cols)) == len(cols)
+    members = len(committee["greedy"])
+    for t in tally:
+        assert len(t["greedy"]) == members
+        assert all(0 <= n <= fits for n in t["greedy"] + [t["source"]]), t
+        assert sum(t["greedy"]) + t["source"] > 0, t
+        assert t["source"] == 0 or t["kind"] == "source", t
+    totals = [sum(t["greedy"]) + t["source"] for t in tally]
+    assert totals == sorted(totals, reverse=True)
+    chosen = {}  # column → [count of each GreedyTL member, source member], the whole sample's choices
+    for i, g in enumerate(committee["greedy"]):
+        for step in g["path"]:
+            c = (step["column"]["kind"], step["column"]["index"])
+            chosen.setdefault(c, [0] * (members + 1))[i] += 1
+    if committee.get("source") is not None:
+        chosen.setdefault(("source", committee["source"]["index"]), [0] * (members + 1))[members] += 1
+    counted = {(t["kind"], t["index"]): t["greedy"] + [t["source"]] for t in tally}
+    for c, ones in chosen.items():
+        assert c in counted, c
+        assert all(n >= one for n, one in zip(counted[c], ones)), (c, counted[c], ones)
+    if fits == 1:
+        assert counted == chosen
+
+
+def test_committee_tallies_agree_with_inspect(multiclass_cli, tmp_path):
+    """greedytl-auto's committee records and vote tallies as the estimator
+    exposes them — inspection_["committee"] of a binary model; model_, the
+    one record of each class of a fit one class against the rest, which
+    inspect --json does not print for a multi-class file — are what greedytl
+    inspect --json prints of the model file (binary) and of each class's
+    model taken out as a file of its own (one against the rest; also as
+    greedytl.read_model reads that file), and each tally has the properties
+    of its definition (_check_tally): with one fit (single_fit=1) it is the
+    whole-sample members' choices exactly."""
+    cli = multiclass_cli
+    rng = np.random.default_rng(11)
+    X = rng.normal(size=(36, 5))
+    y3 = np.array(["a", "b", "c"])[np.argmax(X[:, :3] + 0.7 * rng.normal(size=(36, 3)), axis=1)]
+    src = greedytl.Sources(_source_scores_0_1)
+    for method, y in (("greedytl-auto", y3 == "a"), ("greedytl-auto:single_fit=1", y3 == "b"),
+                      ("greedytl-auto", y3), ("greedytl-auto:single_fit=1", y3)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", greedytl.GreedyTLWarning)
+            clf = TransferClassifier(method=method, sources=src, random_state=3).fit(X, y)
+        if len(clf.classes_) == 2:
+            path = tmp_path / "m.json"
+            path.write_text(json.dumps(clf.model_))
+            want = json.loads(run(cli, "inspect", "--json", path))
+            assert clf.inspection_["committee"] == want["committee"] == clf.model_["committee"], method
+            records = [(clf.inspection_["committee"], clf.hyperparameters_)]
+        else:
+            assert "committee" not in clf.inspection_
+            records = []
+            for k, m in enumerate(clf.model_["models"]):
+                path = tmp_path / "class{}.json".format(k)
+                path.write_text(json.dumps(m))
+                want = json.loads(run(cli, "inspect", "--json", path))
+                assert m["committee"] == want["committee"], (method, k)
+                assert greedytl.read_model(path).inspection()["committee"] == want["committee"], (method, k)
+                records.append((m["committee"], m["hyperparameters"]))
+        assert records
+        for committee, hp in records:
+            assert committee["tally"], method
+            _check_tally(committee, hp.get("fits", 1))
+            if "single_fit" in method:
+                assert hp.get("fits", 1) == 1
+
+
+def _source_of_columns_0_1(X):
+    """One source score column, of X's first two columns (module level, so
+    that it pickles)."""
+    return np.c_[X[:, 0] + 0.5 * X[:, 1]]
+
+
+def test_pipeline_transforms_unlabelled_and_oracle(cli):
+    """In scikit-learn's Pipeline (1.2.1) a StandardScaler before the
+    estimator scales X but not the fit parameter X_unlabelled (nor X_oracle):
+    dam then fits on inputs of two scales, another model than the one of the
+    same data scaled alike. greedytl.make_pipeline's TransferPipeline passes
+    them through the steps before the estimator as X, fitted on X: its model
+    is the estimator's fitted on the scaled X, X_unlabelled and X_oracle
+    (y_oracle as given), exactly; a feature selection before it reduces
+    them too, where scikit-learn's Pipeline's refusal of X_unlabelled's
+    column count now says why; clone and cross_val_score keep it a
+    TransferPipeline, each fold's model fitted on the scaled rows."""
+    from sklearn.feature_selection import SelectKBest
+    from sklearn.model_selection import KFold
+    rng = np.random.default_rng(1)
+    X = rng.normal(5, 3, size=(30, 4))
+    y = X[:, 0] + rng.normal(size=30) > 5
+    Xu = rng.normal(6, 2, size=(40, 4))
+    yo = Xu[:, 0] > 6
+    src = greedytl.Sources(_source_of_columns_0_1)
+    sc = StandardScaler().fit(X)
+    for method, side, direct in (
+            ("dam", {"X_unlabelled": Xu}, {"X_unlabelled": sc.transform(Xu)}),
+            ("best-source", {"X_oracle": Xu, "y_oracle": yo}, {"X_oracle": sc.transform(Xu), "y_oracle": yo})):
+        params = {"transferclassifier__" + k: v for k, v in side.items()}
+        want = TransferClassifier(method=method, sources=src, random_state=0).fit(sc.transform(X), y, **direct)
+        pipe = greedytl.make_pipeline(StandardScaler(), TransferClassifier(method=method, sources=src, random_state=0))
+        assert isinstance(pipe, greedytl.TransferPipeline)
+        assert pipe.fit(X, y, **params) is pipe
+        got = pipe[-1]
+        assert got.model_ == want.model_, method
+        np.testing.assert_array_equal(pipe.decision_function(Xu), want.decision_function(sc.transform(Xu)))
+        if method == "dam":
+            # scikit-learn's Pipeline: X scaled, X_unlabelled not: another model.
+            plain = make_pipeline(StandardScaler(), TransferClassifier(method=method, sources=src, random_state=0))
+            plain.fit(X, y, **params)
+            assert plain[-1].model_ != want.model_
+    sel = greedytl.make_pipeline(SelectKBest(k=2), TransferClassifier(method="dam", sources=src, random_state=0))
+    sel.fit(X, y, transferclassifier__X_unlabelled=Xu)
+    assert sel[-1].n_features_in_ == 2
+    plain = make_pipeline(SelectKBest(k=2), TransferClassifier(method="dam", sources=src, random_state=0))
+    with pytest.raises(ValueError, match=r"X_unlabelled: X has 4 features, but TransferClassifier is expecting 2 "
+                                         r".*in a scikit-learn Pipeline.*greedytl.make_pipeline transforms both"):
+        plain.fit(X, y, transferclassifier__X_unlabelled=Xu)
+    pipe = greedytl.make_pipeline(StandardScaler(), TransferClassifier(method="dam", sources=src, random_state=0))
+    assert type(clone(pipe)) is greedytl.TransferPipeline
+    cv = KFold(3)
+    scores = cross_val_score(pipe, X, y, cv=cv, fit_params={"transferclassifier__X_unlabelled": Xu})
+    for (tr, te), score in zip(cv.split(X), scores):
+        s = StandardScaler().fit(X[tr])
+        m = TransferClassifier(method="dam", sources=src, random_state=0).fit(s.transform(X[tr]), y[tr],
+                                                                              X_unlabelled=s.transform(Xu))
+        assert score == m.score(s.transform(X[te]), y[te])
+    # A fitted TransferPipeline pickles, and a search fits its candidates
+    # through it (set_params on a clone of it).
+    pipe.fit(X, y, transferclassifier__X_unlabelled=Xu)
+    again = pickle.loads(pickle.dumps(pipe))
+    assert type(again) is greedytl.TransferPipeline
+    np.testing.assert_array_equal(again.decision_function(X), pipe.decision_function(X))
+    search = GridSearchCV(pipe, {"standardscaler__with_mean": [True, False]}, cv=cv)
+    search.fit(X, y, transferclassifier__X_unlabelled=Xu)
+    best = search.best_estimator_
+    assert type(best) is greedytl.TransferPipeline
+    s = best[0]
+    want = TransferClassifier(method="dam", sources=src, random_state=0).fit(s.transform(X), y,
+                                                                             X_unlabelled=s.transform(Xu))
+    assert best[-1].model_ == want.model_
+
+
+_NO_PROC_PROBE = """
+import json, os, sys
+import numpy as np
+import greedytl
+rng = np.random.default_rng(0)
+X = rng.normal(size=(30, 4))
+y = X[:, 0] > 0
+out = {"proc": os.path.exists("/proc/self/stat")}
+for how, path in (("binary", sys.argv[1]), ("wrapper", sys.argv[2])):
+    try:
+        greedytl.TransferClassifier(random_state=0, greedytl_bin=path).fit(X, y)
+        out[how] = "fitted"
+    except greedytl.CLIError as e:
+        out[how] = [e.returncode, str(e)]
+print(json.dumps(out))
+"""
+
+
+def test_fit_without_proc(cli, tmp_path):
+    """Where /proc cannot be read (here: a mount namespace with an empty
+    tmpfs on /proc; skipped where one cannot be made, without root), a
+    greedytl that is the Python process's own child fits (its parent watch
+    needs no /proc), and one started through a wrapper that runs it as a
+    child (not exec) cannot tell that the Python process is its ancestor
+    and stops at once (status 143): fit raises CLIError with greedytl's
+    message, which names the /proc file it could not read, and says what to
+    do (the executable itself, a wrapper that execs it, or /proc readable)."""
+    unshare = shutil.which("unshare")
+    if unshare is None or not hasattr(os, "geteuid") or os.geteuid() != 0:
+        pytest.skip("needs root and unshare to hide /proc")
+    wrapper = tmp_path / "greedytl-child"
+    wrapper.write_text("#!/bin/sh\n{} \"$@\"\n".format(shlex.quote(cli["path"])))
+    wrapper.chmod(0o755)
+    probe = tmp_path / "probe.py"
+    probe.write_text(_NO_PROC_PROBE)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [
+        str(pathlib.Path(greedytl.__file__).parent.parent), os.environ.get("PYTHONPATH")])))
+    script = "mount -t tmpfs none /proc && exec {} {} {} {}".format(
+        *(shlex.quote(str(a)) for a in (sys.executable, probe, cli["path"], wrapper)))
+    p = subprocess.run([unshare, "--mount", "sh", "-c", script], capture_output=True, text=True, env=env)
+    if p.returncode != 0 and "mount" in p.stderr and not p.stdout:
+        pytest.skip("cannot hide /proc here: " + p.stderr.strip())
+    assert p.returncode == 0, p.stderr
+    got = json.loads(p.stdout.strip().splitlines()[-1])
+    assert got["proc"] is False and got["binary"] == "fitted"
+    code, msg = got["wrapper"]
+    assert code == 143
+    assert re.search(r"failed \(exit status 143\): GREEDYTL_PARENT_PID=[0-9]+: .*could not read /proc/[0-9]+/stat", msg), msg
+    assert "give greedytl_bin (or GREEDYTL_BIN) the greedytl executable itself, or a wrapper that execs it" in msg, msg
