@@ -162,16 +162,26 @@ func (e *sampleEngine) reset(lambda float64) error {
 	return nil
 }
 
+// readParts are the two parts of the candidate range as the engine reads
+// them: the features (X, scaled by γ) and the sources (H), with their
+// ranges of candidate indices [off, stop).
+func (e *sampleEngine) readParts() [2]readPart {
+	return [2]readPart{{&e.in.x, e.in.gamma, 0, e.in.d}, {&e.in.h, 1, e.in.d, e.n}}
+}
+
+// readPart is one part of the candidate range (readParts).
+type readPart struct {
+	b         *inputMatrix
+	gamma     float64
+	off, stop int
+}
+
 // resolvePending reads and standardises the columns in e.pend (none read
 // before, no repeats), caching the non-constant ones. Features and sources
 // are each read in batches, straight into the cache.
 func (e *sampleEngine) resolvePending() error {
 	m := e.m
-	for _, part := range []struct {
-		b         *inputMatrix
-		gamma     float64
-		off, stop int
-	}{{&e.in.x, e.in.gamma, 0, e.in.d}, {&e.in.h, 1, e.in.d, e.n}} {
+	for _, part := range e.readParts() {
 		if part.stop <= max(part.off, e.lo) {
 			continue // no candidate is drawn there
 		}
@@ -187,30 +197,104 @@ func (e *sampleEngine) resolvePending() error {
 			// current cache chunk, then close the gaps that constant
 			// columns leave.
 			s0 := len(e.slots)
-			chunk := e.chunk(s0 / cacheChunk)
 			nc := min(len(js), sampleChunk, cacheChunk-s0%cacheChunk)
-			dst := chunk[(s0%cacheChunk)*m : (s0%cacheChunk+nc)*m]
+			dst := e.chunk(s0 / cacheChunk)[(s0%cacheChunk)*m : (s0%cacheChunk+nc)*m]
 			if k := gatherStandardize(part.b, js[:nc], part.gamma, dst, e.st[:], e.tmp[:], &e.rs, &e.block); k >= 0 {
 				return badColumn(part.b, js[k])
 			}
-			w := 0
-			for k, jl := range js[:nc] {
-				j := part.off + jl
-				if e.st[k].scale == 0 {
-					e.setSlot(j, constUncounted)
-					continue
-				}
-				if w < k {
-					copy(dst[w*m:(w+1)*m], dst[k*m:(k+1)*m])
-				}
-				e.slots = append(e.slots, slotInfo{st: e.st[k], glob: int32(j)})
-				e.setSlot(j, int32(s0+w+1))
-				w++
-			}
+			e.keep(part.off, js[:nc], dst)
 			js = js[nc:]
 		}
 	}
 	return nil
+}
+
+// keep caches the columns part.off + js[k] just standardised into dst
+// (the cache's next free slots, column after column) with their
+// statistics e.st[k]: the non-constant ones in order, closing the gaps
+// that constant ones leave, and marks the constant ones constUncounted.
+func (e *sampleEngine) keep(off int, js []int, dst []float64) {
+	m, s0, w := e.m, len(e.slots), 0
+	for k, jl := range js {
+		j := off + jl
+		if e.st[k].scale == 0 {
+			e.setSlot(j, constUncounted)
+			continue
+		}
+		if w < k {
+			copy(dst[w*m:(w+1)*m], dst[k*m:(k+1)*m])
+		}
+		e.slots = append(e.slots, slotInfo{st: e.st[k], glob: int32(j)})
+		e.setSlot(j, int32(s0+w+1))
+		w++
+	}
+}
+
+// sweepWorth reports whether a fit of maxK steps (0: no cap) over paths
+// paths is expected to draw so large a share of the n − lo candidates
+// that reading them all in one sweep (sweep) costs less than reading each
+// when first drawn: the expected share of distinct columns among
+// paths·r·maxK uniform draws, 1 − exp(−paths·r·maxK/(n − lo)), is at least
+// sweepShare.
+func (e *sampleEngine) sweepWorth(maxK, paths int) bool {
+	if maxK == 0 || e.n-e.lo < sampleChunk {
+		return false
+	}
+	draws := float64(paths) * float64(e.r) * float64(maxK)
+	return 1-math.Exp(-draws/float64(e.n-e.lo)) >= sweepShare
+}
+
+// sweepShare is the expected share of the columns drawn above which the
+// sampled search reads every column in one sweep (sweepWorth).
+var sweepShare = 0.45
+
+// sweep reads and standardises every candidate column from lo on, in
+// candidate order, straight from the row-major input (standardizeRows:
+// the statistics and values of each column bitwise those of a column read
+// when drawn), as if each had been drawn: the search then draws, rejects
+// and selects exactly as it would reading lazily. It reads nothing and
+// returns false when a part is not row-major, and undoes what it read and
+// returns false when a column fails (not finite, or overflowing): the
+// search then reads lazily, reporting a failing column only if it draws
+// it, as before.
+func (e *sampleEngine) sweep() bool {
+	parts := e.readParts()
+	for _, part := range parts {
+		if part.stop > max(part.off, e.lo) && (!part.b.hasRaw || part.b.trans) {
+			return false
+		}
+	}
+	m := e.m
+	for _, part := range parts {
+		b := part.b
+		for j0 := max(part.off, e.lo) - part.off; j0 < b.cols; {
+			s0 := len(e.slots)
+			nc := min(b.cols-j0, sampleChunk, cacheChunk-s0%cacheChunk)
+			dst := e.chunk(s0 / cacheChunk)[(s0%cacheChunk)*m : (s0%cacheChunk+nc)*m]
+			if standardizeRows(b.raw.Data[j0:], b.raw.Stride, m, nc, part.gamma, dst, e.st[:], e.tmp[:], &e.rs) >= 0 {
+				e.unsweep()
+				return false
+			}
+			js := e.local[:0]
+			for k := range nc {
+				js = append(js, j0+k)
+			}
+			e.local = js
+			e.keep(part.off, js, dst)
+			j0 += nc
+		}
+	}
+	return true
+}
+
+// unsweep forgets every column read: the state of a new engine.
+func (e *sampleEngine) unsweep() {
+	for j := e.lo; j < e.n; j++ {
+		if e.slot(j) != 0 {
+			e.setSlot(j, 0)
+		}
+	}
+	e.slots, e.nChunks = e.slots[:0], 0
 }
 
 // chunk returns cache chunk c, allocating it (or reusing a pooled one)

@@ -1,8 +1,10 @@
 package greedytl
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 )
 
@@ -27,5 +29,71 @@ func TestDrawIsIntN(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSweepSelectsAsLazy checks that reading every column in one sweep
+// before the first draw (sweep, which Fit chooses when the draws are
+// expected to cover most columns) fits exactly the models that reading
+// each column when first drawn fits: the same selections, weights, path
+// and errors, under fits that run to their cap, stop at δ, switch to
+// scoring every candidate when few remain (columns that are constant,
+// some of them drawn only late), select among features scaled by γ and
+// sources, run several paths (AutoLambda), and read a matrix with a
+// non-finite value in a column (the lazy search fails only if it draws
+// it, and so must the sweep) or a transposed matrix (which the sweep
+// does not read). It fails if sweep reads nothing on the row-major
+// problems.
+func TestSweepSelectsAsLazy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	probs := illAndDupProblems(rng)
+	// Half the columns constant: the search scores every candidate once
+	// the constant ones it has drawn leave at most r.
+	H := randDense(rng, 14, 120)
+	for j := 0; j < 120; j += 2 {
+		for i := 0; i < 14; i++ {
+			H.Set(i, j, 3)
+		}
+	}
+	probs = append(probs, fitProblem{"constant columns", randDense(rng, 14, 9), H, randLabels(rng, 14)})
+	// A NaN in one column, which some fits draw and others do not.
+	Hn := randDense(rng, 16, 300)
+	Hn.Set(5, 177, math.NaN())
+	probs = append(probs, fitProblem{"NaN", nil, Hn, randLabels(rng, 16)})
+	probs = append(probs, fitProblem{"transposed", nil, randDense(rng, 200, 12).T(), randLabels(rng, 12)})
+	opts := []Options{
+		{Lambda: 1, Delta: 0, FeatureFactor: 1, Sample: 59, Seed: 1, MaxK: 60},
+		{Lambda: 1, Delta: 1e-4, FeatureFactor: 1, Sample: 7, Seed: 2, MaxK: 40},
+		{Lambda: 0.1, Delta: 0, FeatureFactor: 2, Sample: 5, Seed: 3, MaxK: 100},
+		{Lambda: 1, Delta: 0, FeatureFactor: 0, Sample: 3, Seed: 4, MaxK: 9},
+		{Delta: 0, FeatureFactor: 0.5, Sample: 9, Seed: 5, MaxK: 30, AutoLambda: true, StopAtMinLOO: true},
+	}
+	swept := 0
+	for _, pr := range probs {
+		for _, o := range opts {
+			fit := func(share float64) (*Model, error) {
+				setForTest(t, &sweepShare, share)
+				return Fit(context.Background(), pr.X, pr.H, pr.y, o)
+			}
+			want, wantErr := fit(2) // never sweeps
+			got, gotErr := fit(0)   // always sweeps
+			if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+				t.Errorf("%s, %+v: swept, error %v; lazily, %v", pr.name, o, gotErr, wantErr)
+				continue
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, %+v: swept, selects %v; lazily, %v", pr.name, o, got.Selected, want.Selected)
+			}
+		}
+		if in, err := newInputs("test", pr.X, pr.H, pr.y, 1); err == nil && pr.name != "transposed" {
+			e := newSample(in, 5, 1)
+			if e.sweep() && len(e.slots) > 0 {
+				swept++
+			}
+			e.release()
+		}
+	}
+	if swept != len(probs)-2 { // all but the NaN and the transposed one
+		t.Errorf("sweep read %d of the %d row-major problems without a NaN", swept, len(probs)-2)
 	}
 }
