@@ -48,7 +48,7 @@ type sampleEngine struct {
 
 	gen    int32 // current path generation (from 1)
 	nConst int   // constant columns counted by the current path
-	step   int64
+	step   int32 // the current step, numbered across paths from 1 (below markSelected)
 
 	// scratch
 	st  [sampleChunk]colStats
@@ -59,10 +59,16 @@ type sampleEngine struct {
 // recycling across fits (through samplePool) rather than allocating (and
 // zeroing) afresh.
 type sampleBuffers struct {
-	chunks  [][]float64 // cached standardised columns, cacheChunk per chunk
-	slots   []slotInfo  // the cached columns
-	slotBuf []int32
-	batch   batchScorer // bestOfBatched's scratch
+	chunks [][]float64 // cached standardised columns, cacheChunk per chunk
+	slots  []slotInfo  // the cached columns
+	// mark[s] is the step that last drew slot s, or markSelected when the
+	// current path has selected it: a slot with mark[s] ≥ step cannot be
+	// drawn in this step. Apart from slots, so that the draws' look-ups
+	// stay in a few first-level cache lines.
+	mark     []int32
+	selected []int32 // the slots the current path selected (reset clears their marks)
+	slotBuf  []int32
+	batch    batchScorer // bestOfBatched's scratch
 
 	cand, pend, local []int
 	sc                scorer
@@ -84,11 +90,13 @@ const cacheChunk = 256
 
 // slotInfo describes one cached column.
 type slotInfo struct {
-	st     colStats
-	glob   int32 // candidate index
-	selGen int32 // generation of the path that selected the slot
-	drawn  int64 // the step that last drew the slot
+	st   colStats
+	glob int32 // candidate index
 }
+
+// markSelected is mark's value for a slot the current path selected; the
+// steps stay below it.
+const markSelected = math.MaxInt32
 
 // slotArrayMax is the largest N for which slotOf is an array; above it a
 // map avoids touching O(N) memory (whose page faults would cost more than
@@ -114,7 +122,7 @@ func newSample(in *inputs, r int, seed uint64) *sampleEngine {
 	if e.sampleBuffers == nil {
 		e.sampleBuffers = new(sampleBuffers)
 	}
-	e.slots = e.slots[:0]
+	e.slots, e.mark, e.selected = e.slots[:0], e.mark[:0], e.selected[:0]
 	if N <= slotArrayMax {
 		e.slotBuf = grow(e.slotBuf, N)
 		e.slotArr = e.slotBuf
@@ -152,6 +160,10 @@ func (e *sampleEngine) reset(lambda float64) error {
 		return errSmallLambda("greedytl.Fit", lambda, fs, maxq)
 	}
 	e.gen++
+	for _, s := range e.selected {
+		e.mark[s] = 0 // drawn before every step to come
+	}
+	e.selected = e.selected[:0]
 	e.nConst = e.lo
 	if e.allKnown {
 		e.nConst = e.nConstAll
@@ -225,6 +237,7 @@ func (e *sampleEngine) keep(off int, js []int, dst []float64) {
 			copy(dst[w*m:(w+1)*m], dst[k*m:(k+1)*m])
 		}
 		e.slots = append(e.slots, slotInfo{st: e.st[k], glob: int32(j)})
+		e.mark = append(e.mark, 0)
 		e.setSlot(j, int32(s0+w+1))
 		w++
 	}
@@ -294,7 +307,7 @@ func (e *sampleEngine) unsweep() {
 			e.setSlot(j, 0)
 		}
 	}
-	e.slots, e.nChunks = e.slots[:0], 0
+	e.slots, e.mark, e.nChunks = e.slots[:0], e.mark[:0], 0
 }
 
 // chunk returns cache chunk c, allocating it (or reusing a pooled one)
@@ -345,6 +358,9 @@ func (e *sampleEngine) countConst(j int) {
 // in this step; columns not read yet are collected and read in one batch,
 // and those that turn out constant are rejected in turn.
 func (e *sampleEngine) pick(p *path) (int, error) {
+	if e.step == markSelected-1 {
+		e.renumber()
+	}
 	e.step++
 	if e.n-len(p.sel)-e.nConst <= e.r {
 		return e.pickAll(p)
@@ -371,21 +387,20 @@ func (e *sampleEngine) pick(p *path) (int, error) {
 				continue
 			}
 			s := int(sl) - 1
-			if si := &e.slots[s]; si.selGen == e.gen || si.drawn == e.step {
-				continue
-			} else {
-				si.drawn = e.step
+			if e.mark[s] >= e.step {
+				continue // selected, or drawn in this step
 			}
+			e.mark[s] = e.step
 			cand = append(cand, s)
 		}
 		e.unpend()
 		if err := e.resolvePending(); err != nil {
 			return 0, err
 		}
-		slots, step := e.slots, e.step
+		mark, step := e.mark, e.step
 		for _, j := range e.pend {
 			if s := e.slot(j); s > 0 {
-				slots[s-1].drawn = step
+				mark[s-1] = step
 				cand = append(cand, int(s)-1)
 			} else {
 				e.countConst(j)
@@ -397,6 +412,17 @@ func (e *sampleEngine) pick(p *path) (int, error) {
 	}
 	e.cand = cand
 	return e.bestOf(p, cand)
+}
+
+// renumber restarts the steps' numbering at 0 once it reaches
+// markSelected − 1, forgetting which slots past steps drew.
+func (e *sampleEngine) renumber() {
+	for s, mk := range e.mark {
+		if mk != markSelected {
+			e.mark[s] = 0
+		}
+	}
+	e.step = 0
 }
 
 // draw returns the next draw from [0, n), n > 0: exactly what
@@ -463,7 +489,7 @@ func (e *sampleEngine) pickAll(p *path) (int, error) {
 	}
 	cand := e.cand[:0]
 	for _, s := range e.valid {
-		if e.slots[s].selGen != e.gen {
+		if e.mark[s] != markSelected {
 			cand = append(cand, int(s))
 		}
 	}
@@ -742,7 +768,8 @@ func (sc *scorer) score1Primal(z []float64) (c, t float64) {
 }
 
 func (e *sampleEngine) added(p *path, s int, g []float64, c, tc float64, refreshed bool) {
-	e.slots[s].selGen = e.gen
+	e.mark[s] = markSelected
+	e.selected = append(e.selected, int32(s))
 	e.prune.added(p)
 }
 

@@ -97,3 +97,40 @@ func TestSweepSelectsAsLazy(t *testing.T) {
 		t.Errorf("sweep read %d of the %d row-major problems without a NaN", swept, len(probs)-2)
 	}
 }
+
+// TestSampleRenumber checks that the sampled search draws and selects as
+// before when its step count, numbered across paths, reaches the top of
+// mark's range and starts over (renumber): a path run from a step just
+// below markSelected selects what a path from step 0 selects, with the
+// marks of the selected slots kept and those of past draws cleared.
+func TestSampleRenumber(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	H := randDense(rng, 10, 300)
+	y := randLabels(rng, 10)
+	o := Options{Lambda: 1, FeatureFactor: 1, Sample: 7, Seed: 3, MaxK: 12}
+	in, err := newInputs("greedytl.Fit", nil, H, y, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := func(step0 int32) []int {
+		e := newSample(in, o.Sample, o.Seed)
+		defer e.release()
+		e.step = step0
+		p, err := run(context.Background(), e, y, o.Lambda, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g []int
+		for _, s := range p.sel {
+			g = append(g, e.global(s))
+		}
+		if step0 > 0 && e.step >= step0 {
+			t.Errorf("from step %d the count reached %d: it never started over", step0, e.step)
+		}
+		return g
+	}
+	want := sel(0)
+	if got := sel(markSelected - 4); !reflect.DeepEqual(got, want) {
+		t.Errorf("renumbered mid-path, selects %v; from step 0, %v", got, want)
+	}
+}
