@@ -76,6 +76,7 @@ func Fit(ctx context.Context, X, H mat.Matrix, y []float64, opts Options) (*Mode
 			return nil, err
 		}
 		mod, err := finish(e, p, in, opts)
+		p.release()
 		if err != nil {
 			return nil, err
 		}

@@ -5,7 +5,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"sync"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestDrawIsIntN checks that the sampled search's draw gives what
@@ -132,5 +135,52 @@ func TestSampleRenumber(t *testing.T) {
 	want := sel(0)
 	if got := sel(markSelected - 4); !reflect.DeepEqual(got, want) {
 		t.Errorf("renumbered mid-path, selects %v; from step 0, %v", got, want)
+	}
+}
+
+// TestPathBuffersRecycled checks that the paths' recycled buffers
+// (pathPool) leave every model as a fit from fresh buffers makes it: fits
+// in both forms, of several sizes and of several paths (AutoLambda), run
+// one after another, each compared with the same fit run first with the
+// pool emptied of buffers, and with a copy of itself after the later fits
+// (a model sharing a recycled buffer would change).
+func TestPathBuffersRecycled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	type fit struct {
+		H    *mat.Dense
+		y    []float64
+		o    Options
+		want *Model
+	}
+	var fits []fit
+	for _, m := range []int{8, 20, 40} {
+		for _, o := range []Options{
+			{Lambda: 1, FeatureFactor: 1, Sample: 9, Seed: 1, MaxK: 3},
+			{Lambda: 0.5, FeatureFactor: 1, Sample: 9, Seed: 2, MaxK: 50},
+			{Lambda: 1, FeatureFactor: 1, MaxK: 30},
+			{FeatureFactor: 1, Sample: 5, Seed: 3, MaxK: 25, AutoLambda: true, StopAtMinLOO: true},
+		} {
+			H, y := randDense(rng, m, 120), randLabels(rng, m)
+			fits = append(fits, fit{H, y, o, nil})
+		}
+	}
+	for i := range fits {
+		f := &fits[i]
+		pathPool = sync.Pool{} // fresh buffers
+		f.want = fitT(t, nil, f.H, f.y, f.o)
+	}
+	pathPool = sync.Pool{}
+	var got []*Model
+	for _, f := range fits {
+		mod := fitT(t, nil, f.H, f.y, f.o)
+		if !reflect.DeepEqual(mod, f.want) {
+			t.Errorf("m = %d, %+v: with recycled buffers selects %v, with fresh ones %v", f.H.RawMatrix().Rows, f.o, mod.Selected, f.want.Selected)
+		}
+		got = append(got, mod)
+	}
+	for i, mod := range got {
+		if !reflect.DeepEqual(mod, fits[i].want) {
+			t.Errorf("m = %d, %+v: the model changed during later fits", fits[i].H.RawMatrix().Rows, fits[i].o)
+		}
 	}
 }
