@@ -15,7 +15,8 @@ import (
 // λ t²/c), in O(r·m²) time independent of N.
 //
 // Columns are read and standardised lazily, the first time they are drawn,
-// and cached. Draws are uniform over all N candidates and rejected when the
+// and cached, unless Fit has the engine read them all first (sweepWorth,
+// sweep), which leaves the draws and selections unchanged. Draws are uniform over all N candidates and rejected when the
 // column is constant, selected or already drawn in this step, which leaves
 // a uniform sample of the valid ones. When at most r valid candidates can
 // remain, the step scores all of them instead.
