@@ -53,17 +53,21 @@ func Fit(ctx context.Context, X, H mat.Matrix, y []float64, opts Options) (*Mode
 		return nil, err
 	}
 	y = append([]float64(nil), y...)
-	var e engine
-	if opts.Sample > 0 {
-		e = newSample(in, opts.Sample, opts.Seed)
-	} else if e, err = newExact(ctx, in, y); err != nil {
-		return nil, err
-	}
-	defer e.release()
 	lambdas := []float64{opts.Lambda}
 	if opts.AutoLambda {
 		lambdas = lambdaGrid
 	}
+	var e engine
+	if opts.Sample > 0 {
+		se := newSample(in, opts.Sample, opts.Seed)
+		if se.sweepWorth(opts.MaxK, len(lambdas)) {
+			se.sweep()
+		}
+		e = se
+	} else if e, err = newExact(ctx, in, y); err != nil {
+		return nil, err
+	}
+	defer e.release()
 	var best *Model
 	bestLOO := 0.0
 	for _, lambda := range lambdas {
@@ -72,6 +76,7 @@ func Fit(ctx context.Context, X, H mat.Matrix, y []float64, opts Options) (*Mode
 			return nil, err
 		}
 		mod, err := finish(e, p, in, opts)
+		p.release()
 		if err != nil {
 			return nil, err
 		}

@@ -1236,7 +1236,7 @@ func TestSampleDraws(t *testing.T) {
 		seen := map[int]bool{}
 		for _, c := range e.cand {
 			j := e.global(c)
-			if seen[j] || j%3 == 0 || e.slots[c].selGen == e.gen {
+			if seen[j] || j%3 == 0 || e.mark[c] == markSelected {
 				t.Fatalf("step %d: candidate %d is repeated, constant or selected (%v)", step, j, e.cand)
 			}
 			seen[j] = true

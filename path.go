@@ -3,6 +3,7 @@ package greedytl
 import (
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/blas"
@@ -57,10 +58,13 @@ type path struct {
 	loo  []float64 // LOO error after each step
 	reg  []float64 // e(S)/m after each step
 
-	g   []float64 // scratch, length m
-	v   []float64 // primal scratch: U z, length k+1
-	fac []float64 // scratch for refresh: m×m (dual), (k+1)×(k+1) (primal)
-	gm  []float64 // primal scratch for refresh: M = BBᵀ + λI, (k+1)×(k+1)
+	g []float64 // scratch, length m
+	// bufs, when not nil, are recycled buffers that selZ, U (primal) and
+	// G, kl and fac (dual) start from (newPathFor, release).
+	bufs *pathBuffers
+	v    []float64 // primal scratch: U z, length k+1
+	fac  []float64 // scratch for refresh: m×m (dual), (k+1)×(k+1) (primal)
+	gm   []float64 // primal scratch for refresh: M = BBᵀ + λI, (k+1)×(k+1)
 }
 
 // The forms of a path. Both represent the same Ĝ = (K_S + λI + β11ᵀ)⁻¹
@@ -105,22 +109,83 @@ func dualCheaper(m, k, r int) bool {
 // y, ridge parameter lambda, the feature factor and β of Ĝ (fs), room for maxK steps (0: a
 // default) and r candidates scored directly per step (0: exact search),
 // in the form pathForm asks for.
+// Its largest buffers come from pathPool; release hands them back.
 func newPathFor(y []float64, lambda float64, fs featureScale, maxK, r int) *path {
-	if pathForm == formDual {
-		return newPath(y, lambda, fs, maxK)
+	b, _ := pathPool.Get().(*pathBuffers)
+	if b == nil {
+		b = new(pathBuffers)
 	}
-	p := newPathPrimal(y, lambda, fs, maxK)
+	if pathForm == formDual {
+		return newPathBufs(y, lambda, fs, maxK, b)
+	}
+	p := newPathPrimalBufs(y, lambda, fs, maxK, b)
 	p.auto, p.r = pathForm == formAuto, r
 	return p
 }
 
+// pathBuffers are the largest buffers of the paths that run starts,
+// recycled across fits through pathPool rather than allocated (and
+// zeroed) afresh: selZ and U, O(k·m) each, and the dual form's G, kl and
+// fac, O(m²) each.
+type pathBuffers struct{ selZ, U, G, kl, fac []float64 }
+
+var pathPool sync.Pool
+
+// pathFloats returns a slice of length n and capacity at least c (c ≥ n) from
+// *buf, growing *buf when it is short; its contents are arbitrary. With
+// buf nil it allocates.
+func pathFloats(buf *[]float64, n, c int) []float64 {
+	if buf == nil {
+		return make([]float64, n, c)
+	}
+	if cap(*buf) < c {
+		*buf = make([]float64, c)
+	}
+	return (*buf)[:n]
+}
+
+// release hands p's recycled buffers back to pathPool (the larger of each
+// buffer and what p grew it into), unless they are too large to keep; p
+// must not be used afterwards. The model finish made from p shares none
+// of them.
+func (p *path) release() {
+	b := p.bufs
+	if b == nil {
+		return
+	}
+	p.bufs = nil
+	total := 0
+	for _, x := range []struct {
+		dst *[]float64
+		s   []float64
+	}{{&b.selZ, p.selZ}, {&b.U, p.U}, {&b.G, p.G}, {&b.kl, p.kl}, {&b.fac, p.fac}} {
+		if cap(x.s) > cap(*x.dst) {
+			*x.dst = x.s[:cap(x.s)]
+		}
+		total += cap(*x.dst)
+	}
+	if total <= maxPooled {
+		pathPool.Put(b)
+	}
+}
+
 // newPathPrimal returns the path of the empty set in the primal form.
 func newPathPrimal(y []float64, lambda float64, fs featureScale, maxK int) *path {
+	return newPathPrimalBufs(y, lambda, fs, maxK, nil)
+}
+
+// newPathPrimalBufs is newPathPrimal with its largest buffers from b (nil:
+// allocated).
+func newPathPrimalBufs(y []float64, lambda float64, fs featureScale, maxK int, b *pathBuffers) *path {
 	m := len(y)
-	p := newPathCommon(y, lambda, fs, maxK)
+	p := newPathCommon(y, lambda, fs, maxK, b)
 	beta := fs.beta
 	p.primal = true
-	p.U = make([]float64, m, (cap(p.sel)+1)*m)
+	var ub *[]float64
+	if b != nil {
+		ub = &b.U
+	}
+	p.U = pathFloats(ub, m, (cap(p.sel)+1)*m)
 	p.dg = make([]float64, m)
 	u0 := math.Sqrt(beta / (lambda * p.s))
 	for i := range m {
@@ -132,13 +197,19 @@ func newPathPrimal(y []float64, lambda float64, fs featureScale, maxK int) *path
 
 // newPathCommon returns the path of the empty set without its form: the
 // labels, γ and β (fs), a = Ĝy and room for maxK steps.
-func newPathCommon(y []float64, lambda float64, fs featureScale, maxK int) *path {
+// Its selZ comes from b when b is not nil.
+func newPathCommon(y []float64, lambda float64, fs featureScale, maxK int, b *pathBuffers) *path {
 	m, beta := len(y), fs.beta
 	if maxK == 0 || maxK > 256 {
 		maxK = 64 // an initial capacity; the path grows beyond it
 	}
+	var zb *[]float64
+	if b != nil {
+		zb = &b.selZ
+	}
 	p := &path{
-		selZ:         make([]float64, 0, maxK*m),
+		bufs:         b,
+		selZ:         pathFloats(zb, 0, maxK*m),
 		sel:          make([]int, 0, maxK),
 		loo:          make([]float64, 0, maxK),
 		reg:          make([]float64, 0, maxK),
@@ -169,11 +240,14 @@ func newPathCommon(y []float64, lambda float64, fs featureScale, maxK int) *path
 // y, ridge parameter lambda and the feature factor and β of Ĝ (fs), with
 // room for maxK steps (0: a default).
 func newPath(y []float64, lambda float64, fs featureScale, maxK int) *path {
+	return newPathBufs(y, lambda, fs, maxK, nil)
+}
+
+// newPathBufs is newPath with its largest buffers from b (nil: allocated).
+func newPathBufs(y []float64, lambda float64, fs featureScale, maxK int, b *pathBuffers) *path {
 	m, beta := len(y), fs.beta
-	p := newPathCommon(y, lambda, fs, maxK)
-	p.G = make([]float64, m*m)
-	p.kl = make([]float64, m*m)
-	p.fac = make([]float64, m*m)
+	p := newPathCommon(y, lambda, fs, maxK, b)
+	p.dualBuffers()
 	off := -beta / p.s / lambda
 	for i := range m {
 		for j := range m {
@@ -296,17 +370,28 @@ func (p *path) add(s int, z []float64, c, t float64) (refreshed bool, err error)
 	return refreshed, nil
 }
 
+// dualBuffers sets G, kl and fac to m×m buffers (from p.bufs when it is
+// not nil) of arbitrary contents.
+func (p *path) dualBuffers() {
+	mm := p.m * p.m
+	if b := p.bufs; b != nil {
+		p.G, p.kl, p.fac = pathFloats(&b.G, mm, mm), pathFloats(&b.kl, mm, mm), pathFloats(&b.fac, mm, mm)
+		return
+	}
+	p.G, p.kl, p.fac = make([]float64, mm), make([]float64, mm), make([]float64, mm)
+}
+
 // toDual moves a primal path to the dual form: Ĝ = I/λ − UᵀU and
 // K_S + λI + β11ᵀ, O(k·m²).
 func (p *path) toDual() {
 	m, k1 := p.m, len(p.U)/p.m
-	p.G = make([]float64, m*m)
-	p.kl = make([]float64, m*m)
-	p.fac = make([]float64, m*m)
+	p.dualBuffers()
 	impl := gonum.Implementation{}
 	impl.Dsyrk(blas.Upper, blas.Trans, m, k1, -1, p.U, m, 0, p.G, m)
 	if k := len(p.sel); k > 0 {
 		impl.Dsyrk(blas.Upper, blas.Trans, m, k, 1, p.selZ, m, 0, p.kl, m)
+	} else {
+		clear(p.kl)
 	}
 	for i := range m {
 		p.G[i*m+i] += 1 / p.lambda

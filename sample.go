@@ -15,7 +15,8 @@ import (
 // λ t²/c), in O(r·m²) time independent of N.
 //
 // Columns are read and standardised lazily, the first time they are drawn,
-// and cached. Draws are uniform over all N candidates and rejected when the
+// and cached, unless Fit has the engine read them all first (sweepWorth,
+// sweep), which leaves the draws and selections unchanged. Draws are uniform over all N candidates and rejected when the
 // column is constant, selected or already drawn in this step, which leaves
 // a uniform sample of the valid ones. When at most r valid candidates can
 // remain, the step scores all of them instead.
@@ -48,7 +49,7 @@ type sampleEngine struct {
 
 	gen    int32 // current path generation (from 1)
 	nConst int   // constant columns counted by the current path
-	step   int64
+	step   int32 // the current step, numbered across paths from 1 (below markSelected)
 
 	// scratch
 	st  [sampleChunk]colStats
@@ -59,10 +60,16 @@ type sampleEngine struct {
 // recycling across fits (through samplePool) rather than allocating (and
 // zeroing) afresh.
 type sampleBuffers struct {
-	chunks  [][]float64 // cached standardised columns, cacheChunk per chunk
-	slots   []slotInfo  // the cached columns
-	slotBuf []int32
-	batch   batchScorer // bestOfBatched's scratch
+	chunks [][]float64 // cached standardised columns, cacheChunk per chunk
+	slots  []slotInfo  // the cached columns
+	// mark[s] is the step that last drew slot s, or markSelected when the
+	// current path has selected it: a slot with mark[s] ≥ step cannot be
+	// drawn in this step. Apart from slots, so that the draws' look-ups
+	// stay in a few first-level cache lines.
+	mark     []int32
+	selected []int32 // the slots the current path selected (reset clears their marks)
+	slotBuf  []int32
+	batch    batchScorer // bestOfBatched's scratch
 
 	cand, pend, local []int
 	sc                scorer
@@ -84,11 +91,13 @@ const cacheChunk = 256
 
 // slotInfo describes one cached column.
 type slotInfo struct {
-	st     colStats
-	glob   int32 // candidate index
-	selGen int32 // generation of the path that selected the slot
-	drawn  int64 // the step that last drew the slot
+	st   colStats
+	glob int32 // candidate index
 }
+
+// markSelected is mark's value for a slot the current path selected; the
+// steps stay below it.
+const markSelected = math.MaxInt32
 
 // slotArrayMax is the largest N for which slotOf is an array; above it a
 // map avoids touching O(N) memory (whose page faults would cost more than
@@ -114,7 +123,7 @@ func newSample(in *inputs, r int, seed uint64) *sampleEngine {
 	if e.sampleBuffers == nil {
 		e.sampleBuffers = new(sampleBuffers)
 	}
-	e.slots = e.slots[:0]
+	e.slots, e.mark, e.selected = e.slots[:0], e.mark[:0], e.selected[:0]
 	if N <= slotArrayMax {
 		e.slotBuf = grow(e.slotBuf, N)
 		e.slotArr = e.slotBuf
@@ -152,6 +161,10 @@ func (e *sampleEngine) reset(lambda float64) error {
 		return errSmallLambda("greedytl.Fit", lambda, fs, maxq)
 	}
 	e.gen++
+	for _, s := range e.selected {
+		e.mark[s] = 0 // drawn before every step to come
+	}
+	e.selected = e.selected[:0]
 	e.nConst = e.lo
 	if e.allKnown {
 		e.nConst = e.nConstAll
@@ -162,16 +175,26 @@ func (e *sampleEngine) reset(lambda float64) error {
 	return nil
 }
 
+// readParts are the two parts of the candidate range as the engine reads
+// them: the features (X, scaled by γ) and the sources (H), with their
+// ranges of candidate indices [off, stop).
+func (e *sampleEngine) readParts() [2]readPart {
+	return [2]readPart{{&e.in.x, e.in.gamma, 0, e.in.d}, {&e.in.h, 1, e.in.d, e.n}}
+}
+
+// readPart is one part of the candidate range (readParts).
+type readPart struct {
+	b         *inputMatrix
+	gamma     float64
+	off, stop int
+}
+
 // resolvePending reads and standardises the columns in e.pend (none read
 // before, no repeats), caching the non-constant ones. Features and sources
 // are each read in batches, straight into the cache.
 func (e *sampleEngine) resolvePending() error {
 	m := e.m
-	for _, part := range []struct {
-		b         *inputMatrix
-		gamma     float64
-		off, stop int
-	}{{&e.in.x, e.in.gamma, 0, e.in.d}, {&e.in.h, 1, e.in.d, e.n}} {
+	for _, part := range e.readParts() {
 		if part.stop <= max(part.off, e.lo) {
 			continue // no candidate is drawn there
 		}
@@ -187,30 +210,105 @@ func (e *sampleEngine) resolvePending() error {
 			// current cache chunk, then close the gaps that constant
 			// columns leave.
 			s0 := len(e.slots)
-			chunk := e.chunk(s0 / cacheChunk)
 			nc := min(len(js), sampleChunk, cacheChunk-s0%cacheChunk)
-			dst := chunk[(s0%cacheChunk)*m : (s0%cacheChunk+nc)*m]
+			dst := e.chunk(s0 / cacheChunk)[(s0%cacheChunk)*m : (s0%cacheChunk+nc)*m]
 			if k := gatherStandardize(part.b, js[:nc], part.gamma, dst, e.st[:], e.tmp[:], &e.rs, &e.block); k >= 0 {
 				return badColumn(part.b, js[k])
 			}
-			w := 0
-			for k, jl := range js[:nc] {
-				j := part.off + jl
-				if e.st[k].scale == 0 {
-					e.setSlot(j, constUncounted)
-					continue
-				}
-				if w < k {
-					copy(dst[w*m:(w+1)*m], dst[k*m:(k+1)*m])
-				}
-				e.slots = append(e.slots, slotInfo{st: e.st[k], glob: int32(j)})
-				e.setSlot(j, int32(s0+w+1))
-				w++
-			}
+			e.keep(part.off, js[:nc], dst)
 			js = js[nc:]
 		}
 	}
 	return nil
+}
+
+// keep caches the columns part.off + js[k] just standardised into dst
+// (the cache's next free slots, column after column) with their
+// statistics e.st[k]: the non-constant ones in order, closing the gaps
+// that constant ones leave, and marks the constant ones constUncounted.
+func (e *sampleEngine) keep(off int, js []int, dst []float64) {
+	m, s0, w := e.m, len(e.slots), 0
+	for k, jl := range js {
+		j := off + jl
+		if e.st[k].scale == 0 {
+			e.setSlot(j, constUncounted)
+			continue
+		}
+		if w < k {
+			copy(dst[w*m:(w+1)*m], dst[k*m:(k+1)*m])
+		}
+		e.slots = append(e.slots, slotInfo{st: e.st[k], glob: int32(j)})
+		e.mark = append(e.mark, 0)
+		e.setSlot(j, int32(s0+w+1))
+		w++
+	}
+}
+
+// sweepWorth reports whether a fit of maxK steps (0: no cap) over paths
+// paths is expected to draw so large a share of the n − lo candidates
+// that reading them all in one sweep (sweep) costs less than reading each
+// when first drawn: the expected share of distinct columns among
+// paths·r·maxK uniform draws, 1 − exp(−paths·r·maxK/(n − lo)), is at least
+// sweepShare.
+func (e *sampleEngine) sweepWorth(maxK, paths int) bool {
+	if maxK == 0 || e.n-e.lo < sampleChunk {
+		return false
+	}
+	draws := float64(paths) * float64(e.r) * float64(maxK)
+	return 1-math.Exp(-draws/float64(e.n-e.lo)) >= sweepShare
+}
+
+// sweepShare is the expected share of the columns drawn above which the
+// sampled search reads every column in one sweep (sweepWorth).
+var sweepShare = 0.45
+
+// sweep reads and standardises every candidate column from lo on, in
+// candidate order, straight from the row-major input (standardizeRows:
+// the statistics and values of each column bitwise those of a column read
+// when drawn), as if each had been drawn: the search then draws, rejects
+// and selects exactly as it would reading lazily. It reads nothing and
+// returns false when a part is not row-major, and undoes what it read and
+// returns false when a column fails (not finite, or overflowing): the
+// search then reads lazily, reporting a failing column only if it draws
+// it, as before.
+func (e *sampleEngine) sweep() bool {
+	parts := e.readParts()
+	for _, part := range parts {
+		if part.stop > max(part.off, e.lo) && (!part.b.hasRaw || part.b.trans) {
+			return false
+		}
+	}
+	m := e.m
+	for _, part := range parts {
+		b := part.b
+		for j0 := max(part.off, e.lo) - part.off; j0 < b.cols; {
+			s0 := len(e.slots)
+			nc := min(b.cols-j0, sampleChunk, cacheChunk-s0%cacheChunk)
+			dst := e.chunk(s0 / cacheChunk)[(s0%cacheChunk)*m : (s0%cacheChunk+nc)*m]
+			if standardizeRows(b.raw.Data[j0:], b.raw.Stride, m, nc, part.gamma, dst, e.st[:], e.tmp[:], &e.rs) >= 0 {
+				e.unsweep()
+				return false
+			}
+			js := e.local[:0]
+			for k := range nc {
+				js = append(js, j0+k)
+			}
+			e.local = js
+			e.keep(part.off, js, dst)
+			j0 += nc
+		}
+	}
+	return true
+}
+
+// unsweep forgets every column read: the state of a new engine.
+func (e *sampleEngine) unsweep() {
+	for j := e.lo; j < e.n; j++ {
+		if e.slot(j) != 0 {
+			e.setSlot(j, 0)
+		}
+	}
+	e.slots, e.mark, e.nChunks = e.slots[:0], e.mark[:0], 0
 }
 
 // chunk returns cache chunk c, allocating it (or reusing a pooled one)
@@ -261,6 +359,9 @@ func (e *sampleEngine) countConst(j int) {
 // in this step; columns not read yet are collected and read in one batch,
 // and those that turn out constant are rejected in turn.
 func (e *sampleEngine) pick(p *path) (int, error) {
+	if e.step == markSelected-1 {
+		e.renumber()
+	}
 	e.step++
 	if e.n-len(p.sel)-e.nConst <= e.r {
 		return e.pickAll(p)
@@ -287,21 +388,20 @@ func (e *sampleEngine) pick(p *path) (int, error) {
 				continue
 			}
 			s := int(sl) - 1
-			if si := &e.slots[s]; si.selGen == e.gen || si.drawn == e.step {
-				continue
-			} else {
-				si.drawn = e.step
+			if e.mark[s] >= e.step {
+				continue // selected, or drawn in this step
 			}
+			e.mark[s] = e.step
 			cand = append(cand, s)
 		}
 		e.unpend()
 		if err := e.resolvePending(); err != nil {
 			return 0, err
 		}
-		slots, step := e.slots, e.step
+		mark, step := e.mark, e.step
 		for _, j := range e.pend {
 			if s := e.slot(j); s > 0 {
-				slots[s-1].drawn = step
+				mark[s-1] = step
 				cand = append(cand, int(s)-1)
 			} else {
 				e.countConst(j)
@@ -313,6 +413,17 @@ func (e *sampleEngine) pick(p *path) (int, error) {
 	}
 	e.cand = cand
 	return e.bestOf(p, cand)
+}
+
+// renumber restarts the steps' numbering at 0 once it reaches
+// markSelected − 1, forgetting which slots past steps drew.
+func (e *sampleEngine) renumber() {
+	for s, mk := range e.mark {
+		if mk != markSelected {
+			e.mark[s] = 0
+		}
+	}
+	e.step = 0
 }
 
 // draw returns the next draw from [0, n), n > 0: exactly what
@@ -379,7 +490,7 @@ func (e *sampleEngine) pickAll(p *path) (int, error) {
 	}
 	cand := e.cand[:0]
 	for _, s := range e.valid {
-		if e.slots[s].selGen != e.gen {
+		if e.mark[s] != markSelected {
 			cand = append(cand, int(s))
 		}
 	}
@@ -658,7 +769,8 @@ func (sc *scorer) score1Primal(z []float64) (c, t float64) {
 }
 
 func (e *sampleEngine) added(p *path, s int, g []float64, c, tc float64, refreshed bool) {
-	e.slots[s].selGen = e.gen
+	e.mark[s] = markSelected
+	e.selected = append(e.selected, int32(s))
 	e.prune.added(p)
 }
 

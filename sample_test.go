@@ -1,9 +1,14 @@
 package greedytl
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
+	"reflect"
+	"sync"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestDrawIsIntN checks that the sampled search's draw gives what
@@ -26,6 +31,156 @@ func TestDrawIsIntN(t *testing.T) {
 					t.Fatalf("seed %d, n = %d: draw %d = %d, IntN %d", seed, n, i, got, w)
 				}
 			}
+		}
+	}
+}
+
+// TestSweepSelectsAsLazy checks that reading every column in one sweep
+// before the first draw (sweep, which Fit chooses when the draws are
+// expected to cover most columns) fits exactly the models that reading
+// each column when first drawn fits: the same selections, weights, path
+// and errors, under fits that run to their cap, stop at δ, switch to
+// scoring every candidate when few remain (columns that are constant,
+// some of them drawn only late), select among features scaled by γ and
+// sources, run several paths (AutoLambda), and read a matrix with a
+// non-finite value in a column (the lazy search fails only if it draws
+// it, and so must the sweep) or a transposed matrix (which the sweep
+// does not read). It fails if sweep reads nothing on the row-major
+// problems.
+func TestSweepSelectsAsLazy(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	probs := illAndDupProblems(rng)
+	// Half the columns constant: the search scores every candidate once
+	// the constant ones it has drawn leave at most r.
+	H := randDense(rng, 14, 120)
+	for j := 0; j < 120; j += 2 {
+		for i := 0; i < 14; i++ {
+			H.Set(i, j, 3)
+		}
+	}
+	probs = append(probs, fitProblem{"constant columns", randDense(rng, 14, 9), H, randLabels(rng, 14)})
+	// A NaN in one column, which some fits draw and others do not.
+	Hn := randDense(rng, 16, 300)
+	Hn.Set(5, 177, math.NaN())
+	probs = append(probs, fitProblem{"NaN", nil, Hn, randLabels(rng, 16)})
+	probs = append(probs, fitProblem{"transposed", nil, randDense(rng, 200, 12).T(), randLabels(rng, 12)})
+	opts := []Options{
+		{Lambda: 1, Delta: 0, FeatureFactor: 1, Sample: 59, Seed: 1, MaxK: 60},
+		{Lambda: 1, Delta: 1e-4, FeatureFactor: 1, Sample: 7, Seed: 2, MaxK: 40},
+		{Lambda: 0.1, Delta: 0, FeatureFactor: 2, Sample: 5, Seed: 3, MaxK: 100},
+		{Lambda: 1, Delta: 0, FeatureFactor: 0, Sample: 3, Seed: 4, MaxK: 9},
+		{Delta: 0, FeatureFactor: 0.5, Sample: 9, Seed: 5, MaxK: 30, AutoLambda: true, StopAtMinLOO: true},
+	}
+	swept := 0
+	for _, pr := range probs {
+		for _, o := range opts {
+			fit := func(share float64) (*Model, error) {
+				setForTest(t, &sweepShare, share)
+				return Fit(context.Background(), pr.X, pr.H, pr.y, o)
+			}
+			want, wantErr := fit(2) // never sweeps
+			got, gotErr := fit(0)   // always sweeps
+			if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+				t.Errorf("%s, %+v: swept, error %v; lazily, %v", pr.name, o, gotErr, wantErr)
+				continue
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, %+v: swept, selects %v; lazily, %v", pr.name, o, got.Selected, want.Selected)
+			}
+		}
+		if in, err := newInputs("test", pr.X, pr.H, pr.y, 1); err == nil && pr.name != "transposed" {
+			e := newSample(in, 5, 1)
+			if e.sweep() && len(e.slots) > 0 {
+				swept++
+			}
+			e.release()
+		}
+	}
+	if swept != len(probs)-2 { // all but the NaN and the transposed one
+		t.Errorf("sweep read %d of the %d row-major problems without a NaN", swept, len(probs)-2)
+	}
+}
+
+// TestSampleRenumber checks that the sampled search draws and selects as
+// before when its step count, numbered across paths, reaches the top of
+// mark's range and starts over (renumber): a path run from a step just
+// below markSelected selects what a path from step 0 selects, with the
+// marks of the selected slots kept and those of past draws cleared.
+func TestSampleRenumber(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	H := randDense(rng, 10, 300)
+	y := randLabels(rng, 10)
+	o := Options{Lambda: 1, FeatureFactor: 1, Sample: 7, Seed: 3, MaxK: 12}
+	in, err := newInputs("greedytl.Fit", nil, H, y, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sel := func(step0 int32) []int {
+		e := newSample(in, o.Sample, o.Seed)
+		defer e.release()
+		e.step = step0
+		p, err := run(context.Background(), e, y, o.Lambda, &o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var g []int
+		for _, s := range p.sel {
+			g = append(g, e.global(s))
+		}
+		if step0 > 0 && e.step >= step0 {
+			t.Errorf("from step %d the count reached %d: it never started over", step0, e.step)
+		}
+		return g
+	}
+	want := sel(0)
+	if got := sel(markSelected - 4); !reflect.DeepEqual(got, want) {
+		t.Errorf("renumbered mid-path, selects %v; from step 0, %v", got, want)
+	}
+}
+
+// TestPathBuffersRecycled checks that the paths' recycled buffers
+// (pathPool) leave every model as a fit from fresh buffers makes it: fits
+// in both forms, of several sizes and of several paths (AutoLambda), run
+// one after another, each compared with the same fit run first with the
+// pool emptied of buffers, and with a copy of itself after the later fits
+// (a model sharing a recycled buffer would change).
+func TestPathBuffersRecycled(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	type fit struct {
+		H    *mat.Dense
+		y    []float64
+		o    Options
+		want *Model
+	}
+	var fits []fit
+	for _, m := range []int{8, 20, 40} {
+		for _, o := range []Options{
+			{Lambda: 1, FeatureFactor: 1, Sample: 9, Seed: 1, MaxK: 3},
+			{Lambda: 0.5, FeatureFactor: 1, Sample: 9, Seed: 2, MaxK: 50},
+			{Lambda: 1, FeatureFactor: 1, MaxK: 30},
+			{FeatureFactor: 1, Sample: 5, Seed: 3, MaxK: 25, AutoLambda: true, StopAtMinLOO: true},
+		} {
+			H, y := randDense(rng, m, 120), randLabels(rng, m)
+			fits = append(fits, fit{H, y, o, nil})
+		}
+	}
+	for i := range fits {
+		f := &fits[i]
+		pathPool = sync.Pool{} // fresh buffers
+		f.want = fitT(t, nil, f.H, f.y, f.o)
+	}
+	pathPool = sync.Pool{}
+	var got []*Model
+	for _, f := range fits {
+		mod := fitT(t, nil, f.H, f.y, f.o)
+		if !reflect.DeepEqual(mod, f.want) {
+			t.Errorf("m = %d, %+v: with recycled buffers selects %v, with fresh ones %v", f.H.RawMatrix().Rows, f.o, mod.Selected, f.want.Selected)
+		}
+		got = append(got, mod)
+	}
+	for i, mod := range got {
+		if !reflect.DeepEqual(mod, fits[i].want) {
+			t.Errorf("m = %d, %+v: the model changed during later fits", fits[i].H.RawMatrix().Rows, fits[i].o)
 		}
 	}
 }
