@@ -27,7 +27,10 @@ import (
 // with its own statistics, and their N × N cross-product matrix: O(N·m +
 // N²) memory, which is O(N·m) when N is at most a small multiple of m
 // (greedytl-auto shares it up to N = 2m), the shapes where it pays when the
-// paths are long (see docs/design.md §3, "Shared cross-products"). A
+// paths are long (see docs/design.md §3, "Shared cross-products"); a
+// Subset adds one N × N matrix of its own, and a fit O(N·k + m·k), no
+// N × N copy (each step computes the cross-products it needs from the
+// Gram's: productRows). A
 // subsample's cross-products are the sample's minus those of the rows it
 // leaves out (O(N²·r) for r rows left out), re-centred on the subsample's
 // means and rescaled by its standard deviations; Fit then runs the greedy
@@ -53,16 +56,66 @@ type Gram struct {
 
 	// Slots are the candidates that are not constant on the sample, in
 	// candidate order: glob their candidate index, st their statistics
-	// (with γ = 1: the scale is the standard deviation), cs their
-	// cross-products on the standardised columns (n×n row-major, the
-	// diagonal left as computed) and b their products with y.
-	glob []int32
-	st   []colStats
-	cs   []float64
-	b    []float64
+	// (with γ = 1: the scale is the standard deviation), b their products
+	// with y and prods their cross-products on the standardised columns,
+	// computed row by row from the base's centred ones (productRows: no
+	// n×n matrix of their own).
+	glob  []int32
+	st    []colStats
+	b     []float64
+	prods productRows
 	// A slot's standardised column is (z − delta)·u for its column z in
 	// the base's block, over the sample's rows.
 	delta, u []float64
+}
+
+// productRows gives the cross-products of standardised columns from the
+// cross-products S of the base's centred columns over a sample of m rows
+// (w×w row-major: the base's, or a subset's), row by row, without an n×n
+// matrix: the product of columns a and b is
+// (S[col_a, col_b] − m·d_a·d_b)·u_a·u_b, the products of the columns
+// (z − d)·u. Gram.prepare computes it so, for each pair, bit for bit as
+// it computed the n×n matrix it kept before (which a fit then copied,
+// scaled by its γ: two n×n matrices a committee that this now computes a
+// row at a time, when a step needs one, in O(n)).
+type productRows struct {
+	S   []float64
+	w   int
+	fm  float64
+	col []int32
+	d   []float64
+	u   []float64
+}
+
+// row writes the cross-products of column a with every column to
+// dst[:len(p.col)].
+func (p *productRows) row(a int, dst []float64) {
+	S := p.S[int(p.col[a])*p.w:]
+	ka, ua := p.fm*p.d[a], p.u[a]
+	for b, cb := range p.col {
+		dst[b] = (S[cb] - ka*p.d[b]) * ua * p.u[b]
+	}
+}
+
+// scaledRow writes the cross-products of column a with every column,
+// times ga·gf[b] (each product as row computes it, then times ga, then
+// times gf[b]), to dst[:len(p.col)].
+func (p *productRows) scaledRow(a int, ga float64, gf, dst []float64) {
+	S := p.S[int(p.col[a])*p.w:]
+	ka, ua := p.fm*p.d[a], p.u[a]
+	for b, cb := range p.col {
+		v := (S[cb] - ka*p.d[b]) * ua * p.u[b]
+		dst[b] = v * ga * gf[b]
+	}
+}
+
+// sub returns the productRows of the columns idx (indices into p's).
+func (p *productRows) sub(idx []int) productRows {
+	q := productRows{S: p.S, w: p.w, fm: p.fm, col: make([]int32, len(idx)), d: make([]float64, len(idx)), u: make([]float64, len(idx))}
+	for t, a := range idx {
+		q.col[t], q.d[t], q.u[t] = p.col[a], p.d[a], p.u[a]
+	}
+	return q
 }
 
 // gramBase is what every Gram of one sample shares: the base sample's
@@ -306,7 +359,11 @@ func (g *Gram) Products() (cols []int, A *mat.SymDense, b []float64, ok bool) {
 	if n == 0 {
 		return cols, nil, nil, true
 	}
-	A = mat.NewSymDense(n, slices.Clone(g.cs))
+	cs := make([]float64, n*n)
+	for a := range n {
+		g.prods.row(a, cs[a*n:a*n+n])
+	}
+	A = mat.NewSymDense(n, cs)
 	return cols, A, slices.Clone(g.b), true
 }
 
@@ -380,24 +437,25 @@ func (g *Gram) prepare(ctx context.Context, st []colStats, f []float64) error {
 		g.delta[a] = delta[cols[a]]
 	}
 	g.u = u
-	g.cs = make([]float64, n*n)
 	g.b = make([]float64, n)
 	yc := b.nc
 	for a, ca := range cols {
 		row := S[ca*w : ca*w+w]
-		dst := g.cs[a*n : a*n+n]
 		ka := fm * delta[ca]
-		for bb, cb := range cols {
-			dst[bb] = (row[cb] - ka*delta[cb]) * u[a] * u[bb]
-		}
 		g.b[a] = (row[yc] - ka*delta[yc]) * u[a]
+	}
+	g.prods = productRows{S: S, w: w, fm: fm, col: make([]int32, n), d: slices.Clone(g.delta), u: slices.Clone(u)}
+	for a, c := range cols {
+		g.prods.col[a] = int32(c)
 	}
 	g.equalize()
 	return nil
 }
 
 // equalize gives slots whose columns are equal on the sample the
-// cross-products of the first of them, bit for bit. Fit's exact search
+// cross-products of the first of them, bit for bit: the later one's
+// product rows are computed from the earlier one's column, mean and scale
+// (the earlier one's own, or those it takes in turn). Fit's exact search
 // gives equal columns bitwise equal running values, so that ties go to the
 // lowest candidate; cross-products computed from the base sample's
 // columns (different for columns that differ only on rows a subset leaves
@@ -444,10 +502,8 @@ func (g *Gram) equalize() {
 				continue
 			}
 			// b takes a's row, column and product with y.
-			copy(g.cs[b*n:b*n+n], g.cs[a*n:a*n+n])
-			for i := range n {
-				g.cs[i*n+b] = g.cs[i*n+a]
-			}
+			p := &g.prods
+			p.col[b], p.d[b], p.u[b] = p.col[a], p.d[a], p.u[a]
 			g.b[b] = g.b[a]
 			break
 		}
@@ -575,7 +631,8 @@ type gramSearch struct {
 	n, m   int
 	lambda float64
 	scale  featureScale // γ, and β from whether a feature is a slot, for errSmallLambda
-	cg     []float64    // n×n cross-products of the γ-scaled slots, diagonal ‖z‖²
+	prods  productRows  // the slots' cross-products, a row at a time
+	gf     []float64    // each slot's factor γ_a: its cross-products with b are prods' times γ_a·γ_b
 	b, sq  []float64
 	c, t   []float64
 	p      []float64
@@ -632,20 +689,13 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool, caller string) (
 	if n == 0 {
 		return nil, false, noCandidates(caller)
 	}
-	s := &gramSearch{n: n, m: m, lambda: lambda, scale: newFeatureScale(gamma, features), cg: make([]float64, n*n), b: make([]float64, n), sq: make([]float64, n)}
-	N := len(g.glob)
+	s := &gramSearch{n: n, m: m, lambda: lambda, scale: newFeatureScale(gamma, features), gf: gf, b: make([]float64, n), sq: make([]float64, n)}
+	s.prods = g.prods
+	if n < len(g.glob) {
+		s.prods = g.prods.sub(idx)
+	}
 	for a, ia := range idx {
-		if setupDue(a, n) { // rows of n values: the block is O(n²)
-			if err := ctx.Err(); err != nil {
-				return nil, false, &fitctx.Interruption{Caller: caller, At: "while gathering the candidates' cross-products", Err: err}
-			}
-		}
-		src, dst := g.cs[ia*N:ia*N+N], s.cg[a*n:a*n+n]
-		for bb, ib := range idx {
-			dst[bb] = src[ib] * gf[a] * gf[bb]
-		}
 		s.sq[a] = fm * gf[a] * gf[a] // Fit's ‖z‖² = m·γ²
-		dst[a] = s.sq[a]
 		s.b[a] = g.b[ia] * gf[a]
 	}
 	s.noLOO = !loo
@@ -791,9 +841,11 @@ func (s *gramSearch) add(j int, z []float64, delta float64) (more, ok bool) {
 	}
 	dd := math.Sqrt(d2)
 	rk := u / dd
-	// The new entry of every v_i.
-	s.V = append(s.V, s.cg[j*n:j*n+n]...)
+	// The new entry of every v_i, from z_iᵀz_j (z_jᵀz_j = ‖z_j‖², as Fit).
+	s.V = slices.Grow(s.V, n)[:k*n+n]
 	row := s.V[k*n:]
+	s.prods.scaledRow(j, s.gf[j], s.gf, row)
+	row[j] = s.sq[j]
 	if k > 0 {
 		gonum.Implementation{}.Dgemv(blas.Trans, k, n, -1, s.V, n, vj, 1, 1, row, 1)
 	}

@@ -125,7 +125,8 @@ func BenchmarkAutoGram(b *testing.B) {
 }
 
 // BenchmarkAutoGramRatio fits greedytl-auto on both routes (route=gram:
-// shared cross-products; route=fit: greedytl.Fit) at m rows and N = r·m
+// shared cross-products; route=fit: greedytl.Fit) and as sharedGram and
+// gramProbeSteps choose (route=auto) at m rows and N = r·m
 // candidate columns (10 features to a source) for N/m = r from 0.5 to 4,
 // on the clustered rows of BenchmarkAutoRows (GreedyTL selects tens of
 // columns) and on rows whose labels are the sign of a linear signal on 5
@@ -149,13 +150,10 @@ func BenchmarkAutoGramRatio(b *testing.B) {
 				default:
 					train = signalProblem(rng, m, N*10/11, N-N*10/11, N*10/11)
 				}
-				for _, route := range []string{"gram", "fit"} {
+				for _, route := range []string{"gram", "fit", "auto"} {
 					b.Run(fmt.Sprintf("m=%d/N=%d/%s/route=%s", m, N, signal, route), func(b *testing.B) {
 						defer func(r int) { gramRoute = r }(gramRoute)
-						gramRoute = gramNever
-						if route == "gram" {
-							gramRoute = gramAlways
-						}
+						gramRoute = map[string]int{"gram": gramAlways, "fit": gramNever, "auto": gramAuto}[route]
 						var k float64
 						start := processCPU()
 						for b.Loop() {

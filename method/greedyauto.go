@@ -256,7 +256,22 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int)
 	// member, with that item's context — the pool's (parallel.For's), which
 	// every item is given and the first that fails cancels — so that a
 	// failing sibling stops the computation as Fit's ctx does.
+	//
+	// Where the route depends on the members' number of steps
+	// (gramProbeSteps), the whole sample's committee decides it: it fits
+	// its GreedyTL members with greedytl.Fit up to that many steps, and
+	// the subsamples' committees wait for its decision (decided).
 	shared := sharedGram(m, d+n)
+	probe := 0
+	if shared {
+		probe = a.gramProbeSteps(m, d+n)
+		shared = probe >= 0
+	}
+	decided := make(chan struct{})
+	if probe <= 0 {
+		close(decided)
+	}
+	ridgeGram := shared && d+n <= m // never probed (N > m)
 	var (
 		gramOnce     sync.Once
 		wholeGram    *greedytl.Gram
@@ -291,7 +306,7 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int)
 				// O(N³) solve is no dearer than the dual's O(m²·N + m³);
 				// with more columns than rows in the dual, from the columns.
 				var gram func() (*greedytl.Gram, error)
-				if shared && d+n <= m {
+				if ridgeGram {
 					gram = func() (*greedytl.Gram, error) { return gramOf(ctx) }
 				}
 				var err error
@@ -317,6 +332,22 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int)
 		k := item - 1
 		recs[k] = new(committeeRecord)
 		sample, sst := train, &st
+		var pre []*greedytl.Model // the whole sample's members, probed
+		switch {
+		case probe > 0 && k == 0:
+			var err error
+			if pre, err = a.probeMembers(ctx, train, probe); err != nil {
+				return fmt.Errorf("greedytl-auto: %w", err)
+			}
+			shared = pre == nil
+			close(decided)
+		case probe > 0:
+			select {
+			case <-decided:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
 		var sub *greedytl.Gram
 		if shared {
 			gram, err := gramOf(ctx)
@@ -337,7 +368,7 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int)
 		case samples[k] != nil:
 			sample, sst = selectRows(train, keeps[k]), nil
 		}
-		fit, count, err := a.committee(ctx, sample, sst, sub, recs[k])
+		fit, count, err := a.committee(ctx, sample, sst, sub, pre, recs[k])
 		if err != nil {
 			return a.withoutError(samples[k], order, err)
 		}
@@ -587,25 +618,26 @@ const gramMinWork = 20_000
 // greedytl-auto shares cross-products (see sharedGram).
 const gramMaxRatio = 2
 
-// sharedGram reports whether greedytl-auto fits its GreedyTL members on
+// sharedGram reports whether greedytl-auto may fit its GreedyTL members on
 // cross-products shared by every committee (greedytl.Gram) for m examples
-// and N candidate columns: when N ≤ gramMaxRatio·m and m·N ≥ gramMinWork.
+// and N candidate columns: when N ≤ gramMaxRatio·m and m·N ≥ gramMinWork
+// (with N > m, gramProbeSteps then decides from the members' paths).
 // The search then costs O((N + m)·k) a step for k selected columns instead
 // of greedytl.Fit's O(N·m + m·min(m, N)), after O(N²·m) once for the whole
 // sample's cross-products and O(N²·m/10) for each subsample's downdate.
 // The bound is one of memory: the N × N matrices (the whole sample's, and
-// a subsample's and a member's for each committee in progress) are each at
-// most twice the m × N input with N ≤ 2m. The time depends on k, which is
-// not known before the fits: the shared route's fixed cost is O(N²·m),
-// greedytl.Fit's 22·k passes of O(N·m), so it breaks even near k = N/16:
-// with N > m it lost on the clustered rows of BenchmarkAutoGramRatio,
-// where k ≈ 60 (1.03 times Fit's CPU time at m = 200, N = 2m; 1.13 and
-// 2.06 times at m = 1,000, N = 1.1m and 2m), and won where the members
-// select hundreds of columns (2.4–8.1 times faster at m = 200, N ≤ 2m; 20
-// times on the new-user hunt's 1,000 rows of 1,100 columns, 700 columns
-// a member): a loss the fixed cost bounds (seconds at N = 2,000) against
-// a gain that grows with k. With N > 2m — the paper's
-// sizes, m = 12–30 with thousands of columns — greedytl-auto uses
+// a subsample's for each committee in progress; a member's fit computes
+// the rows it needs from them) are each at most twice the m × N input
+// with N ≤ 2m. The time depends on k: the shared route's fixed cost is
+// O(N²·m), greedytl.Fit's 22·k passes of O(N·m), so it breaks even near
+// k = N/16 (gramBreakEven): with N > m it lost on the clustered rows of
+// BenchmarkAutoGramRatio, where k ≈ 60 (1.03 times Fit's CPU time at
+// m = 200, N = 2m; 1.13 and 2.06 times at m = 1,000, N = 1.1m and 2m),
+// and won where the members select hundreds of columns (2.4–8.1 times
+// faster at m = 200, N ≤ 2m; 20 times on the new-user hunt's 1,000 rows
+// of 1,100 columns, 700 columns a member) — which gramProbeSteps tells
+// apart by fitting the whole sample's members first. With N > 2m — the
+// paper's sizes, m = 12–30 with thousands of columns — greedytl-auto uses
 // greedytl.Fit's dual form, as it does below gramMinWork, where a fit
 // takes milliseconds either way: both keep greedytl.Fit's results bit for
 // bit (docs/design.md §3, "Shared cross-products").
@@ -617,6 +649,77 @@ func sharedGram(m, N int) bool {
 		return false
 	}
 	return N <= gramMaxRatio*m && m*N >= gramMinWork
+}
+
+// gramBreakEven is the number of candidate columns per step of the
+// GreedyTL members at which greedytl-auto's two routes cost about the
+// same with m < N ≤ gramMaxRatio·m: the shared route's fixed O(N²·m)
+// against greedytl.Fit's O(N·m) a step (see sharedGram), measured as
+// k ≈ N/16 (BenchmarkAutoGramRatio: with k ≈ 60, the shared route took
+// 1.13 times Fit's time at m = 1,000, N = 1,100 and 2.06 times at
+// N = 2,000).
+const gramBreakEven = 16
+
+// gramProbeSteps returns how greedytl-auto decides its route where
+// sharedGram allows the shared one, for m examples and N candidate
+// columns: 0 for the shared route without a probe — with N ≤ m, where it
+// won even at k ≈ 60 (1.19 against 1.40 s at m = 1,000), with
+// StopAtMinLOO, whose truncated paths a probe could not tell from complete
+// ones, and when a test forces a route; −1 for greedytl.Fit's route, when
+// max_k is at most the break-even N/16 (gramBreakEven); and otherwise the
+// cap s of probeMembers: the whole sample's members are fitted with
+// greedytl.Fit for at most s = N/16 + 1 steps, and the fit takes
+// greedytl.Fit's route when every one of them stops before (their models
+// are the whole sample's), the shared route as soon as one reaches s. The
+// probe is then lost: s steps of one member (2·s when only the second
+// reaches the cap), against the 22 fits of at least s steps each that the
+// shared route saves.
+func (a *GreedyAuto) gramProbeSteps(m, N int) int {
+	if gramRoute != gramAuto || N <= m || a.Options.StopAtMinLOO {
+		return 0
+	}
+	k := max(1, N/gramBreakEven)
+	if a.Options.MaxK > 0 && a.Options.MaxK <= k {
+		return -1
+	}
+	return k + 1
+}
+
+// probeMembers fits the GreedyTL members of greedytl-auto's committee on
+// train, the whole sample, with greedytl.Fit, each for at most steps
+// steps (gramProbeSteps), one after the other: it returns their models,
+// each greedytl.Fit's without the cap bit for bit (its options say the
+// fit's max_k), when every one of them stopped before the cap, and nil as
+// soon as one reaches it.
+func (a *GreedyAuto) probeMembers(ctx context.Context, train Data, steps int) ([]*greedytl.Model, error) {
+	_, d := dims(train.X)
+	_, n := dims(train.H)
+	gammas := a.memberGammas(d, n)
+	out := make([]*greedytl.Model, len(gammas))
+	for i, g := range gammas {
+		o := a.Options
+		o.FeatureFactor, o.MaxK = g, steps
+		gm, err := greedytl.Fit(ctx, matrixOrNil(train.X), matrixOrNil(train.H), train.Y, o)
+		if err != nil {
+			return nil, fmt.Errorf("GreedyTL member γ = %v: %w", g, err)
+		}
+		if len(gm.Selected) >= steps {
+			return nil, nil
+		}
+		gm.Options.MaxK = a.Options.MaxK
+		out[i] = gm
+	}
+	return out, nil
+}
+
+// memberGammas returns the feature factors of greedytl-auto's GreedyTL
+// members for d features and n sources: Gammas, or γ = 1 alone without
+// one of the two (γ then only rescales λ, or does not count).
+func (a *GreedyAuto) memberGammas(d, n int) []float64 {
+	if d == 0 || n == 0 {
+		return []float64{1}
+	}
+	return a.Gammas
 }
 
 // keptRows returns the rows 0, …, m−1 not in fold (all of them for a nil
@@ -704,15 +807,14 @@ func majorityFolds(y []float64) [][]int {
 // standardisation when Fit has it (the whole sample's), else nil; gram is
 // train's cross-products when Fit shares them (sharedGram), else nil: the
 // GreedyTL members are fitted on it, which gives the model greedytl.Fit
-// gives on train. It records in rec what each member chose.
-func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized, gram *greedytl.Gram, rec *committeeRecord) (*Linear, int, error) {
+// gives on train. pre, when not nil, holds the GreedyTL members' models,
+// already fitted with greedytl.Fit (probeMembers). It records in rec what
+// each member chose.
+func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized, gram *greedytl.Gram, pre []*greedytl.Model, rec *committeeRecord) (*Linear, int, error) {
 	_, d := dims(train.X)
 	_, n := dims(train.H)
 	whole := st != nil
-	gammas := a.Gammas
-	if d == 0 || n == 0 {
-		gammas = []float64{1}
-	}
+	gammas := a.memberGammas(d, n)
 	if st == nil {
 		// The scalers, and the standardised source scores for the source
 		// member (GreedyTL standardises its own columns).
@@ -730,12 +832,14 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized
 		sum.WX = nil
 	}
 	members := 0
-	for _, g := range gammas {
+	for i, g := range gammas {
 		o := a.Options
 		o.FeatureFactor = g
 		var gm *greedytl.Model
 		var err error
 		switch {
+		case pre != nil:
+			gm = pre[i]
 		case gram != nil && (whole || o.StopAtMinLOO):
 			gm, err = gram.Fit(ctx, o)
 		case gram != nil:

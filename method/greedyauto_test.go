@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -600,6 +601,7 @@ func testSharedGramRoute(t *testing.T, m, d, n int) {
 		}
 		return mod.(*AutoModel)
 	}
+	gramRoute = gramAlways // the shared route, whatever the probe would choose
 	got := fit()
 	gramRoute = gramNever
 	want := fit()
@@ -965,5 +967,111 @@ func TestSharedGramRule(t *testing.T) {
 			}
 		}
 		gramRoute = gramAuto
+	}
+}
+
+// TestGreedyAutoProbesRoute: with m < N ≤ 2m, where sharedGram allows the
+// shared cross-products, greedytl-auto takes them only when its members'
+// paths are long enough to pay for them (gramProbeSteps): the whole
+// sample's members, probed with greedytl.Fit up to N/16 + 1 steps, stop
+// before the cap (δ = 0.01: a few steps each) → greedytl.Fit's route, its
+// model bit for bit and no cross-products computed; max_k at most N/16 →
+// greedytl.Fit's route without a probe; one member reaches the cap (the
+// default δ on the dense signal: hundreds of steps) → the shared route,
+// its model bit for bit, the cross-products computed once; and with
+// StopAtMinLOO the shared route. Before, every one of these fits took the
+// shared route: the first two computed the cross-products, whose fixed
+// cost made fits of few steps up to 2.06 times slower.
+func TestGreedyAutoProbesRoute(t *testing.T) {
+	defer func(r int, f func(context.Context, mat.Matrix, mat.Matrix, []float64) (*greedytl.Gram, error)) {
+		gramRoute, newGram = r, f
+	}(gramRoute, newGram)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2)) // the subsamples' committees wait for the probe
+	var calls atomic.Int32
+	newGram = func(ctx context.Context, X, H mat.Matrix, y []float64) (*greedytl.Gram, error) {
+		calls.Add(1)
+		return greedytl.NewGram(ctx, X, H, y)
+	}
+	const m, d, n = 250, 360, 90 // N = 450 = 1.8m: N/16 = 28
+	train := signalProblem(rand.New(rand.NewPCG(16, 250)), m, d, n, d)
+	if !sharedGram(m, d+n) || parallel.Workers(m*(d+n), 0) != 0 {
+		t.Fatalf("%d rows of %d columns: want the shared route allowed, on GOMAXPROCS workers", m, d+n)
+	}
+	fit := func(route int, o greedytl.Options) (*AutoModel, int32) {
+		gramRoute = route
+		calls.Store(0)
+		a := newGreedyAuto()
+		a.Options = o
+		mod, err := a.Fit(context.Background(), train, Extra{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mod.(*AutoModel), calls.Load()
+	}
+	short := greedytl.DefaultOptions()
+	short.Delta = 0.01
+	capped := greedytl.DefaultOptions()
+	capped.MaxK = (d + n) / gramBreakEven
+	minLOO := greedytl.DefaultOptions()
+	minLOO.StopAtMinLOO = true
+	for _, tc := range []struct {
+		name  string
+		o     greedytl.Options
+		gram  bool // the shared route
+		steps func(k int) bool
+	}{
+		{"short paths", short, false, func(k int) bool { return k > 0 && k <= (d+n)/gramBreakEven }},
+		{"max_k", capped, false, func(k int) bool { return k == capped.MaxK }},
+		{"long paths", greedytl.DefaultOptions(), true, func(k int) bool { return k > (d+n)/gramBreakEven }},
+		{"StopAtMinLOO", minLOO, true, func(int) bool { return true }},
+	} {
+		got, gc := fit(gramAuto, tc.o)
+		route := gramNever
+		if tc.gram {
+			route = gramAlways
+		}
+		want, _ := fit(route, tc.o)
+		if wantCalls := map[bool]int32{false: 0, true: 1}[tc.gram]; gc != wantCalls {
+			t.Errorf("%s: the cross-products computed %d times, want %d", tc.name, gc, wantCalls)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: the model differs from the one of its route (shared %v)", tc.name, tc.gram)
+		}
+		for i, g := range got.Committee.Greedy {
+			if !tc.steps(len(g.Path)) {
+				t.Errorf("%s: the whole sample's member %d took %d steps: the case checks another one", tc.name, i, len(g.Path))
+			}
+		}
+	}
+}
+
+// TestGreedyAutoProbeIsFit: a probed member (probeMembers) that stops
+// before the cap is greedytl.Fit's model without the cap, bit for bit,
+// options included; one that reaches it gives no models.
+func TestGreedyAutoProbeIsFit(t *testing.T) {
+	train := signalProblem(rand.New(rand.NewPCG(16, 60)), 60, 80, 20, 80)
+	a := newGreedyAuto()
+	a.Options.Delta = 0.01
+	pre, err := a.probeMembers(context.Background(), train, 50)
+	if err != nil || len(pre) != len(a.Gammas) {
+		t.Fatalf("probe: %d models, %v", len(pre), err)
+	}
+	for i, g := range a.Gammas {
+		o := a.Options
+		o.FeatureFactor = g
+		want, err := greedytl.Fit(context.Background(), train.X, train.H, train.Y, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(pre[i], want) {
+			t.Errorf("γ = %v: the probed model differs from greedytl.Fit's", g)
+		}
+		if len(want.Selected) == 0 || len(want.Selected) >= 50 {
+			t.Fatalf("γ = %v: %d steps: the case checks little", g, len(want.Selected))
+		}
+	}
+	pre, err = a.probeMembers(context.Background(), train, 1)
+	if err != nil || pre != nil {
+		t.Errorf("probe capped at 1 step: %v, %v; want no models", pre, err)
 	}
 }
