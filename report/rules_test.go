@@ -1,0 +1,140 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/greedytl/greedytl/experiment"
+)
+
+// TestBestEntriesOracleAloneAveraged: in a column whose only entry of more
+// than one split is the oracle's (which never competes), the entries of
+// one split compete among themselves and the best is bold, as in a column
+// of single splits alone — the oracle's standard error does not make the
+// others' single splits lose to nothing.
+func TestBestEntriesOracleAloneAveraged(t *testing.T) {
+	col := []Row{
+		{Method: "best-source", Mean: 0.95, StdErr: 0.01, Splits: 3, N: 3},
+		{Method: "greedytl", Mean: 0.7, Splits: 1, N: 1},
+		{Method: "no-transfer", Mean: 0.6, Splits: 1, N: 1},
+		{}, // a missing entry
+	}
+	bold, passed := bestEntries(col)
+	if want := []bool{false, true, false, false}; !slices.Equal(bold, want) || passed {
+		t.Errorf("bold %v passed %v, want %v and none passed over", bold, passed, want)
+	}
+	// An averaged entry of a competing method beside them: the singles
+	// are passed over, and the averaged one is bold though lower.
+	col = append(col, Row{Method: "dam", Mean: 0.5, StdErr: 0.02, Splits: 2, N: 2})
+	bold, passed = bestEntries(col)
+	if want := []bool{false, false, false, false, true}; !slices.Equal(bold, want) || !passed {
+		t.Errorf("with an averaged entry: bold %v passed %v, want %v and singles passed over", bold, passed, want)
+	}
+}
+
+// TestTargetMeansBruteForce checks each target's mean over its splits (the
+// points of Fig. 3's right panel) against the mean computed from scratch,
+// on random records with failed cells and other row keys mixed in.
+func TestTargetMeansBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(24, 3))
+	var recs []experiment.Record
+	for range 200 {
+		m := []string{"greedytl", "dam"}[rng.IntN(2)]
+		r := cell(m, rng.IntN(5), 2+3*rng.IntN(2), 0, rng.IntN(4), rng.Float64(), 1)
+		if rng.IntN(6) == 0 {
+			r.Error = "boom"
+		}
+		recs = append(recs, r)
+	}
+	k := rowKey{dataset: "d", method: "greedytl", positives: 2}
+	got := targetMeans(recs, k)
+	want := map[int]float64{}
+	for tg := range 5 {
+		var accs []float64
+		for _, r := range recs {
+			if r.Error == "" && r.Method == k.method && r.Positives == k.positives && r.TargetIdx == tg {
+				accs = append(accs, r.BalancedAccuracy)
+			}
+		}
+		if len(accs) == 0 {
+			continue
+		}
+		var s float64
+		for _, a := range accs {
+			s += a
+		}
+		want[tg] = s / float64(len(accs))
+	}
+	if len(got) != len(want) {
+		t.Fatalf("targets %v, want %v", got, want)
+	}
+	for tg, w := range want {
+		if g, ok := got[tg]; !ok || !near(g, w) {
+			t.Errorf("target %d: mean %v, want %v", tg, g, w)
+		}
+	}
+}
+
+// TestRowJSONWithoutCells: the JSON form (report --json) of a row none of
+// whose cells succeeded has mean, stderr and fit_seconds_mean null — it
+// averages nothing, and a 0 would read as an accuracy of 0 — whatever its
+// number of splits, while its counts stay.
+func TestRowJSONWithoutCells(t *testing.T) {
+	for _, r := range []Row{
+		{Dataset: "d", Method: "greedytl", Positives: 2, Errors: 3},
+		{Dataset: "d", Method: "greedytl", Positives: 2, Errors: 3, Splits: 2},
+		{Dataset: "d", Method: "nearest-mean", Ways: 5, Shots: 1, Positives: 1, Errors: 1},
+	} {
+		b, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got map[string]json.RawMessage
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"mean", "stderr", "fit_seconds_mean"} {
+			if v, ok := got[k]; !ok || string(v) != "null" {
+				t.Errorf("%s: %s is %s, want null", b, k, v)
+			}
+		}
+		if string(got["n"]) != "0" || string(got["errors"]) != fmt.Sprint(r.Errors) {
+			t.Errorf("%s: n and errors, want 0 and %d", b, r.Errors)
+		}
+	}
+}
+
+// TestStrongestByMeanOverSizes checks the baselines Fig. 3 draws beside a
+// method and its approximation: the k methods with the highest accuracy
+// averaged over the training-set sizes at the noise level, best first,
+// leaving out those skipped and the oracle, against a ranking computed from
+// scratch.
+func TestStrongestByMeanOverSizes(t *testing.T) {
+	means := map[string][]float64{ // by positives 2, 5
+		"greedytl":    {0.70, 0.80},
+		"greedytl-59": {0.69, 0.79},
+		"dam":         {0.60, 0.90}, // 0.75
+		"no-transfer": {0.50, 0.60}, // 0.55
+		"multi-kt":    {0.72, 0.74}, // 0.73
+		"a-svm":       {0.30, 0.40}, // 0.35
+		"best-source": {0.99, 0.99}, // the oracle
+	}
+	var recs []experiment.Record
+	for m, ms := range means {
+		for i, p := range []int{2, 5} {
+			for s := range 2 {
+				recs = append(recs, cell(m, 0, p, 0, s, ms[i], 1))
+			}
+		}
+	}
+	d := newDatasetRows(Summarize(recs))
+	skip := []string{"greedytl", "greedytl-59"}
+	for k, want := range [][]string{{}, {"dam"}, {"dam", "multi-kt"}, {"dam", "multi-kt", "no-transfer"}, {"dam", "multi-kt", "no-transfer", "a-svm"}, {"dam", "multi-kt", "no-transfer", "a-svm"}} {
+		if got := strongest(d, 0, k, skip); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+			t.Errorf("the %d strongest: %v, want %v", k, got, want)
+		}
+	}
+}
