@@ -138,3 +138,29 @@ func TestStrongestByMeanOverSizes(t *testing.T) {
 		}
 	}
 }
+
+// TestAccuracyPanelMargin: a panel's y range is its points' with a margin
+// of 5% of their span, but at least half a point, so that no point sits on
+// the frame however close the points are; one value alone gets a point
+// either side.
+func TestAccuracyPanelMargin(t *testing.T) {
+	for _, tc := range []struct {
+		means    []float64
+		min, max float64
+	}{
+		{[]float64{0.700, 0.702}, 69.5, 70.7}, // a span of 0.2: the half point
+		{[]float64{0.50, 0.90}, 48, 92},       // a span of 40: 5%
+		{[]float64{0.60, 0.60}, 59, 61},       // one value
+	} {
+		_, ticks := categories([]int{2, 5})
+		p, err := accuracyPanel("t", "x", ticks, []string{"greedytl"}, []string{"greedytl"}, func(_ string, i int) (Row, bool) {
+			return Row{Method: "greedytl", Mean: tc.means[i], N: 1, Splits: 1}, true
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !near(p.Y.Min, tc.min) || !near(p.Y.Max, tc.max) {
+			t.Errorf("points at %v: y from %v to %v, want %v to %v", tc.means, p.Y.Min, p.Y.Max, tc.min, tc.max)
+		}
+	}
+}
