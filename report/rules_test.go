@@ -139,21 +139,29 @@ func TestStrongestByMeanOverSizes(t *testing.T) {
 	}
 }
 
-// TestAccuracyPanelMargin: a panel's y range is its points' with a margin
+// TestAccuracyPanelMargin: a panel's y range is its points' and their error
+// bars' (in %, as the means) with a margin
 // of 5% of their span, but at least half a point, so that no point sits on
 // the frame however close the points are; one value alone gets a point
 // either side.
 func TestAccuracyPanelMargin(t *testing.T) {
 	for _, tc := range []struct {
 		means    []float64
+		stderr   float64 // of the first point, of 2 splits; the others have 1
 		min, max float64
 	}{
-		{[]float64{0.700, 0.702}, 69.5, 70.7}, // a span of 0.2: the half point
-		{[]float64{0.50, 0.90}, 48, 92},       // a span of 40: 5%
-		{[]float64{0.60, 0.60}, 59, 61},       // one value
+		{[]float64{0.700, 0.702}, 0, 69.5, 70.7}, // a span of 0.2: the half point
+		{[]float64{0.50, 0.90}, 0, 48, 92},       // a span of 40: 5%
+		{[]float64{0.60, 0.60}, 0, 59, 61},       // one value
+		// Error bars of ± 5 points (in %, as the means) about 0.7, with a
+		// point of one split at 0.71: 65 to 75, a span of 10.
+		{[]float64{0.70, 0.71}, 0.05, 64.5, 75.5},
 	} {
 		_, ticks := categories([]int{2, 5})
 		p, err := accuracyPanel("t", "x", ticks, []string{"greedytl"}, []string{"greedytl"}, func(_ string, i int) (Row, bool) {
+			if i == 0 && tc.stderr > 0 {
+				return Row{Method: "greedytl", Mean: tc.means[i], StdErr: tc.stderr, N: 2, Splits: 2}, true
+			}
 			return Row{Method: "greedytl", Mean: tc.means[i], N: 1, Splits: 1}, true
 		})
 		if err != nil {
@@ -162,5 +170,15 @@ func TestAccuracyPanelMargin(t *testing.T) {
 		if !near(p.Y.Min, tc.min) || !near(p.Y.Max, tc.max) {
 			t.Errorf("points at %v: y from %v to %v, want %v to %v", tc.means, p.Y.Min, p.Y.Max, tc.min, tc.max)
 		}
+	}
+}
+
+// TestSeriesWithErrors: error bars are drawn at the points with a standard
+// error only — a point of one split (0) has none, not a bar of no length.
+func TestSeriesWithErrors(t *testing.T) {
+	s := &series{x: []float64{0, 1, 2, 3}, y: []float64{70, 71, 72, 73}, e: []float64{0, 1.5, 0, 2}, cut: make([]bool, 4)}
+	got := s.withErrors()
+	if !slices.Equal(got.x, []float64{1, 3}) || !slices.Equal(got.y, []float64{71, 73}) || !slices.Equal(got.e, []float64{1.5, 2}) {
+		t.Errorf("points with errors %v %v %v, want x 1 and 3", got.x, got.y, got.e)
 	}
 }
