@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/greedytl/greedytl/experiment"
@@ -32,6 +33,15 @@ func TestBestEntriesOracleAloneAveraged(t *testing.T) {
 	bold, passed = bestEntries(col)
 	if want := []bool{false, false, false, false, true}; !slices.Equal(bold, want) || !passed {
 		t.Errorf("with an averaged entry: bold %v passed %v, want %v and singles passed over", bold, passed, want)
+	}
+	// The oracle's single split is never bold, averaged entries or not:
+	// it is not an entry passed over for being one split.
+	bold, passed = bestEntries([]Row{
+		{Method: "best-source", Mean: 0.95, Splits: 1, N: 1},
+		{Method: "greedytl", Mean: 0.7, StdErr: 0.01, Splits: 2, N: 2},
+	})
+	if want := []bool{false, true}; !slices.Equal(bold, want) || passed {
+		t.Errorf("the oracle's single split beside an average: bold %v passed %v, want %v and none passed over", bold, passed, want)
 	}
 }
 
@@ -180,5 +190,39 @@ func TestSeriesWithErrors(t *testing.T) {
 	got := s.withErrors()
 	if !slices.Equal(got.x, []float64{1, 3}) || !slices.Equal(got.y, []float64{71, 73}) || !slices.Equal(got.e, []float64{1.5, 2}) {
 		t.Errorf("points with errors %v %v %v, want x 1 and 3", got.x, got.y, got.e)
+	}
+}
+
+// TestCategoriesDistinct: a figure's categories are the sorted distinct
+// values, one tick each at its position, however often a value is given.
+func TestCategoriesDistinct(t *testing.T) {
+	vals, ticks := categories([]int{10, 2, 5, 2, 10, 10})
+	if !slices.Equal(vals, []int{2, 5, 10}) || len(ticks) != 3 {
+		t.Fatalf("categories %v with %d ticks, want 2, 5, 10", vals, len(ticks))
+	}
+	for i, tk := range ticks {
+		if tk.Value != float64(i) || tk.Label != fmt.Sprint(vals[i]) {
+			t.Errorf("tick %d: %v %q, want at %d labelled %d", i, tk.Value, tk.Label, i, vals[i])
+		}
+	}
+}
+
+// TestNWayTableSingleEpisodeNote: an N-way table's note speaks of entries
+// of a single episode only when an entry with a value has one; an entry of
+// no successful episode (—) has no standard error either, but is not one.
+func TestNWayTableSingleEpisodeNote(t *testing.T) {
+	rows := []Row{
+		{Dataset: "d", Method: "simpleshot", Ways: 5, Shots: 1, Positives: 1, Mean: 0.6, StdErr: 0.02, Splits: 3, N: 3},
+		{Dataset: "d", Method: "nearest-mean", Ways: 5, Shots: 1, Positives: 1, Errors: 3},
+	}
+	d := newNWayRows(rows)
+	note := nwayTable(d, d.methods(), 5, []int{1})[1].(paragraph).text
+	if strings.Contains(note, singleMark("episode")) || !strings.Contains(note, "every episode failed") {
+		t.Errorf("note %q: want no word of single episodes, and the failed entry's", note)
+	}
+	rows[1] = Row{Dataset: "d", Method: "nearest-mean", Ways: 5, Shots: 1, Positives: 1, Mean: 0.4, Splits: 1, N: 1}
+	d = newNWayRows(rows)
+	if note := nwayTable(d, d.methods(), 5, []int{1})[1].(paragraph).text; !strings.Contains(note, singleMark("episode")) {
+		t.Errorf("note %q: want a word of the single episode", note)
 	}
 }
