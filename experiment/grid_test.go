@@ -1,7 +1,9 @@
 package experiment
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/greedytl/greedytl/shard"
@@ -90,6 +92,84 @@ func TestExpectedOfOverlappingGrids(t *testing.T) {
 			if tc.got != tc.want {
 				t.Errorf("grids in order %v, row %d: %d cells, want %d", order, i, tc.got, tc.want)
 			}
+		}
+	}
+}
+
+// TestShardsPartitionTheNWayGrid: the shards of an N-way grid split its
+// episodes between them — each episode in exactly one shard — as they split
+// a binary grid's groups.
+func TestShardsPartitionTheNWayGrid(t *testing.T) {
+	g := &grid{dataset: "d", targets: []int{0, 2, 3, 5, 8}, ways: []int{2, 5}, positives: []int{1, 5}, noise: []int{0}, splits: 30, methods: []string{"a"}}
+	all := g.groups(shard.Shard{})
+	if len(all) != 2*2*30 {
+		t.Fatalf("%d episodes, want 120", len(all))
+	}
+	for _, n := range []int{2, 3} {
+		seen := map[group]int{}
+		for i := range n {
+			part := g.groups(shard.Shard{I: i, N: n})
+			if len(part) == 0 || len(part) == len(all) {
+				t.Errorf("shard %d/%d holds %d of %d episodes", i, n, len(part), len(all))
+			}
+			for _, gr := range part {
+				seen[gr]++
+			}
+		}
+		for _, gr := range all {
+			if seen[gr] != 1 {
+				t.Errorf("%d shards: episode %v in %d of them", n, gr, seen[gr])
+			}
+		}
+	}
+}
+
+// TestCoverageComplete: a method's cells are complete when every expected
+// cell is present, not one fewer, and never when the grid is unknown.
+func TestCoverageComplete(t *testing.T) {
+	for _, tc := range []struct {
+		c    Coverage
+		want bool
+	}{
+		{Coverage{Present: 5, Expected: 5}, true},
+		{Coverage{Present: 4, Expected: 5}, false},
+		{Coverage{Present: 0, Expected: 1}, false},
+		{Coverage{Present: 0, Expected: 0}, true},
+		{Coverage{Present: 3, Expected: -1}, false},
+	} {
+		if got := tc.c.Complete(); got != tc.want {
+			t.Errorf("%+v: complete %v, want %v", tc.c, got, tc.want)
+		}
+	}
+}
+
+// TestMergeReportCounts: a merge's summary counts the records read, the
+// failed ones among them, and the grid's cells.
+func TestMergeReportCounts(t *testing.T) {
+	man := fuzzManifest()
+	res := &Results{Records: []Record{{Method: "m"}, {Method: "m", Error: "fit: no"}, {Method: "k"}, {Method: "k", Error: "predict: no"}, {Method: "k", Error: "fit: no"}}}
+	rep := mergeReport(res, man)
+	if rep.Present != 5 || rep.Failed != 3 || rep.Expected != 2*2*2*1*2 {
+		t.Errorf("summary %+v, want 5 present, 3 failed, 16 expected", rep)
+	}
+}
+
+// TestConflictErrorShowsTen: the conflict error lists the first ten
+// conflicting cells, and counts the others only when there are others.
+func TestConflictErrorShowsTen(t *testing.T) {
+	var at []string
+	for k := range 12 {
+		at = append(at, fmt.Sprintf("c%d", k))
+	}
+	for _, tc := range []struct {
+		n    int
+		more string
+	}{{9, ""}, {10, ""}, {11, "; and 1 more"}, {12, "; and 2 more"}} {
+		err := conflictError(&Results{ConflictAt: at[:tc.n]})
+		list := strings.Join(at[:min(tc.n, 10)], "; ")
+		want := fmt.Sprintf("merge: %d cells have different records in different places: %s%s", tc.n, list, tc.more)
+		if err == nil || err.Error() != want {
+			t.Errorf("%d conflicts: %v, want %q", tc.n, err, want)
 		}
 	}
 }
