@@ -49,3 +49,45 @@ func TestDrawEpisodeDrawsTheWholePool(t *testing.T) {
 		}
 	}
 }
+
+// TestNoiseColumnsOfEachLevel: a group's noise columns are N(0,1) draws of
+// their own for each noise level — the columns of 3 dimensions are not the
+// first 3 of 7's — the same for the same group, train rows then test rows.
+func TestNoiseColumnsOfEachLevel(t *testing.T) {
+	g := group{Target: 2, Positives: 5, Split: 1}
+	g.Noise = 3
+	a3, b3 := noiseColumns(1, g, 15, 60)
+	again, _ := noiseColumns(1, g, 15, 60)
+	g.Noise = 7
+	a7, _ := noiseColumns(1, g, 15, 60)
+	if r, c := a3.Dims(); r != 15 || c != 3 {
+		t.Fatalf("train noise %d×%d, want 15×3", r, c)
+	}
+	if r, c := b3.Dims(); r != 60 || c != 3 {
+		t.Fatalf("test noise %d×%d, want 60×3", r, c)
+	}
+	if !slices.Equal(a3.RawMatrix().Data, again.RawMatrix().Data) {
+		t.Error("the same group drew other noise")
+	}
+	same := 0
+	for i := range 15 {
+		for j := range 3 {
+			if a3.At(i, j) == a7.At(i, j) {
+				same++
+			}
+		}
+	}
+	if same > 0 {
+		t.Errorf("%d of the 45 values of 3 noise dimensions are those of 7's", same)
+	}
+	var s, ss float64
+	for _, v := range b3.RawMatrix().Data {
+		s, ss = s+v, ss+v*v
+	}
+	if m, v := s/180, ss/180-(s/180)*(s/180); m < -0.3 || m > 0.3 || v < 0.7 || v > 1.3 {
+		t.Errorf("test noise: mean %.3g, variance %.3g of 180 N(0,1) draws", m, v)
+	}
+	if a, _ := noiseColumns(1, group{Target: 2, Positives: 5, Split: 1}, 15, 60); a != nil {
+		t.Error("noise 0: columns drawn")
+	}
+}
