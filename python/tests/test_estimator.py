@@ -3413,13 +3413,13 @@ def _start_slow_fit(tmp_path, run="exec sleep 60"):
     env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
     proc = subprocess.Popen([sys.executable, "-c", _SLOW_FIT.format(fake=fake)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    for _ in range(200):
-        if pidfile.exists() and pidfile.read_text().strip():
-            break
+    # Waits until the child runs, however long the Python process takes to
+    # start (importing numpy and greedytl took over 10 s on a loaded
+    # machine), or until the Python process ends without starting it.
+    while not (pidfile.exists() and pidfile.read_text().strip()):
+        if proc.poll() is not None:
+            pytest.fail("the fake greedytl did not start: {}".format(proc.communicate()))
         time.sleep(0.05)
-    else:
-        proc.kill()
-        pytest.fail("the fake greedytl did not start: {}".format(proc.communicate()))
     assert os.listdir(tmpdir), "the fit's private directory exists while it runs"
     return proc, int(pidfile.read_text()), tmpdir
 
