@@ -3425,17 +3425,19 @@ def _start_slow_fit(tmp_path, run="exec sleep 60"):
 
 
 def _gone(pid, timeout=10):
-    """Whether process pid ends (or is a zombie) within timeout seconds."""
+    """Whether process pid ends (or is a zombie) within timeout seconds
+    (0: whether it has now)."""
     end = time.time() + timeout
-    while time.time() < end:
+    while True:
         try:
             with open("/proc/{}/stat".format(pid)) as f:
                 if f.read().rsplit(")", 1)[1].split()[0] == "Z":
                     return True
         except FileNotFoundError:
             return True
+        if time.time() >= end:
+            return False
         time.sleep(0.05)
-    return False
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -3446,6 +3448,48 @@ def test_keyboard_interrupt_cleans_up(tmp_path):
     _, err = proc.communicate(timeout=30)
     assert b"KeyboardInterrupt" in err
     assert _gone(child), "greedytl still runs after the interrupted fit"
+    assert os.listdir(tmpdir) == []
+
+
+# A Ctrl-C that comes once the child runs but before run_cli waits for it:
+# Popen is made to send SIGINT to its own process on return from starting
+# the fit's command, so that KeyboardInterrupt was raised inside Popen,
+# before run_cli held the child, which was left running.
+_LATE_SIGINT = textwrap.dedent("""
+    import os, signal, subprocess
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    import numpy as np, greedytl
+
+    class Popen(subprocess.Popen):
+        def __init__(self, args, *a, **k):
+            super().__init__(args, *a, **k)
+            if args[1:2] == ["fit"]:
+                print(self.pid, flush=True)
+                os.kill(os.getpid(), signal.SIGINT)
+
+    subprocess.Popen = Popen
+    X = np.arange(20.0).reshape(10, 2); y = np.arange(10) % 2
+    greedytl.TransferClassifier(greedytl_bin={fake!r}).fit(X, y)
+""")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_keyboard_interrupt_as_the_child_starts_cleans_up(tmp_path):
+    """Ctrl-C right as the fit's command starts (before the Popen call that
+    started it returned): KeyboardInterrupt, the child stopped, no files."""
+    fake = _fake(tmp_path, "exec sleep 60")
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-c", _LATE_SIGINT.format(fake=fake)], env=env, capture_output=True)
+    child = int(p.stdout)
+    try:
+        assert b"KeyboardInterrupt" in p.stderr, p.stderr
+        # The Python process waits for its child before it ends: gone now.
+        assert _gone(child, timeout=0), "greedytl still runs after the interrupted fit"
+    finally:
+        if not _gone(child, timeout=0):
+            os.kill(child, signal.SIGKILL)
     assert os.listdir(tmpdir) == []
 
 
