@@ -604,7 +604,21 @@ class private_dir:
     def __enter__(self):
         host = _host_tag()
         _sweep_stale(self.base, host)
-        self.path = tempfile.mkdtemp(prefix="{}{}-{}-".format(_DIR_PREFIX, os.getpid(), host), dir=self.base)
+        # A KeyboardInterrupt raised inside mkdtemp once it made the
+        # directory would leave it (__exit__ runs only once __enter__
+        # returned) for as long as this process lives: SIGINT is held until
+        # the path is known, and the directory removed if a held one raises.
+        held = _HeldSigint()
+        try:
+            self.path = tempfile.mkdtemp(prefix="{}{}-{}-".format(_DIR_PREFIX, os.getpid(), host), dir=self.base)
+        except BaseException:
+            held.release()
+            raise
+        try:
+            held.release()
+        except BaseException:
+            shutil.rmtree(self.path, ignore_errors=True)
+            raise
         return self.path
 
     def __exit__(self, *exc):

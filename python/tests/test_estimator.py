@@ -3493,6 +3493,45 @@ def test_keyboard_interrupt_as_the_child_starts_cleans_up(tmp_path):
     assert os.listdir(tmpdir) == []
 
 
+# A Ctrl-C that comes as the fit's private directory is made: mkdtemp is
+# made to send SIGINT to its own process once it made the directory, so
+# that KeyboardInterrupt was raised inside private_dir's __enter__, whose
+# __exit__ (which removes the directory) then never ran.
+_MKDTEMP_SIGINT = textwrap.dedent("""
+    import os, signal, tempfile
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    import numpy as np, greedytl
+    mkdtemp = tempfile.mkdtemp
+
+    def late(*a, **k):
+        path = mkdtemp(*a, **k)
+        os.kill(os.getpid(), signal.SIGINT)
+        return path
+
+    tempfile.mkdtemp = late
+    X = np.arange(20.0).reshape(10, 2); y = np.arange(10) % 2
+    try:
+        greedytl.TransferClassifier(greedytl_bin={fake!r}).fit(X, y)
+    except KeyboardInterrupt:
+        print(os.listdir({tmpdir!r}))
+        raise
+""")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends its own process SIGINT")
+def test_keyboard_interrupt_as_the_directory_is_made_cleans_up(tmp_path):
+    """Ctrl-C as the fit's private directory is made: KeyboardInterrupt
+    and no directory left while the Python process lives on."""
+    fake = _fake(tmp_path, "exit 1")
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-c", _MKDTEMP_SIGINT.format(fake=fake, tmpdir=str(tmpdir))], env=env,
+                       capture_output=True, text=True)
+    assert "KeyboardInterrupt" in p.stderr, p.stderr
+    assert p.stdout == "[]\n"
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG and /proc are Linux's")
 def test_killed_fit_cleans_up(tmp_path, cli):
     """SIGKILL of the Python process during fit: the child is stopped (Linux
