@@ -19,6 +19,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import stat
 import subprocess
@@ -307,9 +308,20 @@ def run_cli(args, path=None, cwd=None, echo=None):
     exe = cli_info(path)["path"]
     env = dict(os.environ)
     env[PARENT_ENV] = str(os.getpid())
-    proc = subprocess.Popen([exe] + [os.fspath(a) for a in args], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    # A KeyboardInterrupt raised once the child runs but before the try
+    # below (inside Popen, after its exec, or between Popen's return and the
+    # try) would leave the child running with no one to stop it: a Ctrl-C
+    # meeting that window, which a loaded machine widens, is held until the
+    # try is entered (_HeldSigint).
+    held = _HeldSigint()
     try:
+        proc = subprocess.Popen([exe] + [os.fspath(a) for a in args], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except BaseException:
+        held.release()
+        raise
+    try:
+        held.release()
         if echo is None:
             out, err = proc.communicate()
         else:
@@ -519,6 +531,39 @@ def echo_stderr(line):
     sys.stderr.flush()
 
 
+class _HeldSigint:
+    """SIGINT held from construction to :meth:`release`: a SIGINT that
+    comes meanwhile is given to the handler it would have run (raising
+    KeyboardInterrupt, by default) when release is called, so that the
+    caller can start a child and enter the ``try`` that stops it on any
+    exception before a Ctrl-C can interrupt it.  Python runs signal handlers
+    in the main thread only, so in other threads (and where SIGINT's
+    handler is not a Python function: ignored, the default action) nothing
+    is held."""
+
+    def __init__(self):
+        self.old = None
+        self.pending = None
+        if threading.current_thread() is threading.main_thread():
+            old = signal.getsignal(signal.SIGINT)
+            if callable(old):
+                self.old = old
+                signal.signal(signal.SIGINT, self._hold)
+
+    def _hold(self, signum, frame):
+        self.pending = (signum, frame)
+
+    def release(self):
+        """Restore SIGINT's handler and give it a SIGINT held meanwhile."""
+        old, self.old = self.old, None
+        if old is None:
+            return
+        signal.signal(signal.SIGINT, old)
+        if self.pending is not None:
+            pending, self.pending = self.pending, None
+            old(*pending)
+
+
 def _stop(proc):
     """Stop the child: SIGTERM (greedytl stops cleanly on it), then SIGKILL."""
     if proc.poll() is not None:
@@ -559,7 +604,21 @@ class private_dir:
     def __enter__(self):
         host = _host_tag()
         _sweep_stale(self.base, host)
-        self.path = tempfile.mkdtemp(prefix="{}{}-{}-".format(_DIR_PREFIX, os.getpid(), host), dir=self.base)
+        # A KeyboardInterrupt raised inside mkdtemp once it made the
+        # directory would leave it (__exit__ runs only once __enter__
+        # returned) for as long as this process lives: SIGINT is held until
+        # the path is known, and the directory removed if a held one raises.
+        held = _HeldSigint()
+        try:
+            self.path = tempfile.mkdtemp(prefix="{}{}-{}-".format(_DIR_PREFIX, os.getpid(), host), dir=self.base)
+        except BaseException:
+            held.release()
+            raise
+        try:
+            held.release()
+        except BaseException:
+            shutil.rmtree(self.path, ignore_errors=True)
+            raise
         return self.path
 
     def __exit__(self, *exc):

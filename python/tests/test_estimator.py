@@ -3413,29 +3413,31 @@ def _start_slow_fit(tmp_path, run="exec sleep 60"):
     env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
     proc = subprocess.Popen([sys.executable, "-c", _SLOW_FIT.format(fake=fake)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    for _ in range(200):
-        if pidfile.exists() and pidfile.read_text().strip():
-            break
+    # Waits until the child runs, however long the Python process takes to
+    # start (importing numpy and greedytl took over 10 s on a loaded
+    # machine), or until the Python process ends without starting it.
+    while not (pidfile.exists() and pidfile.read_text().strip()):
+        if proc.poll() is not None:
+            pytest.fail("the fake greedytl did not start: {}".format(proc.communicate()))
         time.sleep(0.05)
-    else:
-        proc.kill()
-        pytest.fail("the fake greedytl did not start: {}".format(proc.communicate()))
     assert os.listdir(tmpdir), "the fit's private directory exists while it runs"
     return proc, int(pidfile.read_text()), tmpdir
 
 
 def _gone(pid, timeout=10):
-    """Whether process pid ends (or is a zombie) within timeout seconds."""
+    """Whether process pid ends (or is a zombie) within timeout seconds
+    (0: whether it has now)."""
     end = time.time() + timeout
-    while time.time() < end:
+    while True:
         try:
             with open("/proc/{}/stat".format(pid)) as f:
                 if f.read().rsplit(")", 1)[1].split()[0] == "Z":
                     return True
         except FileNotFoundError:
             return True
+        if time.time() >= end:
+            return False
         time.sleep(0.05)
-    return False
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -3447,6 +3449,87 @@ def test_keyboard_interrupt_cleans_up(tmp_path):
     assert b"KeyboardInterrupt" in err
     assert _gone(child), "greedytl still runs after the interrupted fit"
     assert os.listdir(tmpdir) == []
+
+
+# A Ctrl-C that comes once the child runs but before run_cli waits for it:
+# Popen is made to send SIGINT to its own process on return from starting
+# the fit's command, so that KeyboardInterrupt was raised inside Popen,
+# before run_cli held the child, which was left running.
+_LATE_SIGINT = textwrap.dedent("""
+    import os, signal, subprocess
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    import numpy as np, greedytl
+
+    class Popen(subprocess.Popen):
+        def __init__(self, args, *a, **k):
+            super().__init__(args, *a, **k)
+            if args[1:2] == ["fit"]:
+                print(self.pid, flush=True)
+                os.kill(os.getpid(), signal.SIGINT)
+
+    subprocess.Popen = Popen
+    X = np.arange(20.0).reshape(10, 2); y = np.arange(10) % 2
+    greedytl.TransferClassifier(greedytl_bin={fake!r}).fit(X, y)
+""")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_keyboard_interrupt_as_the_child_starts_cleans_up(tmp_path):
+    """Ctrl-C right as the fit's command starts (before the Popen call that
+    started it returned): KeyboardInterrupt, the child stopped, no files."""
+    fake = _fake(tmp_path, "exec sleep 60")
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-c", _LATE_SIGINT.format(fake=fake)], env=env, capture_output=True)
+    child = int(p.stdout)
+    try:
+        assert b"KeyboardInterrupt" in p.stderr, p.stderr
+        # The Python process waits for its child before it ends: gone now.
+        assert _gone(child, timeout=0), "greedytl still runs after the interrupted fit"
+    finally:
+        if not _gone(child, timeout=0):
+            os.kill(child, signal.SIGKILL)
+    assert os.listdir(tmpdir) == []
+
+
+# A Ctrl-C that comes as the fit's private directory is made: mkdtemp is
+# made to send SIGINT to its own process once it made the directory, so
+# that KeyboardInterrupt was raised inside private_dir's __enter__, whose
+# __exit__ (which removes the directory) then never ran.
+_MKDTEMP_SIGINT = textwrap.dedent("""
+    import os, signal, tempfile
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    import numpy as np, greedytl
+    mkdtemp = tempfile.mkdtemp
+
+    def late(*a, **k):
+        path = mkdtemp(*a, **k)
+        os.kill(os.getpid(), signal.SIGINT)
+        return path
+
+    tempfile.mkdtemp = late
+    X = np.arange(20.0).reshape(10, 2); y = np.arange(10) % 2
+    try:
+        greedytl.TransferClassifier(greedytl_bin={fake!r}).fit(X, y)
+    except KeyboardInterrupt:
+        print(os.listdir({tmpdir!r}))
+        raise
+""")
+
+
+@pytest.mark.skipif(os.name != "posix", reason="sends its own process SIGINT")
+def test_keyboard_interrupt_as_the_directory_is_made_cleans_up(tmp_path):
+    """Ctrl-C as the fit's private directory is made: KeyboardInterrupt
+    and no directory left while the Python process lives on."""
+    fake = _fake(tmp_path, "exit 1")
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmpdir), PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-c", _MKDTEMP_SIGINT.format(fake=fake, tmpdir=str(tmpdir))], env=env,
+                       capture_output=True, text=True)
+    assert "KeyboardInterrupt" in p.stderr, p.stderr
+    assert p.stdout == "[]\n"
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG and /proc are Linux's")
