@@ -169,7 +169,9 @@
 // with Fit's selections (but within a group of columns equal only up to
 // rounding, above) and, up to rounding, its weights and path
 // (docs/design.md §3, "Shared cross-products"). It pays when N is at most a small multiple
-// of m (greedytl-auto uses it for N ≤ 2m) and the paths are long.
+// of m and the paths are long: greedytl-auto uses it for N ≤ m, and for
+// m < N ≤ 2m only when the whole sample's GreedyTL members, fitted first,
+// reach N/16 + 1 steps.
 //
 // # OpenBLAS
 //
