@@ -94,12 +94,18 @@ accuracy (the mean recall over the classes the labels hold, as scikit-learn's
 balanced_accuracy_score; the line says how many of the model's classes that
 is), and with --json these and the confusion matrix (rows: true classes,
 columns: predicted; every class of the model) as JSON. predict reads
---features and --source-scores files (text, or .npy in C order) a block
-of rows at a time, both in step, holding a block of them, not the whole
-matrices (gzip, Fortran order, the standard input and --sources are read
-whole), for a model that scores each row alone (a dictionary model's
-rows, and those of dictionary fitted one class against the rest, are read
-and scored whole); it scores
+--features and --source-scores files (text; .npy in C order; .npy in
+Fortran order, in column strips; gzip-compressed or not) a block of rows
+at a time, both in step, holding a block of them, not the whole matrices,
+for a model that scores each row alone. Read whole are: a
+gzip-compressed .npy in Fortran order (its first row ends with its last
+column, at the end of the stream, which cannot be read again), the
+standard input and pipes (which could not be read again after an error),
+--features with --sources (the source scores are one matrix product over
+every row, whose sums a BLAS orders by the product's size: scored in
+blocks, a row's scores could change in their last bits), and the rows of
+a dictionary model, and of dictionary fitted one class against the rest
+(a row's scores depend on the others). It scores
 the rows of a multi-class model a block at a time, holding one block's
 scores, not every row's; --scores writes each block as it is scored: to
 --out atomically (an error, or a stop signal, leaves no file), on standard
