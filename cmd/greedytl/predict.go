@@ -221,21 +221,7 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 			return err
 		}
 		rec = f.Info.Labels
-		model := f.Model
-		blocks := func(d method.Data) error {
-			b, err := model.Predict(d)
-			scores = append(scores, b...)
-			return err
-		}
-		whole := func(d method.Data) error {
-			var err error
-			scores, err = model.Predict(d)
-			return err
-		}
-		if !method.RowByRow(model) {
-			blocks = nil // its scores of a row may depend on the others: read whole
-		}
-		if rows, err = o.scoreInBlocks(ctx, s, modelColumnNames(f.Info), blocks, whole, false); err != nil {
+		if scores, rows, err = o.predictBinary(ctx, s, f.Model, method.RowByRow(f.Model), modelColumnNames(f.Info)); err != nil {
 			return err
 		}
 	}
@@ -275,6 +261,64 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 		return writeEvaluation(report, "balanced accuracy: %.4f (%s%s)\n", acc, plural.Count(len(y), "example", "examples"), oneClassNote(y))
 	}
 	return nil
+}
+
+// predictBinary returns the scores of the binary model on the sample and
+// its rows (scoreInBlocks), the model's column names rec; rowByRow says
+// that it scores each row alone (method.RowByRow): then the sample is read
+// in blocks, and a sample read whole (standard input, --sources, a block
+// that failed) is scored predictBlock rows at a time too, ctx checked
+// between them, so that a stop signal ends the pass at the next block, as
+// it does reading a file in blocks (it was held until the whole pass
+// ended). A model that does not score each row alone scores the sample
+// read whole in one pass, the signals not heeded (the first ends predict
+// at once).
+func (o *predictOptions) predictBinary(ctx context.Context, s *streams, model method.Model, rowByRow bool, rec sampleNames) ([]float64, inputRows, error) {
+	var scores []float64
+	blocks := func(d method.Data) error {
+		b, err := model.Predict(d)
+		scores = append(scores, b...)
+		return err
+	}
+	whole := func(d method.Data) error {
+		scores = nil
+		X, okX := d.X.(*mat.Dense)
+		H, okH := d.H.(*mat.Dense)
+		if !rowByRow || d.X != nil && !okX || d.H != nil && !okH || d.Rows() == 0 {
+			var err error
+			scores, err = model.Predict(d)
+			return err
+		}
+		rowsOf := func(A *mat.Dense, lo, hi int) mat.Matrix {
+			if A == nil {
+				return nil
+			}
+			return A.Slice(lo, hi, 0, A.RawMatrix().Cols)
+		}
+		m := d.Rows()
+		for lo := 0; lo < m; lo += predictBlock {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			hi := min(lo+predictBlock, m)
+			if err := blocks(method.Data{X: rowsOf(X, lo, hi), H: rowsOf(H, lo, hi)}); err != nil {
+				// The error as the whole sample gives it, naming its row.
+				if _, whole := model.Predict(d); whole != nil {
+					return whole
+				}
+				return err
+			}
+		}
+		return nil
+	}
+	if !rowByRow {
+		blocks = nil // its scores of a row may depend on the others: read whole
+	}
+	rows, err := o.scoreInBlocks(ctx, s, rec, blocks, whole, rowByRow)
+	if err != nil {
+		return nil, inputRows{}, err
+	}
+	return scores, rows, nil
 }
 
 // predictBlock is the rows of a features or source scores file that
