@@ -1098,12 +1098,6 @@ func modelHead(name string, r *bufio.Reader) ([]byte, error) {
 	return bytes.TrimLeft(head, " \t\r\n"), nil
 }
 
-// isLiblinearModel reports whether a model whose start is head (modelHead)
-// is a liblinear model file ("solver_type ...") rather than JSON.
-func isLiblinearModel(head []byte) bool {
-	return bytes.HasPrefix(head, []byte("solver_type"))
-}
-
 // opensAsModel reports whether head, the start of a JSON file
 // (modelHead), opens with the member "format": "greedytl-model", as every
 // model file greedytl writes does: then it is no other file greedytl
@@ -1127,7 +1121,7 @@ func readAnyModel(name string, r *bufio.Reader, head []byte) (method.File, error
 		return method.File{}, badInputf("%s is empty: no model in it", name)
 	}
 	switch {
-	case isLiblinearModel(head):
+	case source.IsLiblinearModel(head):
 		return method.File{}, badInputf("%s is a liblinear model file: inspect reads the JSON models of greedytl fit (predict reads both)", name)
 	case bytes.HasPrefix(head, []byte("svm_type")):
 		// LIBSVM's svm-train, which liblinear's users have beside it.

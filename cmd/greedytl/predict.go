@@ -200,7 +200,7 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 	if err != nil {
 		return err
 	}
-	if isLiblinearModel(head) {
+	if source.IsLiblinearModel(head) {
 		var m *linear.Model
 		if m, scores, rec, rows, err = predictLiblinear(s, o, r); err != nil {
 			return err
