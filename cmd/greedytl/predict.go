@@ -328,8 +328,8 @@ var predictBlock = 8192
 
 // scoreInBlocks scores the sample when it is --features, --source-scores
 // or both, regular files, and score is not nil. It reads predictBlock rows
-// at a time (dataset.ScanMatrixRows: text, and .npy in C order), of both
-// files in lockstep — each block of X given with the same rows of H — and
+// at a time (dataset.ScanMatrixRows: text, and .npy but a gzip-compressed
+// one in Fortran order), of both files in lockstep — each block of X given with the same rows of H — and
 // gives each block to score, which keeps the block's scores or writes
 // them: predict holds a block of the inputs and the scores, not the whole
 // matrices. It returns the inputs' rows. Another sample (--sources, whose
