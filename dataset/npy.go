@@ -265,13 +265,21 @@ func (l *npyLayout) readData(r io.Reader, name string, sized bool) ([]float64, e
 	return data, nil
 }
 
-// eachChunk reads the array's data from r (positioned at it) in chunks of
-// whole elements, at most 1 MiB or one element, and calls each with every
-// chunk and the bytes read before it, stopping at its first error. Data
-// shorter than the shape needs is an error saying so.
+// npyChunk is the most bytes of a chunk of eachChunk: 1 MiB.
+const npyChunk = 1 << 20
+
+// eachChunk is eachChunkOf in chunks of at most npyChunk bytes.
 func (l *npyLayout) eachChunk(r io.Reader, name string, each func(chunk []byte, read int64) error) error {
+	return l.eachChunkOf(r, name, npyChunk, each)
+}
+
+// eachChunkOf reads the array's data from r (positioned at it) in chunks
+// of whole elements, at most most bytes or one element, and calls each
+// with every chunk and the bytes read before it, stopping at its first
+// error. Data shorter than the shape needs is an error saying so.
+func (l *npyLayout) eachChunkOf(r io.Reader, name string, most int64, each func(chunk []byte, read int64) error) error {
 	size := int64(l.typ.size)
-	buf := make([]byte, min(l.nbytes, max(size, 1<<20/size*size)))
+	buf := make([]byte, min(l.nbytes, max(size, most/size*size)))
 	for read := int64(0); read < l.nbytes; {
 		chunk := buf[:min(int64(len(buf)), l.nbytes-read)]
 		if k, err := io.ReadFull(r, chunk); err != nil {
@@ -908,7 +916,10 @@ func (src *source) scanRows(l *npyLayout, name string, block int, fn func(*mat.D
 	var cur []float64   // the values of the block being filled, from row lo
 	lo := 0             // the first row of cur
 	var nonfinite error // a stream's first NaN or infinity
-	err := l.eachChunk(src.br, name, func(chunk []byte, _ int64) error {
+	// Chunks of at most a block's bytes: a block of rows read holds no
+	// more than its values and their bytes.
+	most := min(npyChunk, int64(min(block, rows))*int64(cols)*int64(size))
+	err := l.eachChunkOf(src.br, name, most, func(chunk []byte, _ int64) error {
 		for len(chunk) > 0 && nonfinite == nil {
 			n := min(block, rows-lo) // the rows of cur's block
 			if cur == nil {
