@@ -60,10 +60,12 @@ func ReadMatrixNames(path string, h HeaderRule, names *[]string) (*mat.Dense, er
 // same formats, checks, errors and names: both reach decodeCSVRows, which
 // ReadMatrixNames runs with one block) and gives its rows to fn in order, in blocks of at most block
 // rows (block ≥ 2), each a new matrix, a block at a time as it is read,
-// holding a block of values, not the whole matrix: a text file, and an
-// uncompressed 2-D .npy file in C order (NumPy's default; or of one row or
-// column); a .npy file in Fortran order, or gzip-compressed, is read whole
-// and given at once (scanNPY).
+// holding a block of values, not the whole matrix: a text file, a 2-D .npy
+// file in C order (NumPy's default; or of one row or column), compressed
+// or not, and an uncompressed one in Fortran order (read in column
+// strips); a gzip-compressed .npy file in Fortran order, whose first row
+// comes with its last column at the end of the stream, is read whole and
+// given at once (scanNPY).
 // An error may follow blocks (a bad line after them, or a check of every
 // row at the end): then the file is not a matrix, the error is
 // ReadMatrixNames's for it, and what fn made of the blocks is to be
@@ -226,12 +228,11 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, names *[]string, bloc
 		rangeNames bool     // the header (HeaderYes's) is 0, 1, …, n−1, which names no column
 		cols       = -1
 		rows       int
-		// The rows not yet given to fn: in values while no block has been
-		// given, in sized after one (block·cols values allocated at once, as
-		// many as the first block held; a new slice each block, as fn may
-		// keep it).
+		// The rows not yet given to fn, a new chunkedValues each block, as
+		// fn may keep its values: after the first block, of block·cols
+		// values allocated at once (sizedValues: as many as the first
+		// block held).
 		values  chunkedValues
-		sized   []float64
 		emitted int // the rows given to fn (a range header's included)
 		// counting: the first column, of the rows below any range
 		// header, has counted from, from+1, … so far (counted rows), from
@@ -251,14 +252,11 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, names *[]string, bloc
 	// when it is a range header and rows follow (block ≥ 2: they do when
 	// a block is full).
 	emit := func() error {
-		data, n := sized, rows-emitted
-		if data == nil {
-			data = values.join()
-		}
+		data, n := values.join(), rows-emitted
 		if emitted == 0 && rangeHeader && rows > 1 {
 			data, n = data[cols:], n-1
 		}
-		values, sized, emitted = chunkedValues{}, nil, rows
+		values, emitted = chunkedValues{}, rows
 		if n == 0 {
 			return nil
 		}
@@ -350,8 +348,8 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, names *[]string, bloc
 		if rows > 0 && len(fields) > 1 && allEmpty(fields) {
 			return errorf(name, lr.line, "a row of %d empty fields (Excel writes them below the data where cells were formatted or cleared): delete the rows below the data", len(fields))
 		}
-		if sized == nil && emitted > 0 {
-			sized = make([]float64, 0, block*cols)
+		if emitted > 0 && values.cur == nil {
+			values = sizedValues(block * cols)
 		}
 		for j, f := range fields {
 			v, err := parseValue(f, j+1, split)
@@ -361,11 +359,7 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, names *[]string, bloc
 				}
 				return &Error{File: name, Line: lr.line, Err: err}
 			}
-			if sized != nil {
-				sized = append(sized, v)
-			} else {
-				values.add(v)
-			}
+			values.add(v)
 			if intRow && decimals && !fractional && rows > 0 && v != math.Trunc(v) {
 				fractional = true
 			}
@@ -433,14 +427,22 @@ const chunkValues = 1 << 16
 // once at the end. A slice grown by append to n values allocates about 5n
 // (copied at each 1.25-fold growth, the old copies garbage) and holds 2.25n
 // at a growth; the chunks allocate n, joined 2n, and hold 2n at the join.
+// Of a number of values known ahead (sizedValues) its first slice holds
+// them all, allocated at once, and join returns it.
 type chunkedValues struct {
-	full [][]float64 // the chunks before cur, each of chunkValues values
-	cur  []float64
+	full  [][]float64 // the chunks before cur, each of chunkValues values
+	cur   []float64
+	first int // the values cur holds before it becomes a chunk: chunkValues, or sizedValues' n
+}
+
+// sizedValues returns a chunkedValues for n values, allocated at once.
+func sizedValues(n int) chunkedValues {
+	return chunkedValues{cur: make([]float64, 0, n), first: n}
 }
 
 // add appends v.
 func (c *chunkedValues) add(v float64) {
-	if len(c.cur) == chunkValues {
+	if len(c.cur) == max(c.first, chunkValues) {
 		c.full = append(c.full, c.cur)
 		c.cur = make([]float64, 0, chunkValues)
 	}
@@ -454,7 +456,11 @@ func (c *chunkedValues) join() []float64 {
 	if len(c.full) == 0 {
 		return c.cur
 	}
-	out := make([]float64, 0, len(c.full)*chunkValues+len(c.cur))
+	n := len(c.cur)
+	for _, ch := range c.full {
+		n += len(ch)
+	}
+	out := make([]float64, 0, n)
 	for i, ch := range c.full {
 		out = append(out, ch...)
 		c.full[i] = nil

@@ -265,13 +265,21 @@ func (l *npyLayout) readData(r io.Reader, name string, sized bool) ([]float64, e
 	return data, nil
 }
 
-// eachChunk reads the array's data from r (positioned at it) in chunks of
-// whole elements, at most 1 MiB or one element, and calls each with every
-// chunk and the bytes read before it, stopping at its first error. Data
-// shorter than the shape needs is an error saying so.
+// npyChunk is the most bytes of a chunk of eachChunk: 1 MiB.
+const npyChunk = 1 << 20
+
+// eachChunk is eachChunkOf in chunks of at most npyChunk bytes.
 func (l *npyLayout) eachChunk(r io.Reader, name string, each func(chunk []byte, read int64) error) error {
+	return l.eachChunkOf(r, name, npyChunk, each)
+}
+
+// eachChunkOf reads the array's data from r (positioned at it) in chunks
+// of whole elements, at most most bytes or one element, and calls each
+// with every chunk and the bytes read before it, stopping at its first
+// error. Data shorter than the shape needs is an error saying so.
+func (l *npyLayout) eachChunkOf(r io.Reader, name string, most int64, each func(chunk []byte, read int64) error) error {
 	size := int64(l.typ.size)
-	buf := make([]byte, min(l.nbytes, max(size, 1<<20/size*size)))
+	buf := make([]byte, min(l.nbytes, max(size, most/size*size)))
 	for read := int64(0); read < l.nbytes; {
 		chunk := buf[:min(int64(len(buf)), l.nbytes-read)]
 		if k, err := io.ReadFull(r, chunk); err != nil {
@@ -853,57 +861,144 @@ func (src *source) npyEnd(name string) error {
 }
 
 // scanNPY reads src, the whole of an input holding a .npy array (named
-// name in messages), as ScanMatrixRows does: when it is a regular file
-// (its size known) of a 2-D array in C order, or of one row or column, of
-// at least one row and column, it gives fn its rows block at a time, each
-// block a new matrix, checked as ReadNPYMatrix checks the whole (the same
-// errors, each naming the row of the file); any other array it reads whole
-// as ReadNPYMatrix reads it (the same matrix or error) and gives fn at once.
-// fn's error stops the reading and is returned as it is.
+// name in messages), as ScanMatrixRows does: a 2-D array of at least one
+// row and column it gives fn a block of rows at a time, each block a new
+// matrix, checked as ReadNPYMatrix checks the whole (the same errors, each
+// naming the row or element of the file): in C order (or of one row or
+// column) as the data comes (scanRows), from a regular file or a gzip
+// stream; in Fortran order from an uncompressed regular file in column
+// strips (scanColumns). Any other array — of another shape, or in Fortran
+// order in a gzip stream, whose first row needs its last column, at the
+// stream's end — it reads whole as ReadNPYMatrix reads it (the same matrix
+// or error) and gives fn at once. fn's error stops the reading and is
+// returned as it is.
 func (src *source) scanNPY(name string, block int, fn func(*mat.Dense) error) error {
-	// whole gives fn the array a read whole, or returns the reading's err.
-	whole := func(a *NPYArray, err error) error {
-		if err != nil {
-			return hintText(err, matrixHint)
-		}
-		A, err := a.matrix(name)
-		if err != nil {
-			return err
-		}
-		return fn(A)
-	}
-	if src.size < 0 {
-		return whole(src.npy(name))
-	}
 	l, err := readNPYHeader(src.br, name, src.size)
 	if err != nil {
 		return hintText(err, matrixHint)
 	}
-	shape := l.intShape() // it fits: readNPYHeader knew the size
-	if len(shape) != 2 || shape[0] == 0 || shape[1] == 0 || l.fortran && shape[0] > 1 && shape[1] > 1 {
-		return whole(l.decode(src.br, name, true))
+	// A stream's shape may not fit int (a sized file's was checked): it
+	// is read whole, which refuses it as its data comes.
+	if _, fits := shapeCount(l.dims, math.MaxInt); fits && len(l.dims) == 2 && l.dims[0] > 0 && l.dims[1] > 0 {
+		rows, cols := int(l.dims[0]), int(l.dims[1])
+		switch {
+		case !l.fortran || rows == 1 || cols == 1:
+			return src.scanRows(l, name, block, fn)
+		case src.size >= 0 && src.file != nil && rows > block:
+			return src.scanColumns(l, name, block, fn)
+		}
 	}
-	rows, cols := shape[0], shape[1]
-	rowBytes := int64(cols) * int64(l.typ.size)
-	buf := make([]byte, int64(min(block, rows))*rowBytes)
+	a, err := l.decode(src.br, name, src.size >= 0)
+	if err == nil {
+		err = src.npyEnd(name)
+	}
+	if err != nil {
+		return hintText(err, matrixHint)
+	}
+	A, err := a.matrix(name)
+	if err != nil {
+		return err
+	}
+	return fn(A)
+}
+
+// scanRows is scanNPY of the 2-D array l in row order (C order, or of one
+// row or column), read from src.br in eachChunk's bounded chunks: it
+// converts each value once, into the block of rows it belongs to, and
+// gives fn each block once full. Of a stream (gzip) it allocates a block
+// as its values come, not as the header announces them, and reads to the
+// end (npyEnd) before it returns a NaN or infinity it found in a block:
+// reading it whole finds a stream's truncation, trailing bytes or damaged
+// checksum before it checks the values.
+func (src *source) scanRows(l *npyLayout, name string, block int, fn func(*mat.Dense) error) error {
+	rows, cols := int(l.dims[0]), int(l.dims[1])
+	size := l.typ.size
+	var cur []float64   // the values of the block being filled, from row lo
+	lo := 0             // the first row of cur
+	var nonfinite error // a stream's first NaN or infinity
+	// Chunks of at most a block's bytes: a block of rows read holds no
+	// more than its values and their bytes.
+	most := min(npyChunk, int64(min(block, rows))*int64(cols)*int64(size))
+	err := l.eachChunkOf(src.br, name, most, func(chunk []byte, _ int64) error {
+		for len(chunk) > 0 && nonfinite == nil {
+			n := min(block, rows-lo) // the rows of cur's block
+			if cur == nil {
+				if src.size < 0 {
+					cur = make([]float64, 0, min(n*cols, maxPrealloc))
+				} else {
+					cur = make([]float64, 0, n*cols)
+				}
+			}
+			take := min(len(chunk), (n*cols-len(cur))*size)
+			var err error
+			if cur, err = appendValues(cur, chunk[:take], l.typ); err != nil {
+				if be := (*bigIntError)(nil); errors.As(err, &be) {
+					be.elem += lo * cols // in file order, as reading it whole numbers it
+				}
+				return hintText(&Error{File: name, Err: err}, matrixHint)
+			}
+			chunk = chunk[take:]
+			if len(cur) < n*cols {
+				return nil // the chunk is used up
+			}
+			for k, v := range cur {
+				if !isFinite(v) {
+					nonfinite = nonFinite(name, lo+k/cols, k%cols, v)
+					break
+				}
+			}
+			if nonfinite != nil && src.size >= 0 {
+				return nonfinite
+			}
+			if nonfinite == nil {
+				if err := fn(mat.NewDense(n, cols, cur)); err != nil {
+					return err
+				}
+			}
+			cur, lo = nil, lo+n
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := src.npyEnd(name); err != nil {
+		return hintText(err, matrixHint)
+	}
+	return nonfinite
+}
+
+// scanColumns is scanNPY of the 2-D Fortran-order array l of the regular,
+// uncompressed file src.file: each block of rows it reads as a strip of
+// each column (ReadAt: a block's values and one column's bytes held, not
+// the file's), transposed into the block's rows. A value no float64 holds
+// (an integer beyond 2⁵³) is the error of the first in file order
+// (firstValueError), as reading the file whole gives it.
+func (src *source) scanColumns(l *npyLayout, name string, block int, fn func(*mat.Dense) error) error {
+	rows, cols := int(l.dims[0]), int(l.dims[1])
+	size := int64(l.typ.size)
+	strip := make([]byte, int64(block)*size)
+	var col []float64
 	for lo := 0; lo < rows; lo += block {
 		n := min(block, rows-lo)
-		chunk := buf[:int64(n)*rowBytes]
-		read := int64(lo) * rowBytes
-		if k, err := io.ReadFull(src.br, chunk); err != nil {
-			// The size was checked against the shape: the file changed.
-			if errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF {
-				return errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(l.dims), l.descr, l.nbytes, read+int64(k))
+		vals := make([]float64, n*cols)
+		for j := range cols {
+			b := strip[:int64(n)*size]
+			at := (int64(j)*int64(rows) + int64(lo)) * size // in the data
+			if k, err := src.file.ReadAt(b, l.offset+at); k < len(b) {
+				// The size was checked against the shape: the file changed.
+				if err == nil || err == io.EOF {
+					return errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(l.dims), l.descr, l.nbytes, at+int64(k))
+				}
+				return &Error{File: name, Err: err}
 			}
-			return &Error{File: name, Err: err}
-		}
-		vals, err := appendValues(make([]float64, 0, n*cols), chunk, l.typ)
-		if err != nil {
-			var be *bigIntError
-			if errors.As(err, &be) {
-				be.elem += lo * cols // in file order, as reading it whole numbers it
+			var err error
+			if col, err = appendValues(col[:0], b, l.typ); err != nil {
+				return src.firstValueError(l, name, err)
 			}
-			return hintText(&Error{File: name, Err: err}, matrixHint)
+			for i, v := range col {
+				vals[i*cols+j] = v
+			}
 		}
 		for k, v := range vals {
 			if !isFinite(v) {
@@ -915,6 +1010,29 @@ func (src *source) scanNPY(name string, block int, fn func(*mat.Dense) error) er
 		}
 	}
 	return nil
+}
+
+// firstValueError returns the error of the first value in file order of
+// the array l of src.file that no float64 holds, as reading it whole
+// (readData) gives it, reading its data again in eachChunk's bounded
+// chunks; found, an error of a strip, when it finds none there (the file
+// changed).
+func (src *source) firstValueError(l *npyLayout, name string, found error) error {
+	var scratch []float64
+	err := l.eachChunk(io.NewSectionReader(src.file, l.offset, l.nbytes), name, func(chunk []byte, read int64) error {
+		var err error
+		if scratch, err = appendValues(scratch[:0], chunk, l.typ); err != nil {
+			if be := (*bigIntError)(nil); errors.As(err, &be) {
+				be.elem += int(read / int64(l.typ.size))
+			}
+			return &Error{File: name, Err: err}
+		}
+		return nil
+	})
+	if err == nil {
+		err = &Error{File: name, Err: found}
+	}
+	return hintText(err, matrixHint)
 }
 
 // ReadNPYMatrix reads a 2-D .npy file (optionally gzip-compressed) as a

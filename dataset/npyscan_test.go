@@ -11,13 +11,18 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// TestScanMatrixRowsNPY checks that ScanMatrixRows gives an uncompressed
-// 2-D .npy file in C order (or of one column) in blocks of at most block
-// rows — it gave the whole matrix in one call — that the blocks, joined,
-// are the matrix ReadNPYMatrix reads, and that a file it refuses (a NaN or
-// an inexact integer after the first block, other shapes) fails with its
-// error, naming the file's row or element. Fortran order and gzip are read
-// whole, as ReadNPYMatrix reads them.
+// TestScanMatrixRowsNPY checks that ScanMatrixRows gives a 2-D .npy file
+// in blocks of at most block rows — in C order (or of one column),
+// Fortran order (read in column strips) and gzip-compressed in C order; it
+// gave the whole matrix in one call, and Fortran order and gzip it read
+// whole — that the blocks, joined, are the matrix ReadNPYMatrix reads, and
+// that a file it refuses (a NaN or an inexact integer after the first
+// block, other shapes) fails with its error, naming the file's row or
+// element: of a Fortran-order file the first inexact integer in file
+// (column) order, though a later column's comes in an earlier block; of a
+// gzip stream its end's error (bytes after the array, a damaged checksum)
+// before a NaN in its rows, as reading it whole reads to the end before it
+// checks the values. A gzip-compressed Fortran-order file is read whole.
 func TestScanMatrixRowsNPY(t *testing.T) {
 	dir := t.TempDir()
 	const r, c = 25, 3
@@ -33,11 +38,27 @@ func TestScanMatrixRowsNPY(t *testing.T) {
 	nan[17*c+2] = math.NaN()
 	big := slices.Clone(i64)
 	big[20*c+1] = 1<<53 + 1
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write(npyFile(1, dict("<f8", false, fmt.Sprintf("(%d, %d)", r, c)), encode(le, f64)))
-	zw.Close()
 	shape := fmt.Sprintf("(%d, %d)", r, c)
+	gzipped := func(b ...[]byte) []byte {
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		for _, p := range b {
+			zw.Write(p)
+		}
+		zw.Close()
+		return gz.Bytes()
+	}
+	badCRC := gzipped(npyFile(1, dict("<f8", false, shape), encode(le, nan)))
+	badCRC[len(badCRC)-8] ^= 1 // the CRC-32 of the member's content
+	// Two inexact integers of a Fortran-order file: (row 20, column 0),
+	// element 20 in file order, and (row 2, column 1), element 27, which
+	// an earlier block of rows holds.
+	bigF := slices.Clone(i64)
+	bigF[20] = 1<<53 + 1
+	bigF[1*r+2] = 1<<53 + 3
+	nanF := slices.Clone(f64)
+	nanF[2*r+17] = math.NaN() // (row 17, column 2)
+	nanF[0*r+20] = math.Inf(1)
 	files := []struct {
 		name    string
 		b       []byte
@@ -48,14 +69,26 @@ func TestScanMatrixRowsNPY(t *testing.T) {
 		{"f4be.npy", npyFile(1, dict(">f4", false, shape), encode(be, f32)), true},
 		{"i8.npy", npyFile(2, dict("<i8", false, shape), encode(le, i64)), true},
 		{"column.npy", npyFile(1, dict("<f8", true, fmt.Sprintf("(%d, 1)", r*c)), encode(le, f64)), true},
-		{"fortran.npy", npyFile(1, dict("<f8", true, shape), encode(le, f64)), false},
+		{"fortran.npy", npyFile(1, dict("<f8", true, shape), encode(le, f64)), true},
+		{"fortran-i8.npy", npyFile(1, dict("<i8", true, shape), encode(le, i64)), true},
+		{"fortran-big.npy", npyFile(1, dict("<i8", true, shape), encode(le, bigF)), true},
+		{"fortran-nan.npy", npyFile(1, dict("<f8", true, shape), encode(le, nanF)), true},
+		{"fortran-short.npy", npyFile(1, dict("<f8", true, shape), encode(le, f64[:10])), false},
 		{"nan.npy", npyFile(1, dict("<f8", false, shape), encode(le, nan)), true},
 		{"big.npy", npyFile(1, dict("<i8", false, shape), encode(le, big)), true},
 		{"vector.npy", npyFile(1, dict("<f8", false, fmt.Sprintf("(%d,)", r*c)), encode(le, f64)), false},
 		{"norows.npy", npyFile(1, dict("<f8", false, "(0, 3)"), nil), false},
 		{"strings.npy", npyFile(1, dict("<U3", false, "(1, 1)"), make([]byte, 12)), false},
 		{"short.npy", npyFile(1, dict("<f8", false, shape), encode(le, f64[:10])), false},
-		{"gzip.npy", gz.Bytes(), false},
+		{"gzip.npy", gzipped(npyFile(1, dict("<f8", false, shape), encode(le, f64))), true},
+		{"gzip-i8.npy", gzipped(npyFile(2, dict("<i8", false, shape), encode(le, i64))), true},
+		{"gzip-nan.npy", gzipped(npyFile(1, dict("<f8", false, shape), encode(le, nan))), true},
+		{"gzip-big.npy", gzipped(npyFile(1, dict("<i8", false, shape), encode(le, big))), true},
+		{"gzip-nan-after.npy", gzipped(npyFile(1, dict("<f8", false, shape), encode(le, nan)), []byte("more")), true},
+		{"gzip-nan-short.npy", gzipped(npyFile(1, dict("<f8", false, shape), encode(le, nan[:60]))), true},
+		{"gzip-nan-crc.npy", badCRC, true},
+		{"gzip-fortran.npy", gzipped(npyFile(1, dict("<f8", true, shape), encode(le, f64))), false},
+		{"gzip-huge.npy", gzipped(npyFile(1, dict("<f8", false, "(3, 1000000000000)"), encode(le, f64))), true},
 		{"sniffed.dat", npyFile(1, dict("<f8", false, shape), encode(le, f64)), true},
 	}
 	for _, f := range files {

@@ -227,14 +227,18 @@ func checkMultiTrain(data Data, y ClassLabels) (m, d, n int, err error) {
 // of the rows whose Scores are s, for a caller that needs both. A NaN has
 // no place in the order, so it returns an error naming the first (row and
 // column), as Scores never returns one.
-func ArgmaxRows(s *mat.Dense) ([]int, error) {
+func ArgmaxRows(s *mat.Dense) ([]int, error) { return argmaxRows(s, 0) }
+
+// argmaxRows is ArgmaxRows of the rows first, first+1, … of an input (a
+// block of its rows, PredictContext's), its error naming the input's row.
+func argmaxRows(s *mat.Dense, first int) ([]int, error) {
 	r, _ := s.Dims()
 	out := make([]int, r)
 	for i := range out {
 		row := s.RawRowView(i)
 		for k, v := range row {
 			if math.IsNaN(v) {
-				return nil, fmt.Errorf("method.ArgmaxRows: row %d column %d is NaN", i, k)
+				return nil, fmt.Errorf("method.ArgmaxRows: row %d column %d is NaN", first+i, k)
 			}
 		}
 		out[i] = argmax(row)

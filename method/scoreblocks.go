@@ -91,45 +91,37 @@ func predictByScores(m MultiModel, d Data) ([]int, error) {
 
 // PredictContext returns m.Predict(d), checking ctx between blocks of rows:
 // it returns ctx's error once ctx is done, and when ctx is done as a block
-// fails (not the block's error). A model scored in blocks (every
-// native multi-class model, one-vs-rest models of binary models that score
-// each row alone, ensembles of them) is scored a block of rows at a time
-// (scoreBlocks), holding the scores of one block, not of every row; if a
-// block fails it is scored whole (Scores), which gives its error as it was
-// (the first row that fails, across the whole input). Any other model is
-// asked m.Predict(d), once ctx is checked.
+// fails (not the block's error). A model scored in blocks (every native
+// multi-class model, one-vs-rest models of binary models that score each
+// row alone, ensembles of them) is ArgmaxRows of its ScoreBlocks, a block
+// of rows at a time (scoreBlocks), holding the scores of one block, not of
+// every row; its errors are ScoreBlocks' (an error of m on a block is
+// Scores' on the whole of d), and a NaN score is ArgmaxRows' error naming
+// the row of d. Any other model is asked m.Predict(d), once ctx is checked.
 func PredictContext(ctx context.Context, m MultiModel, d Data) ([]int, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if bs, ok := m.(blockScorer); ok {
-		pred := make([]int, 0)
-		err := scoreInBlocks(ctx, bs, d, func(_ int, s *mat.Dense) error {
-			p, err := ArgmaxRows(s)
-			pred = append(pred, p...)
-			return err
-		})
-		switch {
-		case ctx.Err() != nil: // a block's error as ctx was cancelled, or ctx's
-			return nil, ctx.Err()
-		case err == nil:
-			return pred, nil
+	if _, ok := m.(blockScorer); !ok {
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
-	} else {
 		return m.Predict(d)
 	}
-	s, err := m.Scores(d)
+	var pred []int
+	err := ScoreBlocks(ctx, m, d, func(lo int, s *mat.Dense) error {
+		p, err := argmaxRows(s, lo)
+		pred = append(pred[:lo], p...)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	return ArgmaxRows(s)
+	return pred, nil
 }
 
 // ScoreBlocks gives each block of rows of d, in order, to each: the row
 // index of its first row and m's scores of its rows (the matrix may be
 // overwritten once each returns), so that m.Scores(d) is the blocks one
-// under the other, bit for bit. A model scored in blocks (see
-// PredictContext) gives blocks of scoreBlocks' rows; any other model one
+// under the other, bit for bit. A model scored in blocks (a blockScorer:
+// see PredictContext) gives blocks of scoreBlocks' rows; any other model one
 // block, m.Scores(d). ctx is checked between blocks: ScoreBlocks returns
 // ctx's error once it is done, and when ctx is done as a block fails (not
 // the block's error). An error of each is returned as it is; an error of m

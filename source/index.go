@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/filedigest"
 	"github.com/greedytl/greedytl/internal/fileerr"
 	"github.com/greedytl/greedytl/internal/jsonfile"
@@ -411,7 +412,7 @@ func ReadIndex(dir string) (*Index, error) {
 }
 
 // holdsLiblinearModel reports whether the folder dir holds a file that
-// opens as a liblinear model file does ("solver_type").
+// opens as a liblinear model file does (IsLiblinearModel).
 func holdsLiblinearModel(dir string) bool {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -425,14 +426,30 @@ func holdsLiblinearModel(dir string) bool {
 		if err != nil {
 			continue
 		}
-		head := make([]byte, len("solver_type"))
-		_, err = io.ReadFull(f, head)
+		head := make([]byte, LiblinearHead)
+		n, _ := io.ReadFull(f, head)
 		f.Close()
-		if err == nil && string(head) == "solver_type" {
+		if IsLiblinearModel(head[:n]) {
 			return true
 		}
 	}
 	return false
+}
+
+// LiblinearHead is the bytes of a file's start that IsLiblinearModel
+// needs to tell a liblinear model file: a byte-order mark, some blank
+// space and "solver_type".
+const LiblinearHead = 64
+
+// IsLiblinearModel reports whether head, the start of a file (its first
+// LiblinearHead bytes, or all of a shorter file), is that of a liblinear
+// model file (liblinear-train's, greedytl train's, a source model): after
+// a UTF-8 byte-order mark, which the model readers skip (internal/bom),
+// and blank space, "solver_type", its first key. It is the one test of
+// it: predict's of its --model (a liblinear model, not a JSON one) and
+// ReadIndex's of a folder of the user's own models.
+func IsLiblinearModel(head []byte) bool {
+	return bytes.HasPrefix(bytes.TrimLeft(bom.Trim(head), " \t\r\n"), []byte("solver_type"))
 }
 
 // ownModels reports whether the models folder models holds files but

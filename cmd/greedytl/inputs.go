@@ -47,8 +47,15 @@ type dataFlags struct {
 // scores), which its samples share as they share --sources. nil (a sample
 // not registered as a command's flags) is the default, auto.
 type matrixSettings struct {
-	featuresHeader string    // --features-header: one of dataset.HeaderRuleNames
-	matrixFiles    []*string // the command's matrix flags (--features, --source-scores, and the extra samples')
+	featuresHeader string        // --features-header: one of dataset.HeaderRuleNames
+	matrixFiles    []*string     // the command's matrix flags (--features, --source-scores, and the extra samples')
+	rule           *headerResult // matrixHeader's, from its first call on
+}
+
+// headerResult is the rule matrixHeader found, or its error.
+type headerResult struct {
+	h   dataset.HeaderRule
+	err error
 }
 
 // share gives the extra samples (fit's --unlabelled-*, --oracle-*) the
@@ -66,10 +73,22 @@ func (f *dataFlags) share(extra ...*dataFlags) {
 // yes when every matrix file the command names is a .npy array by its
 // name (dataset.NPYName), which has no header line and would ignore yes
 // silently. (no reads an array as every rule does: its rows are data.)
+// It finds them once, at its first call, once the flags are parsed: every
+// reader of the command's matrices (readMatrix, scanMatrixRows) and of
+// their first rows (rowsOf, hintsHeader) takes that one rule.
 func (m *matrixSettings) matrixHeader() (dataset.HeaderRule, error) {
 	if m == nil {
 		return dataset.HeaderAuto, nil
 	}
+	if m.rule == nil {
+		h, err := m.parseHeader()
+		m.rule = &headerResult{h, err}
+	}
+	return m.rule.h, m.rule.err
+}
+
+// parseHeader is matrixHeader's rule or error, found from the flags.
+func (m *matrixSettings) parseHeader() (dataset.HeaderRule, error) {
 	h, err := dataset.ParseHeaderRule(m.featuresHeader)
 	if err != nil {
 		return 0, badInputf("--features-header: %v", err)
@@ -1098,12 +1117,6 @@ func modelHead(name string, r *bufio.Reader) ([]byte, error) {
 	return bytes.TrimLeft(head, " \t\r\n"), nil
 }
 
-// isLiblinearModel reports whether a model whose start is head (modelHead)
-// is a liblinear model file ("solver_type ...") rather than JSON.
-func isLiblinearModel(head []byte) bool {
-	return bytes.HasPrefix(head, []byte("solver_type"))
-}
-
 // opensAsModel reports whether head, the start of a JSON file
 // (modelHead), opens with the member "format": "greedytl-model", as every
 // model file greedytl writes does: then it is no other file greedytl
@@ -1127,7 +1140,7 @@ func readAnyModel(name string, r *bufio.Reader, head []byte) (method.File, error
 		return method.File{}, badInputf("%s is empty: no model in it", name)
 	}
 	switch {
-	case isLiblinearModel(head):
+	case source.IsLiblinearModel(head):
 		return method.File{}, badInputf("%s is a liblinear model file: inspect reads the JSON models of greedytl fit (predict reads both)", name)
 	case bytes.HasPrefix(head, []byte("svm_type")):
 		// LIBSVM's svm-train, which liblinear's users have beside it.

@@ -94,12 +94,18 @@ accuracy (the mean recall over the classes the labels hold, as scikit-learn's
 balanced_accuracy_score; the line says how many of the model's classes that
 is), and with --json these and the confusion matrix (rows: true classes,
 columns: predicted; every class of the model) as JSON. predict reads
---features and --source-scores files (text, or .npy in C order) a block
-of rows at a time, both in step, holding a block of them, not the whole
-matrices (gzip, Fortran order, the standard input and --sources are read
-whole), for a model that scores each row alone (a dictionary model's
-rows, and those of dictionary fitted one class against the rest, are read
-and scored whole); it scores
+--features and --source-scores files (text; .npy in C order; .npy in
+Fortran order, in column strips; gzip-compressed or not) a block of rows
+at a time, both in step, holding a block of them, not the whole matrices,
+for a model that scores each row alone. Read whole are: a
+gzip-compressed .npy in Fortran order (its first row ends with its last
+column, at the end of the stream, which cannot be read again), the
+standard input and pipes (which could not be read again after an error),
+--features with --sources (the source scores are one matrix product over
+every row, whose sums a BLAS orders by the product's size: scored in
+blocks, a row's scores could change in their last bits), and the rows of
+a dictionary model, and of dictionary fitted one class against the rest
+(a row's scores depend on the others). It scores
 the rows of a multi-class model a block at a time, holding one block's
 scores, not every row's; --scores writes each block as it is scored: to
 --out atomically (an error, or a stop signal, leaves no file), on standard
@@ -194,7 +200,7 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 	if err != nil {
 		return err
 	}
-	if isLiblinearModel(head) {
+	if source.IsLiblinearModel(head) {
 		var m *linear.Model
 		if m, scores, rec, rows, err = predictLiblinear(s, o, r); err != nil {
 			return err
@@ -215,21 +221,7 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 			return err
 		}
 		rec = f.Info.Labels
-		model := f.Model
-		blocks := func(d method.Data) error {
-			b, err := model.Predict(d)
-			scores = append(scores, b...)
-			return err
-		}
-		whole := func(d method.Data) error {
-			var err error
-			scores, err = model.Predict(d)
-			return err
-		}
-		if !method.RowByRow(model) {
-			blocks = nil // its scores of a row may depend on the others: read whole
-		}
-		if rows, err = o.scoreInBlocks(ctx, s, modelColumnNames(f.Info), blocks, whole, false); err != nil {
+		if scores, rows, err = o.predictBinary(ctx, s, f.Model, method.RowByRow(f.Model), modelColumnNames(f.Info)); err != nil {
 			return err
 		}
 	}
@@ -271,6 +263,64 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 	return nil
 }
 
+// predictBinary returns the scores of the binary model on the sample and
+// its rows (scoreInBlocks), the model's column names rec; rowByRow says
+// that it scores each row alone (method.RowByRow): then the sample is read
+// in blocks, and a sample read whole (standard input, --sources, a block
+// that failed) is scored predictBlock rows at a time too, ctx checked
+// between them, so that a stop signal ends the pass at the next block, as
+// it does reading a file in blocks (it was held until the whole pass
+// ended). A model that does not score each row alone scores the sample
+// read whole in one pass, the signals not heeded (the first ends predict
+// at once).
+func (o *predictOptions) predictBinary(ctx context.Context, s *streams, model method.Model, rowByRow bool, rec sampleNames) ([]float64, inputRows, error) {
+	var scores []float64
+	blocks := func(d method.Data) error {
+		b, err := model.Predict(d)
+		scores = append(scores, b...)
+		return err
+	}
+	whole := func(d method.Data) error {
+		scores = nil
+		X, okX := d.X.(*mat.Dense)
+		H, okH := d.H.(*mat.Dense)
+		if !rowByRow || d.X != nil && !okX || d.H != nil && !okH || d.Rows() == 0 {
+			var err error
+			scores, err = model.Predict(d)
+			return err
+		}
+		rowsOf := func(A *mat.Dense, lo, hi int) mat.Matrix {
+			if A == nil {
+				return nil
+			}
+			return A.Slice(lo, hi, 0, A.RawMatrix().Cols)
+		}
+		m := d.Rows()
+		for lo := 0; lo < m; lo += predictBlock {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			hi := min(lo+predictBlock, m)
+			if err := blocks(method.Data{X: rowsOf(X, lo, hi), H: rowsOf(H, lo, hi)}); err != nil {
+				// The error as the whole sample gives it, naming its row.
+				if _, whole := model.Predict(d); whole != nil {
+					return whole
+				}
+				return err
+			}
+		}
+		return nil
+	}
+	if !rowByRow {
+		blocks = nil // its scores of a row may depend on the others: read whole
+	}
+	rows, err := o.scoreInBlocks(ctx, s, rec, blocks, whole, rowByRow)
+	if err != nil {
+		return nil, inputRows{}, err
+	}
+	return scores, rows, nil
+}
+
 // predictBlock is the rows of a features or source scores file that
 // predict reads and scores at once (scoreInBlocks); a variable for the
 // tests.
@@ -278,8 +328,8 @@ var predictBlock = 8192
 
 // scoreInBlocks scores the sample when it is --features, --source-scores
 // or both, regular files, and score is not nil. It reads predictBlock rows
-// at a time (dataset.ScanMatrixRows: text, and .npy in C order), of both
-// files in lockstep — each block of X given with the same rows of H — and
+// at a time (dataset.ScanMatrixRows: text, and .npy but a gzip-compressed
+// one in Fortran order), of both files in lockstep — each block of X given with the same rows of H — and
 // gives each block to score, which keeps the block's scores or writes
 // them: predict holds a block of the inputs and the scores, not the whole
 // matrices. It returns the inputs' rows. Another sample (--sources, whose

@@ -20,7 +20,7 @@ import (
 
 // blockSample writes a features-only sample: 40 training rows as .npy, with
 // two-class (±1) and three-class labels, and m test rows, with such labels,
-// as .npy (read whole) and as CSV with a header (read in blocks).
+// as .npy and as CSV with a header (both read in blocks).
 func blockSample(t *testing.T, m int) (dir, X, y2, y3, Xt, Xcsv, yt2, yt3 string) {
 	t.Helper()
 	dir = t.TempDir()
@@ -105,11 +105,17 @@ func withLine(t *testing.T, dir, name, path string, i int, line string) (string,
 
 // TestPredictInBlocksSameScores checks that predict scoring a CSV of
 // features in blocks (of 3 rows: 17 blocks) prints what it prints for the
-// same features read whole from .npy, for every method that fits on
-// features alone, binary and three-class, scores, classes and evaluation.
+// same CSV read whole from standard input and scored in one block (it
+// compared with the .npy of the rows, which is read in blocks too now),
+// for every method that fits on features alone, binary and three-class,
+// scores, classes and evaluation.
 func TestPredictInBlocksSameScores(t *testing.T) {
 	smallBlocks(t, 3)
-	dir, X, y2, y3, Xt, Xcsv, yt2, yt3 := blockSample(t, 50)
+	dir, X, y2, y3, _, Xcsv, yt2, yt3 := blockSample(t, 50)
+	csvText, err := os.ReadFile(Xcsv)
+	if err != nil {
+		t.Fatal(err)
+	}
 	fitted := 0
 	for _, k := range []string{"2", "3"} {
 		y, yt := y2, yt2
@@ -129,15 +135,16 @@ func TestPredictInBlocksSameScores(t *testing.T) {
 				if k == "2" && len(extra) > 0 && extra[0] == "--scores" {
 					continue
 				}
-				run := func(features string) string {
+				run := func(stdin, features string, block int) string {
+					predictBlock = block
 					args := append([]string{"predict", model, "--features", features}, extra...)
-					code, stdout, stderr := cli(t, "", args...)
+					code, stdout, stderr := cli(t, stdin, args...)
 					if code != 0 {
 						t.Fatalf("%s %v: exit %d: %s", m, extra, code, stderr)
 					}
-					return fmt.Sprintf("%s\n--\n%s", stdout, strings.ReplaceAll(stderr, features, "X"))
+					return fmt.Sprintf("%s\n--\n%s", stdout, strings.ReplaceAll(strings.ReplaceAll(stderr, features, "X"), "<stdin>", "X"))
 				}
-				whole, blocks := run(Xt), run(Xcsv)
+				whole, blocks := run(string(csvText), "-", 1<<20), run("", Xcsv, 3)
 				if whole != blocks {
 					t.Errorf("%s, %s classes, %v: in blocks\n%s\nwant, read whole,\n%s", m, k, extra, blocks, whole)
 				}
