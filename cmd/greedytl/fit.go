@@ -591,7 +591,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		if c.Context().Err() != nil {
 			return err
 		}
-		return badInput(fmt.Errorf("fitting %s on %s: %w", m.Name(), o.data.describe(), err))
+		return badInput(fmt.Errorf("fitting %s on %s: %w", m.Name(), o.data.describe(), scaleOverflow(o, m.Name(), X, names, err)))
 	}
 	// After the fit: a failed fit says only why.
 	warnSeedUnused(c, s, m.Name(), method.DrawsAtRandom(m, cols(X), cols(H)))
@@ -605,6 +605,40 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	info := method.FileInfo{Sources: src, Labels: &modelfile.LabelNames{Positive: pos, Negative: neg}, FeatureNames: names.features, SourceNames: names.sources}
 	write := func(w io.Writer) error { return method.Write(w, model, info) }
 	return o.writeModel(s, write, model.Method()+" model")
+}
+
+// scaleOverflow returns the error err of a fit of the method name, but
+// for one of a feature too large for a GreedyTL fit's feature factor γ
+// (greedytl.ScaleOverflowError, which names γ and the feature in the Go
+// API's words) what the user can do about it: the feature's column in the
+// --features file (and its name), how large its values are, and to rescale
+// the column; to raise --gamma only when the method takes it (not
+// greedytl-auto, whose members' γ are its own).
+func scaleOverflow(o *fitOptions, name string, X *mat.Dense, names sampleNames, err error) error {
+	var so *greedytl.ScaleOverflowError
+	if !errors.As(err, &so) || X == nil || so.Column.Kind != greedytl.Feature || so.Column.Index >= X.RawMatrix().Cols {
+		return err
+	}
+	j := so.Column.Index
+	col := fmt.Sprintf("column %d of %s", j, displayName(o.data.features))
+	if n := names.of(greedytl.Feature.String(), j); n != "" {
+		col += fmt.Sprintf(" (%s)", dataset.ShowName(n))
+	}
+	largest := 0.0
+	for i := range X.RawMatrix().Rows {
+		largest = max(largest, math.Abs(X.At(i, j)))
+	}
+	what := "rescale that column (divide it by a power of ten"
+	if largest > 1 {
+		what += fmt.Sprintf(", 1e%d say", int(math.Floor(math.Log10(largest))))
+	}
+	what += ")"
+	if base, _, _ := strings.Cut(name, ":"); base != "" {
+		if _, gerr := method.New(base + ":" + greedytl.KeyGamma + "=1"); gerr == nil {
+			what += ", or raise --gamma"
+		}
+	}
+	return fmt.Errorf("%s holds values of magnitude up to %g: too large for %s, which divides a feature's standard deviation by γ = %g, overflowing float64: %s", col, largest, name, so.FeatureFactor, what)
 }
 
 // warnSeedUnused warns (code "seed-unused") when --seed was given and the
