@@ -595,7 +595,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	}
 	// After the fit: a failed fit says only why.
 	warnSeedUnused(c, s, m.Name(), method.DrawsAtRandom(m, cols(X), cols(H)))
-	warnConstantModel(s, model, pos, neg)
+	warnConstantModel(s, model, method.Data{X: X, H: H}, pos, neg)
 	warnNotConverged(s, model)
 	warnWideColumns(s, model, names)
 	src, err := o.data.sourcesID()
@@ -652,14 +652,32 @@ func warnSeedUnused(c *cobra.Command, s *streams, name string, draws bool) {
 	}
 }
 
-// warnConstantModel warns (code "constant-model") when the binary model
+// warnConstantModel warns (code "constant-model") when the binary model,
+// fitted on train (its X and H), is constant to working precision: it
 // keeps no column (a linear model of no non-zero weight: with a handful of
 // examples, a method that chooses its own regularisation may choose the
-// empty model). Its score is then one constant: it ranks no example above
-// another and gives every example the one label pos or neg.
-func warnConstantModel(s *streams, model method.Model, pos string, neg []string) {
-	if sel, ok := model.Selected(); !ok || len(sel.Columns) > 0 {
+// empty model), or its scores on the training examples differ by no more
+// than the rounding of the fit's own arithmetic (scoresConstant: weights
+// of 1e-20 where the exact fit has none, as least squares leaves on labels
+// that cancel). Its score is then one constant, or one plus rounding: it
+// ranks no example above another but by rounding, and gives every example
+// the one label pos or neg (or one by the sign of rounding).
+func warnConstantModel(s *streams, model method.Model, train method.Data, pos string, neg []string) {
+	sel, ok := model.Selected()
+	if !ok {
 		return
+	}
+	what := "keeps no column: its score is the same for every example"
+	if len(sel.Columns) > 0 {
+		scores, err := model.Predict(train)
+		if err != nil || len(scores) == 0 {
+			return
+		}
+		spread, bound, constant := scoresConstant(scores)
+		if !constant {
+			return
+		}
+		what = fmt.Sprintf("is constant to working precision: its scores on the %d training examples differ by at most %.3g, within the rounding of the fit's arithmetic on labels of ±1 (%.3g): its non-zero weights are rounding noise, not the data's", len(scores), spread, bound)
 	}
 	to, named := "the negative label", []string{pos} // named: every class the message names
 	if len(neg) == 1 {
@@ -667,8 +685,38 @@ func warnConstantModel(s *streams, model method.Model, pos string, neg []string)
 		named = append(named, neg[0])
 	}
 	s.warn(warning{Code: "constant-model", Classes: named,
-		Message: fmt.Sprintf("the %s model keeps no column: its score is the same for every example, so it ranks none above another and predicts %q or %s for all of them alike%s",
-			model.Method(), pos, to, tryDefault(model.Method(), method.Recommended, ""))})
+		Message: fmt.Sprintf("the %s model %s, so it ranks none above another and predicts %q or %s for all of them alike%s",
+			model.Method(), what, pos, to, tryDefault(model.Method(), method.Recommended, ""))})
+}
+
+// scoresConstant reports whether a binary model's scores on its n training
+// examples are constant to working precision — spread, their range (max −
+// min), at most bound = n·ε·max(1, max |score|), ε the float64 rounding
+// unit (2⁻⁵²) — and returns spread and bound.
+//
+// Why that bound: a fit's targets are the labels ±1 (a least-squares fit's
+// targets; a logistic fit's margins are on the same scale). Every quantity
+// a fit derives from them — the labels' mean, each Σᵢ zᵢⱼ·yᵢ of the
+// standardised columns — is a sum over the n examples of terms of
+// magnitude up to about 1, whose computed value is uncertain by up to
+// about n·ε (the rounding bound of a sum of n terms, γₙ = nε/(1−nε)), and
+// a score above 1 in magnitude by n·ε of itself. Score differences within
+// that are what rounding leaves where the exact fit finds nothing to tell
+// the examples apart (weights of 1e-20 on labels that cancel exactly):
+// they are not the data's. A genuine model cannot be that flat: the
+// methods weight standardised columns (or fit scores on the labels'
+// scale), so however large or small a feature's values, and however small
+// its weight in the feature's own units, a model that tells the training
+// examples apart moves its scores on the labels' scale, far above n·ε
+// (a ridge of λ = 10⁴ on eight examples still spreads them by about 10⁻⁴).
+func scoresConstant(scores []float64) (spread, bound float64, constant bool) {
+	lo, hi, scale := math.Inf(1), math.Inf(-1), 1.0
+	for _, v := range scores {
+		lo, hi, scale = min(lo, v), max(hi, v), max(scale, math.Abs(v))
+	}
+	spread = hi - lo
+	bound = float64(len(scores)) * 0x1p-52 * scale
+	return spread, bound, spread <= bound
 }
 
 // tryDefault is a warning's advice to try def, the default method, for a
