@@ -54,7 +54,7 @@ func errScaleOverflow(gamma float64, c Column) error {
 // ScaleOverflowError is the error of a fit that selected a feature whose
 // standard deviation over the feature factor γ < 1 — the divisor a model
 // stores for it — overflows float64 (a standard deviation above
-// γ·MaxFloat64: values of magnitude near 10³⁰⁸): a model cannot hold the
+// γ·MaxFloat64): a model cannot hold the
 // feature. Rescaling the feature (dividing it by a power of ten) mends it;
 // so does a larger γ, where the caller chose γ. A caller that knows where
 // the feature came from (the CLI: its file and column) finds the error
@@ -64,9 +64,8 @@ type ScaleOverflowError struct {
 	Column        Column  // the feature
 }
 
-// Error names the feature and γ: "greedytl.Fit: feature 1's standard
-// deviation over the feature factor γ = 0.5 … overflows float64 (rescale
-// the feature, or raise γ)".
+// Error names γ and the feature: "greedytl.Fit: FeatureFactor γ = 0.5 is
+// too small for feature 1: … (raise γ, or rescale the feature)".
 func (e *ScaleOverflowError) Error() string {
-	return fmt.Sprintf("greedytl.Fit: %v's standard deviation over the feature factor γ = %g, the divisor a model stores, overflows float64: its values are of magnitude near the largest float64 (rescale the feature, or raise γ)", e.Column, e.FeatureFactor)
+	return fmt.Sprintf("greedytl.Fit: FeatureFactor γ = %g is too small for %v: its standard deviation over γ, the divisor a model stores, overflows float64 (raise γ, or rescale the feature)", e.FeatureFactor, e.Column)
 }

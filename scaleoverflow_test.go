@@ -31,7 +31,7 @@ func TestScaleOverflowError(t *testing.T) {
 	if !errors.As(err, &so) || so.Column != (Column{Kind: Feature, Index: 1}) || so.FeatureFactor != 0.5 {
 		t.Fatalf("error %v (%T), want a *ScaleOverflowError of feature 1 and γ = 0.5", err, err)
 	}
-	if msg := err.Error(); !strings.HasPrefix(msg, "greedytl.Fit: feature 1's standard deviation over the feature factor γ = 0.5") || !strings.Contains(msg, "rescale the feature") {
+	if msg := err.Error(); !strings.HasPrefix(msg, "greedytl.Fit: FeatureFactor γ = 0.5 is too small for feature 1") || !strings.Contains(msg, "rescale the feature") {
 		t.Errorf("message %q", msg)
 	}
 }
