@@ -48,5 +48,24 @@ func (p *path) tooSmall() string { return tooSmall(p.lambda, p.featureScale) }
 // model cannot hold it (Predict and WriteJSON refuse a scale that is not
 // finite).
 func errScaleOverflow(gamma float64, c Column) error {
-	return fmt.Errorf("greedytl.Fit: FeatureFactor γ = %g is too small for %v: its standard deviation over γ, the divisor a model stores, overflows float64 (raise γ, or rescale the feature)", gamma, c)
+	return &ScaleOverflowError{FeatureFactor: gamma, Column: c}
+}
+
+// ScaleOverflowError is the error of a fit that selected a feature whose
+// standard deviation over the feature factor γ < 1 — the divisor a model
+// stores for it — overflows float64 (a standard deviation above
+// γ·MaxFloat64): a model cannot hold the
+// feature. Rescaling the feature (dividing it by a power of ten) mends it;
+// so does a larger γ, where the caller chose γ. A caller that knows where
+// the feature came from (the CLI: its file and column) finds the error
+// with errors.As and says so.
+type ScaleOverflowError struct {
+	FeatureFactor float64 // γ
+	Column        Column  // the feature
+}
+
+// Error names γ and the feature: "greedytl.Fit: FeatureFactor γ = 0.5 is
+// too small for feature 1: … (raise γ, or rescale the feature)".
+func (e *ScaleOverflowError) Error() string {
+	return fmt.Sprintf("greedytl.Fit: FeatureFactor γ = %g is too small for %v: its standard deviation over γ, the divisor a model stores, overflows float64 (raise γ, or rescale the feature)", e.FeatureFactor, e.Column)
 }

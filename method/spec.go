@@ -69,8 +69,10 @@ func parseSpec(s string) (Spec, error) {
 
 // String returns the canonical text form of s: the name, then, if there are
 // settings, a colon and key=value pairs in sorted key order, separated by
-// commas, each value formatted by strconv.FormatFloat(v, 'g', -1, 64) (so
-// that it parses back to the same float64; see modelfile.FormatSpec).
+// commas, each value formatted by modelfile.FormatSetting (a whole number
+// up to 2³¹−1 in decimal digits, max_k=1000000, as the CLI's whole-number
+// flags and ParseSpec read it; another in strconv's shortest form), so that
+// it parses back to the same float64 (see modelfile.FormatSpec).
 // Model.Method and the result records carry this form.
 func (s Spec) String() string {
 	return modelfile.FormatSpec(s.Name, s.Params)

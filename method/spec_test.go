@@ -7,6 +7,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -301,9 +302,11 @@ func TestConfigureMustNameTheSpec(t *testing.T) {
 }
 
 // TestWholeSettingsRead: the whole-number settings read decimal digits
-// with a sign, as the CLI's flags do, and the form a model's name writes
-// of a large one (FormatSpec's 1e+06), so that every canonical spec
-// reads back; a method named with one is that number.
+// with a sign, as the CLI's flags do, and the form a model's name wrote
+// of a large one before (1e+06, which old files and run manifests hold),
+// so that every canonical spec, old or new, reads back; a method named
+// with one is that number, and its name writes it in decimal digits, as a
+// user may type it (not 1e+06, which ParseSpec refuses as 1e6).
 func TestWholeSettingsRead(t *testing.T) {
 	for spec, want := range map[string]float64{
 		"greedytl:sample=59":              59,
@@ -328,6 +331,9 @@ func TestWholeSettingsRead(t *testing.T) {
 			if v != want {
 				t.Errorf("%q: method %q, setting %v, want %v", spec, m.Name(), v, want)
 			}
+		}
+		if _, text, set := strings.Cut(m.Name(), "="); set && text != strconv.FormatFloat(want, 'f', -1, 64) {
+			t.Errorf("%q names its method %q, want the setting in decimal digits", spec, m.Name())
 		}
 	}
 }

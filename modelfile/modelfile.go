@@ -24,6 +24,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/buildinfo"
@@ -199,7 +201,41 @@ func Parse(doc json.RawMessage) (File, error) {
 	if err := head.Check(head.Classes != nil); err != nil {
 		return File{}, err
 	}
+	head.Method = upgradeSpec(head.Method)
 	return File{Header: head.Header, Multi: head.Classes != nil, Doc: doc}, nil
+}
+
+// upgradeSpec returns method, a file's "method", with each value that
+// FormatSpec wrote in strconv's shortest form before FormatSetting wrote it
+// in decimal digits (a whole number from 10⁶ to MaxDigitsSetting:
+// "max_k=1e+06") in the digits FormatSpec writes now ("max_k=1000000"), so
+// that a file written before names its method as its decoder names the
+// method of its settings now (the GreedyTL decoders compare the two
+// texts). Any other text, malformed or not, is method unchanged.
+func upgradeSpec(method string) string {
+	name, rest, ok := strings.Cut(method, ":")
+	if !ok {
+		return method
+	}
+	settings := strings.Split(rest, ",")
+	changed := false
+	for i, kv := range settings {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok {
+			continue
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || strconv.FormatFloat(x, 'g', -1, 64) != v {
+			continue // not a value that FormatSpec wrote
+		}
+		if now := FormatSetting(x); now != v {
+			settings[i], changed = k+"="+now, true
+		}
+	}
+	if !changed {
+		return method
+	}
+	return name + ":" + strings.Join(settings, ",")
 }
 
 // Check returns the error Parse returns for a file whose header is h

@@ -2,7 +2,9 @@ package modelfile
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"strconv"
 	"strings"
@@ -122,6 +124,11 @@ func TestFormatSpec(t *testing.T) {
 		{"greedytl-sp", map[string]float64{"gamma": 0.25}, "greedytl-sp:gamma=0.25"},
 		{"greedytl", map[string]float64{"lambda": 10, "delta": 0.001, "sample": 59}, "greedytl:delta=0.001,lambda=10,sample=59"},
 		{"x", map[string]float64{"a": 1e-300, "b": 1.0 / 3}, "x:a=1e-300,b=0.3333333333333333"},
+		// Whole numbers up to MaxDigitsSetting in decimal digits, as the
+		// CLI's whole-number flags read them (not 1e+06, 1.234567e+06).
+		{"greedytl", map[string]float64{"max_k": 1e6, "sample": 1234567}, "greedytl:max_k=1000000,sample=1234567"},
+		{"x", map[string]float64{"a": math.MaxInt32, "b": -1e6, "c": 999999}, "x:a=2147483647,b=-1000000,c=999999"},
+		{"x", map[string]float64{"a": math.MaxInt32 + 1, "b": 1e10, "c": 1e21, "d": 1000000.5}, "x:a=2.147483648e+09,b=1e+10,c=1e+21,d=1.0000005e+06"},
 	} {
 		got := FormatSpec(tc.name, tc.settings)
 		if got != tc.want {
@@ -134,6 +141,70 @@ func TestFormatSpec(t *testing.T) {
 					t.Errorf("%s: %s=%s does not parse back to %v", got, k, v, tc.settings[k])
 				}
 			}
+		}
+	}
+}
+
+// TestFormatSettingWhole: every whole number FormatSetting writes in
+// digits (at most MaxDigitsSetting in magnitude) is one WholeText takes,
+// parses back to itself, and differs from strconv's shortest form only
+// from 10⁶ on; beyond MaxDigitsSetting, and for fractions, the shortest
+// form is kept. Values of every magnitude, near the bounds and random.
+func TestFormatSettingWhole(t *testing.T) {
+	vals := []float64{0, 1, 59, 999999, 1e6, 1e6 + 1, 1234567, 1 << 30, math.MaxInt32 - 1, math.MaxInt32, math.MaxInt32 + 1, 1e10, 1 << 53, 1e21, 1e300, 0.5, 1000000.5, 1e-7}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 1000 {
+		vals = append(vals, math.Trunc(math.Exp(rng.Float64()*25)), math.Exp(rng.Float64()*60-30))
+	}
+	for _, v := range vals {
+		for _, x := range []float64{v, -v} {
+			text := FormatSetting(x)
+			back, err := strconv.ParseFloat(text, 64)
+			if err != nil || back != x {
+				t.Errorf("FormatSetting(%v) = %q parses to %v, %v", x, text, back, err)
+			}
+			short := strconv.FormatFloat(x, 'g', -1, 64)
+			digits := x == math.Trunc(x) && math.Abs(x) <= MaxDigitsSetting
+			switch {
+			case digits && !WholeText(text):
+				t.Errorf("FormatSetting(%v) = %q: WholeText refuses it", x, text)
+			case digits && strings.ContainsAny(text, ".e"):
+				t.Errorf("FormatSetting(%v) = %q, want decimal digits", x, text)
+			case !digits && text != short:
+				t.Errorf("FormatSetting(%v) = %q, want the shortest form %q", x, text, short)
+			case math.Abs(x) < 1e6 && text != short:
+				t.Errorf("FormatSetting(%v) = %q, want %q as before (below 10⁶)", x, text, short)
+			}
+		}
+	}
+}
+
+// TestParseUpgradesOldSpec: a file's method written before FormatSetting
+// wrote whole numbers in digits (max_k=1e+06) is read as the digits the
+// method's settings are written in now, so that its decoder, comparing the
+// file's method with the name of its settings, reads it; other texts,
+// malformed included, are as written.
+func TestParseUpgradesOldSpec(t *testing.T) {
+	doc := func(m string) json.RawMessage {
+		return json.RawMessage(`{"format": "greedytl-model", "version": 2, "method": ` + strconv.Quote(m) + `}`)
+	}
+	for old, want := range map[string]string{
+		"greedytl:max_k=1e+06,sample=1.234567e+06":        "greedytl:max_k=1000000,sample=1234567",
+		"greedytl:lambda=10,max_k=2.147483647e+09":        "greedytl:lambda=10,max_k=2147483647",
+		"greedytl:lambda=1e+10,max_k=2.147483648e+09":     "greedytl:lambda=1e+10,max_k=2.147483648e+09",
+		"greedytl:delta=0.001,sample=59":                  "greedytl:delta=0.001,sample=59",
+		"greedytl-sp:gamma=1.0000005e+06":                 "greedytl-sp:gamma=1.0000005e+06",
+		"greedytl":                                        "greedytl",
+		"greedytl:max_k=1e6,sample":                       "greedytl:max_k=1e6,sample",
+		"greedytl:max_k=1000000.0,sample=0x1p20,a=+1e+06": "greedytl:max_k=1000000.0,sample=0x1p20,a=+1e+06",
+	} {
+		f, err := Parse(doc(old))
+		if err != nil {
+			t.Errorf("Parse of method %q: %v", old, err)
+			continue
+		}
+		if f.Method != want {
+			t.Errorf("Parse of method %q: %q, want %q", old, f.Method, want)
 		}
 	}
 }

@@ -14,8 +14,7 @@ import (
 // FormatSpec returns the canonical text form of a method spec, which a
 // model file's "method" holds: name, then, if there are settings, a colon
 // and key=value pairs in sorted key order, separated by commas, each value
-// formatted by strconv.FormatFloat(v, 'g', -1, 64) (so that it parses back
-// to the same float64).
+// formatted by FormatSetting (so that it parses back to the same float64).
 func FormatSpec(name string, settings map[string]float64) string {
 	if len(settings) == 0 {
 		return name
@@ -27,10 +26,34 @@ func FormatSpec(name string, settings map[string]float64) string {
 		b.WriteByte(sep)
 		b.WriteString(k)
 		b.WriteByte('=')
-		b.WriteString(strconv.FormatFloat(settings[k], 'g', -1, 64))
+		b.WriteString(FormatSetting(settings[k]))
 		sep = ','
 	}
 	return b.String()
+}
+
+// MaxDigitsSetting is the largest magnitude of a whole number that
+// FormatSetting writes in decimal digits: 2³¹−1, the largest count a
+// setting of whole numbers takes (greedytl.Options.Set refuses more, so
+// that a spec means the same on every platform), so that every count a
+// spec can hold is written as the CLI's whole-number flags read it (and
+// as ParseSpec takes it back from a user: WholeText).
+const MaxDigitsSetting = math.MaxInt32
+
+// FormatSetting returns the text of a setting's value in a spec: a whole
+// number of magnitude at most MaxDigitsSetting in decimal digits (1000000
+// and 1234567, where strconv's shortest form is 1e+06 and 1.234567e+06, a
+// form the CLI's whole-number flags and WholeText refuse from a user), any
+// other value in strconv.FormatFloat(v, 'g', -1, 64)'s shortest form
+// (0.25, 1e+10, 1e-06). Either parses back to v. A value's text below
+// 10⁶ is the same in both forms, so only whole numbers from 10⁶ to
+// MaxDigitsSetting are written otherwise than before this rule: files
+// written before it hold 1e+06, which ParseSpec still reads (WholeText).
+func FormatSetting(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) <= MaxDigitsSetting {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 // ParseSpec parses the text form of a method spec,
@@ -103,9 +126,11 @@ func ParseSpecTexts(s string) (name string, settings map[string]float64, texts m
 // WholeText reports whether v, the value of a setting of whole numbers as
 // written in a spec, is written as one: decimal digits with an optional
 // sign, as the CLI's whole-number flags read them (C's atoi; no base
-// prefix, point or exponent), or as FormatSpec writes a whole number
-// (strconv.FormatFloat's shortest form, 1e+06 for a million), so that a
-// model file's method reads back. So "0x1p1", "2.0" and "1e6" are not.
+// prefix, point or exponent) and FormatSpec writes them, or as FormatSpec
+// wrote a whole number of 10⁶ or more before FormatSetting's rule
+// (strconv.FormatFloat's shortest form, 1e+06 for a million), so that the
+// method of a model file written then reads back. So "0x1p1", "2.0" and
+// "1e6" are not.
 func WholeText(v string) bool {
 	digits := strings.TrimLeft(v, "+-")
 	if len(v)-len(digits) <= 1 && digits != "" && strings.Trim(digits, "0123456789") == "" {

@@ -103,6 +103,14 @@ func (r Row) MarshalJSON() ([]byte, error) {
 // or "(1 split)", of an N-way row "(1 episode)") give none. A row with N > 0 has Splits ≥ 1.
 func (r Row) HasStdErr() bool { return r.N > 0 && r.Splits > 1 }
 
+// BalancedAccuracyTitle names the measure that a row of the binary
+// protocols (leave-one-class-out, skewed) averages, Row.Mean: the
+// class-balanced accuracy, the mean of the accuracies on the positive and
+// on the negative test examples, in %. The report's tables are headed by
+// it, and the CLI's summary (greedytl report) heads its column with it.
+// An N-way row's mean is the episodes' plain accuracy.
+const BalancedAccuracyTitle = "Balanced accuracy (%)"
+
 // NotConvergedMark marks, in a report's tables, the accuracy of a row some
 // of whose cells come from fits with solver runs that stopped short
 // (Row.NotConverged, Row.SelectionNotConverged).

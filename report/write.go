@@ -632,7 +632,7 @@ func datasetSection(doc *document, res *Results, dataset, slug string, d *datase
 		doc.add(paragraph{note})
 	}
 	for _, n := range recorded {
-		title := "Balanced accuracy (%)"
+		title := BalancedAccuracyTitle
 		if n > 0 {
 			title += ", " + plural.Count(n, "noise dimension", "noise dimensions")
 		}

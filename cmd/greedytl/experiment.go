@@ -236,7 +236,7 @@ func nwayFlags(c *cobra.Command, o *experimentOptions, cfg *experiment.Config) e
 				return badInputf("--%s is a setting of --protocol %s", f, experiment.ProtocolNWay)
 			}
 		}
-		return nil
+		return multiOnlyMethods(o)
 	}
 	for _, f := range []string{"positives", "noise"} {
 		if changed(f) {
@@ -249,6 +249,25 @@ func nwayFlags(c *cobra.Command, o *experimentOptions, cfg *experiment.Config) e
 	cfg.Ways, cfg.Positives, cfg.TestPerClass = o.ways, o.shots, o.testPer
 	if len(o.methods) == 0 {
 		cfg.Methods = method.MultiNames()
+	}
+	return nil
+}
+
+// multiOnlyMethods refuses, before any data is read, a method of --methods
+// that fits several classes at once and no binary labels (greedytl-nway,
+// multinomial-logistic, …), which only --protocol nway runs: the other
+// protocols fit one class against the others. A spec the registry does not
+// know, or a malformed one, is left to the run's own check, which names
+// the known methods.
+func multiOnlyMethods(o *experimentOptions) error {
+	for _, spec := range o.methods {
+		s, err := method.ParseSpec(spec)
+		if err != nil {
+			continue
+		}
+		if r, ok := method.Registered(s.Name); ok && !r.Capabilities().Binary {
+			return badInputf("--methods %s: %s is a multi-class method (it fits every class at once, not one class against the others): use --protocol %s, or leave it out of --methods", spec, s.Name, experiment.ProtocolNWay)
+		}
 	}
 	return nil
 }

@@ -257,6 +257,27 @@ func TestExperimentAndMergeBadInput(t *testing.T) {
 	}
 }
 
+// TestExperimentMultiClassMethodNeedsNWay: a multi-class method in
+// --methods without --protocol nway is refused with what to do (use
+// --protocol nway), not the Go API's words (New, NewMulti), on real data
+// and before a missing dataset is read.
+func TestExperimentMultiClassMethodNeedsNWay(t *testing.T) {
+	data := experimentFolder(t)
+	run := t.TempDir()
+	for _, args := range [][]string{
+		{"experiment", "--data", data, "--negative-classes", "n0,n1", "--positives", "2", "--splits", "1", "--out", run, "--quiet", "--methods", "no-transfer,greedytl-nway"},
+		{"experiment", "--data", data, "--protocol", "skewed", "--splits", "1", "--out", run, "--quiet", "--methods", "multinomial-logistic:C=2"},
+		{"experiment", "--data", filepath.Join(run, "none"), "--out", run, "--methods", "greedytl-nway"},
+	} {
+		code, _, stderr := cli(t, "", args...)
+		name := args[len(args)-1]
+		want := "is a multi-class method (it fits every class at once, not one class against the others): use --protocol nway"
+		if code != exitInput || !strings.Contains(stderr, want) || strings.Contains(stderr, "NewMulti") {
+			t.Errorf("--methods %s: exit %d, stderr %q; want exit %d and %q", name, code, stderr, exitInput, want)
+		}
+	}
+}
+
 // checkCommandLine checks that args (without the program name) name a
 // greedytl command and that its flags and arguments parse; shard values
 // are parsed with the environment index.

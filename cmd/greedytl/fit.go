@@ -591,11 +591,11 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		if c.Context().Err() != nil {
 			return err
 		}
-		return badInput(fmt.Errorf("fitting %s on %s: %w", m.Name(), o.data.describe(), err))
+		return badInput(fmt.Errorf("fitting %s on %s: %w", m.Name(), o.data.describe(), scaleOverflow(o, m.Name(), X, names, err)))
 	}
 	// After the fit: a failed fit says only why.
 	warnSeedUnused(c, s, m.Name(), method.DrawsAtRandom(m, cols(X), cols(H)))
-	warnConstantModel(s, model, pos, neg)
+	warnConstantModel(s, model, method.Data{X: X, H: H}, pos, neg)
 	warnNotConverged(s, model)
 	warnWideColumns(s, model, names)
 	src, err := o.data.sourcesID()
@@ -605,6 +605,40 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	info := method.FileInfo{Sources: src, Labels: &modelfile.LabelNames{Positive: pos, Negative: neg}, FeatureNames: names.features, SourceNames: names.sources}
 	write := func(w io.Writer) error { return method.Write(w, model, info) }
 	return o.writeModel(s, write, model.Method()+" model")
+}
+
+// scaleOverflow returns the error err of a fit of the method name, but
+// for one of a feature too large for a GreedyTL fit's feature factor γ
+// (greedytl.ScaleOverflowError, which names γ and the feature in the Go
+// API's words) what the user can do about it: the feature's column in the
+// --features file (and its name), how large its values are, and to rescale
+// the column; to raise --gamma only when the method takes it (not
+// greedytl-auto, whose members' γ are its own).
+func scaleOverflow(o *fitOptions, name string, X *mat.Dense, names sampleNames, err error) error {
+	var so *greedytl.ScaleOverflowError
+	if !errors.As(err, &so) || X == nil || so.Column.Kind != greedytl.Feature || so.Column.Index >= X.RawMatrix().Cols {
+		return err
+	}
+	j := so.Column.Index
+	col := fmt.Sprintf("column %d of %s", j, displayName(o.data.features))
+	if n := names.of(greedytl.Feature.String(), j); n != "" {
+		col += fmt.Sprintf(" (%s)", dataset.ShowName(n))
+	}
+	largest := 0.0
+	for i := range X.RawMatrix().Rows {
+		largest = max(largest, math.Abs(X.At(i, j)))
+	}
+	what := "rescale that column (divide it by a power of ten"
+	if largest > 1 {
+		what += fmt.Sprintf(", 1e%d say", int(math.Floor(math.Log10(largest))))
+	}
+	what += ")"
+	if base, _, _ := strings.Cut(name, ":"); base != "" {
+		if _, gerr := method.New(base + ":" + greedytl.KeyGamma + "=1"); gerr == nil {
+			what += ", or raise --gamma"
+		}
+	}
+	return fmt.Errorf("%s holds values of magnitude up to %g: too large for %s, which divides a feature's standard deviation by γ = %g, overflowing float64: %s", col, largest, name, so.FeatureFactor, what)
 }
 
 // warnSeedUnused warns (code "seed-unused") when --seed was given and the
@@ -618,14 +652,32 @@ func warnSeedUnused(c *cobra.Command, s *streams, name string, draws bool) {
 	}
 }
 
-// warnConstantModel warns (code "constant-model") when the binary model
+// warnConstantModel warns (code "constant-model") when the binary model,
+// fitted on train (its X and H), is constant to working precision: it
 // keeps no column (a linear model of no non-zero weight: with a handful of
 // examples, a method that chooses its own regularisation may choose the
-// empty model). Its score is then one constant: it ranks no example above
-// another and gives every example the one label pos or neg.
-func warnConstantModel(s *streams, model method.Model, pos string, neg []string) {
-	if sel, ok := model.Selected(); !ok || len(sel.Columns) > 0 {
+// empty model), or its scores on the training examples differ by no more
+// than the rounding of the fit's own arithmetic (scoresConstant: weights
+// of 1e-20 where the exact fit has none, as least squares leaves on labels
+// that cancel). Its score is then one constant, or one plus rounding: it
+// ranks no example above another but by rounding, and gives every example
+// the one label pos or neg (or one by the sign of rounding).
+func warnConstantModel(s *streams, model method.Model, train method.Data, pos string, neg []string) {
+	sel, ok := model.Selected()
+	if !ok {
 		return
+	}
+	what := "keeps no column: its score is the same for every example"
+	if len(sel.Columns) > 0 {
+		scores, err := model.Predict(train)
+		if err != nil || len(scores) == 0 {
+			return
+		}
+		spread, bound, constant := scoresConstant(scores)
+		if !constant {
+			return
+		}
+		what = fmt.Sprintf("is constant to working precision: its scores on the %d training examples differ by at most %.3g, within the rounding of the fit's arithmetic on labels of ±1 (%.3g): its non-zero weights are rounding noise, not the data's", len(scores), spread, bound)
 	}
 	to, named := "the negative label", []string{pos} // named: every class the message names
 	if len(neg) == 1 {
@@ -633,8 +685,38 @@ func warnConstantModel(s *streams, model method.Model, pos string, neg []string)
 		named = append(named, neg[0])
 	}
 	s.warn(warning{Code: "constant-model", Classes: named,
-		Message: fmt.Sprintf("the %s model keeps no column: its score is the same for every example, so it ranks none above another and predicts %q or %s for all of them alike%s",
-			model.Method(), pos, to, tryDefault(model.Method(), method.Recommended, ""))})
+		Message: fmt.Sprintf("the %s model %s, so it ranks none above another and predicts %q or %s for all of them alike%s",
+			model.Method(), what, pos, to, tryDefault(model.Method(), method.Recommended, ""))})
+}
+
+// scoresConstant reports whether a binary model's scores on its n training
+// examples are constant to working precision — spread, their range (max −
+// min), at most bound = n·ε·max(1, max |score|), ε the float64 rounding
+// unit (2⁻⁵²) — and returns spread and bound.
+//
+// Why that bound: a fit's targets are the labels ±1 (a least-squares fit's
+// targets; a logistic fit's margins are on the same scale). Every quantity
+// a fit derives from them — the labels' mean, each Σᵢ zᵢⱼ·yᵢ of the
+// standardised columns — is a sum over the n examples of terms of
+// magnitude up to about 1, whose computed value is uncertain by up to
+// about n·ε (the rounding bound of a sum of n terms, γₙ = nε/(1−nε)), and
+// a score above 1 in magnitude by n·ε of itself. Score differences within
+// that are what rounding leaves where the exact fit finds nothing to tell
+// the examples apart (weights of 1e-20 on labels that cancel exactly):
+// they are not the data's. A genuine model cannot be that flat: the
+// methods weight standardised columns (or fit scores on the labels'
+// scale), so however large or small a feature's values, and however small
+// its weight in the feature's own units, a model that tells the training
+// examples apart moves its scores on the labels' scale, far above n·ε
+// (a ridge of λ = 10⁴ on eight examples still spreads them by about 10⁻⁴).
+func scoresConstant(scores []float64) (spread, bound float64, constant bool) {
+	lo, hi, scale := math.Inf(1), math.Inf(-1), 1.0
+	for _, v := range scores {
+		lo, hi, scale = min(lo, v), max(hi, v), max(scale, math.Abs(v))
+	}
+	spread = hi - lo
+	bound = float64(len(scores)) * 0x1p-52 * scale
+	return spread, bound, spread <= bound
 }
 
 // tryDefault is a warning's advice to try def, the default method, for a

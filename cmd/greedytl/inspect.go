@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -39,7 +40,7 @@ For greedytl-auto (fit's default) it shows each member of the committee fitted
 on the whole sample — each GreedyTL member's selected columns and error path,
 the source member's source, training AUC and line, the ridge member's λ — how
 often each column was chosen over the fits averaged, and the combined model's
-largest contributions (20 unless --top is given). The combined model is dense:
+largest contributions (` + strconv.Itoa(autoTop) + ` unless --top is given). The combined model is dense:
 its ridge member weights every column. With --json the record is the
 "committee" member.
 
@@ -81,7 +82,7 @@ nor have dictionary's class models (one class against the rest).`,
 		},
 	}
 	c.Flags().BoolVar(&o.json, "json", false, "print JSON instead of a table")
-	intVarP(c.Flags(), &o.top, "top", "", 30, "show at most this many columns in the table (0: all)")
+	intVarP(c.Flags(), &o.top, "top", "", inspectTop, fmt.Sprintf("show at most this many columns in a table (0: all; greedytl-auto's combined model: %d unless given)", autoTop))
 	return c
 }
 

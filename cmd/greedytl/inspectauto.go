@@ -12,8 +12,15 @@ import (
 	"github.com/greedytl/greedytl/method"
 )
 
+// inspectTop is how many columns a table of inspect shows when --top is
+// not given (the flag's default), but for greedytl-auto's combined model
+// (autoTop).
+const inspectTop = 30
+
 // autoTop is how many of a greedytl-auto model's largest contributions
-// inspect shows when --top is not given.
+// inspect shows when --top is not given: fewer than inspectTop, since the
+// combined model is dense (its ridge member weights every column). The
+// long help and --top's help say it from here.
 const autoTop = 20
 
 // inspectAuto prints, after inspect's header, what the greedytl-auto model

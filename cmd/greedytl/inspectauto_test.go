@@ -189,3 +189,27 @@ func TestInspectAutoSharedRidge(t *testing.T) {
 		t.Errorf("inspect --json's ridge member %+v, want shared with λ on 500 rows", r)
 	}
 }
+
+// TestInspectTopHelpSaysEachDefault: --top's help states both defaults a
+// table takes without it — inspectTop, cobra's "(default N)", and
+// greedytl-auto's combined model's autoTop (which TestInspectAuto checks
+// the table shows) — and the long help says autoTop too, so that neither
+// names a default the tables do not take.
+func TestInspectTopHelpSaysEachDefault(t *testing.T) {
+	code, out, stderr := cli(t, "", "inspect", "--help")
+	if code != 0 {
+		t.Fatalf("inspect --help: exit %d: %s", code, stderr)
+	}
+	var line string
+	for l := range strings.SplitSeq(out, "\n") {
+		if strings.Contains(l, "--top int") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, fmt.Sprintf("(default %d)", inspectTop)) || !strings.Contains(line, fmt.Sprintf("greedytl-auto's combined model: %d unless given", autoTop)) {
+		t.Errorf("--top's help %q does not say the default %d and greedytl-auto's combined model's %d", line, inspectTop, autoTop)
+	}
+	if want := fmt.Sprintf("largest contributions (%d unless --top is given)", autoTop); !strings.Contains(squeeze(out), want) {
+		t.Errorf("inspect's long help lacks %q:\n%s", want, out)
+	}
+}

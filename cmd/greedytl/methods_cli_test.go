@@ -903,7 +903,7 @@ func TestConstantModelAdvisesAnotherMethod(t *testing.T) {
 	const advice = "try the default method, greedytl-auto"
 	for name, want := range map[string]bool{"l1-logistic": true, "greedytl-auto": false, "greedytl-auto:single_fit=1": false} {
 		var buf bytes.Buffer
-		warnConstantModel(&streams{err: &buf}, emptyModel{name}, "dog", []string{"cat"})
+		warnConstantModel(&streams{err: &buf}, emptyModel{name}, method.Data{}, "dog", []string{"cat"})
 		if got := buf.String(); !strings.Contains(got, "keeps no column") || strings.Contains(got, advice) != want {
 			t.Errorf("%s: warning %q: advice %q %v, want %v", name, got, advice, !want, want)
 		}

@@ -209,15 +209,18 @@ func runReport(c *cobra.Command, s *streams, o *reportOptions, runs []string) er
 
 // printSummary prints the summary rows as an aligned table; N-way rows
 // (--protocol nway) have a ways and a shots column instead of positives
-// and noise, and their accuracy is the episodes'. An accuracy averaged over
+// and noise, and their accuracy is the episodes' plain accuracy; the other
+// rows' is class-balanced, their column headed as the report's tables
+// (report.BalancedAccuracyTitle). An accuracy averaged over
 // fits whose solvers stopped short is marked (report.NotConvergedMark), and
 // one averaged over fits that left committees out of their mean
 // (report.WideRangeMark).
 func printSummary(s *streams, rows []report.Row) error {
 	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', tabwriter.AlignRight)
 	header := ""
+	balanced := strings.ToLower(report.BalancedAccuracyTitle[:1]) + report.BalancedAccuracyTitle[1:]
 	for _, r := range rows {
-		h := "dataset\tmethod\tpositives\tnoise\taccuracy %\tstderr\tsplits\tn\terrors\tfit s\t"
+		h := "dataset\tmethod\tpositives\tnoise\t" + balanced + "\tstderr\tsplits\tn\terrors\tfit s\t"
 		a, b := r.Positives, r.Noise
 		if r.Ways > 0 {
 			h = "dataset\tmethod\tways\tshots\taccuracy %\tstderr\tepisodes\tn\terrors\tfit s\t"

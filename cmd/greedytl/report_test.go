@@ -112,10 +112,15 @@ func TestReportTable(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"accuracy %", "greedytl-59", "78.33", "3.33"} {
+	// The binary rows' mean is class-balanced accuracy, headed as report.md
+	// heads it (report.BalancedAccuracyTitle), not as plain accuracy.
+	for _, want := range []string{"balanced accuracy (%)", "greedytl-59", "78.33", "3.33"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table has no %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "accuracy %") {
+		t.Errorf("table heads balanced accuracy as plain accuracy (\"accuracy %%\"):\n%s", out)
 	}
 	// greedytl at 5 positives, whose one cell failed, averages nothing:
 	// no accuracy, standard error or fit time (its JSON has null), where
