@@ -507,6 +507,33 @@ def _go_float(x):
     return ("-" if sign else "") + out
 
 
+def _format_setting(x):
+    """A spec's value as modelfile.FormatSetting writes it: a whole number
+    of magnitude at most 2**31-1 in decimal digits (1000000), another as
+    _go_float (1e+10, 0.25)."""
+    if math.isfinite(x) and x == math.trunc(x) and abs(x) <= _MAX_INT32:
+        return ("-" if math.copysign(1, x) < 0 else "") + str(abs(int(x)))
+    return _go_float(x)
+
+
+def _upgrade_spec(method):
+    """A file's method as modelfile.Parse reads it (upgradeSpec): each value
+    written in _go_float's form that _format_setting now writes otherwise
+    (max_k=1e+06, written before greedytl wrote whole numbers in digits)
+    in _format_setting's; any other text unchanged."""
+    name, colon, rest = method.partition(":")
+    if not colon:
+        return method
+    out = []
+    for kv in rest.split(","):
+        k, eq, v = kv.partition("=")
+        parsed = _parse_go_float(v) if eq else None
+        if parsed is not None and math.isfinite(parsed[0]) and _go_float(parsed[0]) == v:
+            kv = k + "=" + _format_setting(parsed[0])
+        out.append(kv)
+    return name + ":" + ",".join(out)
+
+
 def _go_map(m):
     """The map m (str -> float) as Go's %v writes a map[string]float64:
     map[k:v …], by increasing key."""
@@ -772,7 +799,7 @@ class Scorer:
     def __init__(self, doc):
         # The method (which decode has read) names the file's type, its
         # schema; doc is the file as greedytl reads it into that type.
-        self.method = _schema.HEAD.members(doc)["method"]
+        self.method = _upgrade_spec(_schema.HEAD.members(doc)["method"])
         self.doc = self._check_members(doc)
 
     def _check_members(self, doc):
@@ -1098,7 +1125,7 @@ class GreedyScorer(Scorer):
                 continue
             v = float(options[k])
             if v != defaults.get(k, 0):
-                changes.append("{}={}".format(k, _go_float(v)))
+                changes.append("{}={}".format(k, _format_setting(v)))
         want = name + (":" + ",".join(changes) if changes else "")  # modelfile.FormatSpec
         if self.method != want:
             raise ModelFileError("method {} does not match the options, which make {}".format(

@@ -4386,3 +4386,23 @@ def test_fit_without_proc(cli, tmp_path):
     assert code == 143
     assert re.search(r"failed \(exit status 143\): GREEDYTL_PARENT_PID=[0-9]+: .*could not read /proc/[0-9]+/stat", msg), msg
     assert "give greedytl_bin (or GREEDYTL_BIN) the greedytl executable itself, or a wrapper that execs it" in msg, msg
+
+
+def test_whole_settings_in_digits(tmp_path):
+    """A setting of a million or more is written in decimal digits
+    (greedytl:max_k=1000000, modelfile.FormatSetting) and read back by
+    read_model; a file written before, with max_k=1e+06, reads as the same
+    method (modelfile.Parse's upgrade)."""
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(24, 4))
+    y = X[:, 0] + 0.3 * rng.normal(size=24) > 0
+    src = greedytl.Sources(_source_scores_0_1)
+    clf = TransferClassifier(method="greedytl:max_k=1000000", sources=src).fit(X, y)
+    assert clf.model_["method"] == "greedytl:max_k=1000000", clf.model_["method"]
+    new = tmp_path / "new.json"
+    new.write_text(json.dumps(clf.model_))
+    assert greedytl.read_model(new).method == "greedytl:max_k=1000000"
+    old_doc = dict(clf.model_, method="greedytl:max_k=1e+06")
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(old_doc))
+    assert greedytl.read_model(old).method == "greedytl:max_k=1000000"
