@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -324,4 +325,69 @@ func TestElasticNetZeroSolution(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestTrainerTrainFrom checks that TrainFrom starts the solver where it is
+// told: from ElasticNetLR's certified solution the duality gap holds at
+// once and the weights come back bit for bit, converged, and from another
+// point they reach another solution (not the one from 0 bit for bit) whose
+// objective is within the certified relative gap of it. A start of the wrong length or with a NaN, and a
+// start for a solver that takes none, are errors.
+func TestTrainerTrainFrom(t *testing.T) {
+	ctx := context.Background()
+	prob := lrRandomProblem(42, 30, 200, 1, 1)
+	tr := NewTrainer(prob)
+	p := Params{Solver: ElasticNetLR, C: 10, L1Ratio: 0.5}
+	cold, err := tr.Train(ctx, p)
+	if err != nil || !cold.Converged {
+		t.Fatalf("cold start: err %v, converged %v", err, cold != nil && cold.Converged)
+	}
+	again, err := tr.TrainFrom(ctx, p, cold.W)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !again.Converged || !slices.Equal(again.W, cold.W) {
+		t.Errorf("from the solution: converged %v, weights moved (%v … against %v …)", again.Converged, again.W[:3], cold.W[:3])
+	}
+	start := make([]float64, len(cold.W))
+	for j := range start {
+		start[j] = 0.1 * float64(j%7-3)
+	}
+	other, err := tr.TrainFrom(ctx, p, start)
+	if err != nil || !other.Converged {
+		t.Fatalf("from another start: err %v, converged %v", err, other != nil && other.Converged)
+	}
+	if slices.Equal(other.W, cold.W) {
+		t.Error("from another start: the weights from 0 bit for bit (the start ignored?)")
+	}
+	fc := lrRefObjective(prob, p, signedWeights(cold), 0.5, 0.5)
+	fo := lrRefObjective(prob, p, signedWeights(other), 0.5, 0.5)
+	if math.Abs(fo-fc) > enetDefaultEps*max(fo, fc) {
+		t.Errorf("objective from another start %.10g, from 0 %.10g: further apart than the relative gap %g", fo, fc, enetDefaultEps)
+	}
+	for name, bad := range map[string]struct {
+		p    Params
+		init []float64
+	}{
+		"short start":  {p, cold.W[:len(cold.W)-1]},
+		"NaN start":    {p, append(append([]float64(nil), cold.W[:len(cold.W)-1]...), math.NaN())},
+		"dual solver":  {Params{Solver: L2RLRDual, C: 1}, cold.W},
+		"trust region": {Params{Solver: L2RLR, C: 1}, cold.W},
+	} {
+		if _, err := tr.TrainFrom(ctx, bad.p, bad.init); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// signedWeights returns m's weights favouring +1 (lrRefObjective's
+// orientation: the problem's labels are ±1).
+func signedWeights(m *Model) []float64 {
+	w := slices.Clone(m.W)
+	if m.Labels[0] != 1 {
+		for j := range w {
+			w[j] = -w[j]
+		}
+	}
+	return w
 }

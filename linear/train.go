@@ -185,6 +185,22 @@ func NewTrainer(prob *Problem) *Trainer { return &Trainer{prob: prob} }
 // Train trains the problem with p as the package's Train does, with its
 // errors.
 func (t *Trainer) Train(ctx context.Context, p Params) (*Model, error) {
+	return t.TrainFrom(ctx, p, nil)
+}
+
+// TrainFrom trains the problem with p as Train does, the solver started
+// from the weights init instead of w = 0: one weight per column, then the
+// bias's when Problem.Bias > 0, oriented as the Model's (favouring
+// Labels[0]); nil is Train's start. Only the primal coordinate-descent
+// solvers (L1R_LR, L1R_L2LOSS_SVC, ElasticNetLR) take a start; with
+// another solver, a start of the wrong length or with a NaN or ±Inf
+// weight it is an error. The model is the solver's from that start: a
+// solver stopped by a tolerance stops at another point within it than
+// from w = 0.
+func (t *Trainer) TrainFrom(ctx context.Context, p Params, init []float64) (*Model, error) {
+	if init != nil && p.Solver != L1RLR && p.Solver != L1RL2LossSVC && p.Solver != ElasticNetLR {
+		return nil, fmt.Errorf("linear: %v takes no warm start", p.Solver)
+	}
 	if err := fitctx.Start(ctx, trainCaller); err != nil {
 		return nil, err
 	}
@@ -201,7 +217,7 @@ func (t *Trainer) Train(ctx context.Context, p Params) (*Model, error) {
 	}
 	prob, labels, bin := t.prob, t.labels, t.bin
 	bin.ctx = ctx
-	w, why, err := solvers[p.Solver](bin, p, nil)
+	w, why, err := solvers[p.Solver](bin, p, init)
 	if err := fitctx.Stopped(ctx, err, trainCaller); err != nil {
 		return nil, err // the solver's, or it stopped early (errStopped, or weights)
 	}

@@ -79,7 +79,18 @@ import (
 // outside it violates them, |∂L/∂w_j| ≤ l1_ratio. A weight outside the set
 // is then optimal at zero, and the solution — with the solver's
 // certificate — is that of the whole problem; a C at which w = 0
-// satisfies the conditions is not solved at all.
+// satisfies the conditions is not solved at all. Above logisticLOOMaxRows
+// examples each solve starts from the weights at hand (warm): the first
+// working set's from the previous C's weights, or from the whole sample's
+// at the same C for a held-out fold, and each enlarged set's from the
+// smaller set's solution; up to the threshold every solve starts from
+// w = 0, as the published fits did. Both stop at the same certificate (a
+// relative duality gap of 1e-4), so the start moves the weights only
+// within it; with many examples it saves most of the work: C·Σ_i grows
+// with m, the solutions move further from 0 and the solver needs 12–30
+// Newton steps a C from 0 against 6–11 from the previous C (COIL-100 HOG,
+// 80 sources, m = 1,000–5,000), and a fold started from the whole
+// sample's weights a fifth of its coordinate updates from 0 (m = 2,000).
 //
 // The model is a Linear model (source weights: the weights of the source
 // columns); its hyperparameters are "C" and "l1_ratio". Duplicated columns
@@ -96,6 +107,10 @@ type logistic struct {
 	// standardL1Params) on every column, from w = 0, at every C.
 	standard bool
 	seed     uint64 // the coordinate order's seed of the standard solver (Extra.Seed)
+	// warm starts each exact solve from the weights at hand instead of
+	// w = 0 (see the type's comment); Fit sets it above
+	// logisticLOOMaxRows examples.
+	warm bool
 }
 
 // Scikit-learn's LogisticRegression(penalty="l1", solver="liblinear") with
@@ -181,6 +196,7 @@ func (l logistic) Fit(ctx context.Context, train Data, extra Extra) (result Mode
 		// so that the folds, and the model, depend on the set of rows,
 		// not on their order (see contentOrder).
 		train, _ = inContentOrder(train, train.Y)
+		l.warm = true
 	}
 	sx, sh := standardize.Fit(train.X), standardize.Fit(train.H)
 	z, err := standardisedColumns(sx, sh, train)
@@ -357,6 +373,7 @@ func (l logistic) path(ctx context.Context, z *mat.Dense, y []float64, hint [][]
 		return l.standardPath(ctx, z, y)
 	}
 	s := newWorkingSetSolver(z, y, l.l1Ratio)
+	s.warm = l.warm
 	out := make([][]float64, len(cGrid))
 	converged := make([]bool, len(cGrid))
 	prev := make([]float64, s.p+1) // the previous C's weights; 0 below the grid
@@ -438,6 +455,8 @@ type workingSetSolver struct {
 	coef   []float64 // scratch: the loss's derivative in f(z_i)
 	grad   []float64 // scratch: the loss's gradient in w
 	in     []bool    // scratch: membership of the working set
+	warm   bool      // start each solve from the weights at hand, not from 0 (logistic.warm)
+	sign   float64   // the orientation of the last fit's weights (trainFrom's), 0 before the first: that solve starts from 0
 }
 
 // workingSetGrowth is the least number of violating columns added to the
@@ -475,6 +494,15 @@ func (s *workingSetSolver) solve(ctx context.Context, params linear.Params, prev
 	w := make([]float64, s.p+1)
 	if params.C*s.zero <= s.l1 {
 		return w, true, nil // the optimality conditions hold at w = 0
+	}
+	if s.warm {
+		// The start: the hint (the whole sample's weights at this C), else
+		// the previous C's weights; every non-zero weight of both is in
+		// the first working set.
+		copy(w, prev)
+		if hint != nil {
+			copy(w, hint)
+		}
 	}
 	clear(s.in)
 	var set []int
@@ -548,10 +576,22 @@ func (s *workingSetSolver) addViolators(c float64, w []float64, set *[]int, add 
 }
 
 // solveOn solves the problem restricted to the columns set (sorted) and the
-// bias, writes the solution into w (zero outside the set) and reports
-// whether the solver converged.
+// bias, from w's weights on the set when s.warm (else from 0), writes the
+// solution into w (zero outside the set) and reports whether the solver
+// converged.
 func (s *workingSetSolver) solveOn(ctx context.Context, params linear.Params, set []int, w []float64) (bool, error) {
-	return trainFavouringPositive(ctx, linear.NewTrainer(&linear.Problem{X: denseColumnsCSR(s.z, set), Y: s.y, Bias: 1}), params, set, w)
+	var init []float64
+	if s.warm && s.sign != 0 {
+		init = make([]float64, len(set)+1)
+		for k, j := range set {
+			init[k] = s.sign * w[j]
+		}
+		init[len(set)] = s.sign * w[s.p]
+	}
+	tr := linear.NewTrainer(&linear.Problem{X: denseColumnsCSR(s.z, set), Y: s.y, Bias: 1})
+	converged, sign, err := trainFrom(ctx, tr, params, set, w, init)
+	s.sign = sign
+	return converged, err
 }
 
 // denseColumnsCSR returns the columns set of z, in that order, as a sparse
@@ -581,9 +621,18 @@ func denseColumnsCSR(z *mat.Dense, set []int) *sparse.CSR {
 // converged (linear.Model.Converged) and returns linear.Train's errors,
 // ctx's included.
 func trainFavouringPositive(ctx context.Context, tr *linear.Trainer, params linear.Params, set []int, w []float64) (bool, error) {
-	fit, err := tr.Train(ctx, params)
+	converged, _, err := trainFrom(ctx, tr, params, set, w, nil)
+	return converged, err
+}
+
+// trainFrom is trainFavouringPositive with the solver started from init
+// (linear.Trainer.TrainFrom; nil: from 0); it also returns the sign that
+// turns the solver's weights into those favouring +1 (1 or −1), which
+// orients the next start.
+func trainFrom(ctx context.Context, tr *linear.Trainer, params linear.Params, set []int, w, init []float64) (bool, float64, error) {
+	fit, err := tr.TrainFrom(ctx, params, init)
 	if err != nil {
-		return false, err
+		return false, 0, err
 	}
 	// Train lists the labels ±1 as [1 −1], so the weights favour +1; the
 	// check keeps this independent of that rule.
@@ -596,7 +645,7 @@ func trainFavouringPositive(ctx context.Context, tr *linear.Trainer, params line
 		w[j] = sign * fit.W[k]
 	}
 	w[len(w)-1] = sign * fit.W[len(set)]
-	return fit.Converged, nil
+	return fit.Converged, sign, nil
 }
 
 // sigmoid returns 1/(1 + exp(−t)) without overflow.

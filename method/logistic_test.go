@@ -48,7 +48,9 @@ func trainAll(t *testing.T, z *mat.Dense, y []float64, p linear.Params) []float6
 	return fit.W
 }
 
-// TestWorkingSetSolver: along the C grid the working-set path reaches the
+// TestWorkingSetSolver: along the C grid the working-set path — every
+// solve from 0, or warm-started (logistic.warm) from the previous C's
+// weights or from a hint — reaches the
 // optimal objective value of linear.ElasticNetLR trained on every column,
 // and (the objectives being strictly convex or the solution unique on
 // generic data) the same weights; below the threshold it returns w = 0,
@@ -68,25 +70,43 @@ func TestWorkingSetSolver(t *testing.T) {
 		{"duplicated and zero columns", dup, noisy.Y},
 	} {
 		for _, name := range []string{"l1-logistic", "elastic-net"} {
-			l := tightLogistic(name)
-			path, _, err := l.path(context.Background(), tc.z, tc.y, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			prob := &linear.Problem{X: sparse.FromDense(tc.z), Y: tc.y, Bias: 1}
-			for g, c := range cGrid {
-				want := trainAll(t, tc.z, tc.y, l.params(c))
-				fw, fwant := linear.PrimalObjective(prob, l.params(c), path[g]), linear.PrimalObjective(prob, l.params(c), want)
-				if math.Abs(fw-fwant) > 1e-9*fwant {
-					t.Errorf("%s, %s, C=%g: objective %.12g, solver on every column %.12g", tc.name, name, c, fw, fwant)
+			// Cold: every solve from 0 (up to logisticLOOMaxRows
+			// examples); warm: from the previous C's weights, and with a
+			// hint (a held-out fold's: here the path of the sample
+			// without its last 3 examples), from the hint (above).
+			for _, start := range []string{"cold", "warm", "warm from a hint"} {
+				l := tightLogistic(name)
+				var hint [][]float64
+				if start != "cold" {
+					l.warm = true
 				}
-				if tc.name != "more columns than examples" && l.l1Ratio == 1 {
-					continue // duplicated columns: the L1 solution is not unique
+				if start == "warm from a hint" {
+					m, p := tc.z.Dims()
+					var err error
+					hint, _, err = l.path(context.Background(), mat.DenseCopyOf(tc.z.Slice(0, m-3, 0, p)), tc.y[:m-3], nil)
+					if err != nil {
+						t.Fatal(err)
+					}
 				}
-				for j := range want {
-					if math.Abs(path[g][j]-want[j]) > 1e-5*(1+math.Abs(want[j])) {
-						t.Errorf("%s, %s, C=%g: w[%d] = %g, solver on every column %g", tc.name, name, c, j, path[g][j], want[j])
-						break
+				path, _, err := l.path(context.Background(), tc.z, tc.y, hint)
+				if err != nil {
+					t.Fatal(err)
+				}
+				prob := &linear.Problem{X: sparse.FromDense(tc.z), Y: tc.y, Bias: 1}
+				for g, c := range cGrid {
+					want := trainAll(t, tc.z, tc.y, l.params(c))
+					fw, fwant := linear.PrimalObjective(prob, l.params(c), path[g]), linear.PrimalObjective(prob, l.params(c), want)
+					if math.Abs(fw-fwant) > 1e-9*fwant {
+						t.Errorf("%s, %s, %s, C=%g: objective %.12g, solver on every column %.12g", tc.name, name, start, c, fw, fwant)
+					}
+					if tc.name != "more columns than examples" && l.l1Ratio == 1 {
+						continue // duplicated columns: the L1 solution is not unique
+					}
+					for j := range want {
+						if math.Abs(path[g][j]-want[j]) > 1e-5*(1+math.Abs(want[j])) {
+							t.Errorf("%s, %s, %s, C=%g: w[%d] = %g, solver on every column %g", tc.name, name, start, c, j, path[g][j], want[j])
+							break
+						}
 					}
 				}
 			}
