@@ -281,3 +281,12 @@ func TestAdaptPathRefusesOverflowingResiduals(t *testing.T) {
 		t.Errorf("path of %d dictionaries, residuals %v, error %v; want the refusal of the +Inf residual", len(path), resid, err)
 	}
 }
+
+// TestDictionaryIgnoresRowOrder: any permutation of the training rows
+// gives the same model file, byte for byte (Fit reads the rows in content
+// order, from which K-SVD draws its initial atoms). Before, K-SVD started
+// from the rows at the drawn positions, and a permutation of 20 rows
+// flipped predictions.
+func TestDictionaryIgnoresRowOrder(t *testing.T) {
+	checkIgnoresRowOrder(t, "dictionary")
+}
