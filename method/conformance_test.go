@@ -1082,7 +1082,12 @@ func TestZeroValueMethods(t *testing.T) {
 // documents: its committees' subsamples follow the order of a hash of the
 // features' bits (contentOrder), which the scaling changes, so it is
 // checked with single_fit=1 (one committee), whose rows still follow that
-// order, to within rounding.
+// order, to within rounding. stacked-logistic and dictionary read the rows
+// in the same content order (their folds, their first atoms:
+// TestStackedLogisticIgnoresRowOrder, TestDictionaryIgnoresRowOrder), so
+// the scaling gives them other folds or atoms — another model, not a
+// rounding — and they are left out (docs/design.md §9, the paragraph on
+// stacked-logistic and dictionary).
 func TestPowerOfTwoScaling(t *testing.T) {
 	base := newConformanceCase(7, 24, 6, 5, 8)
 	scaled := func(c conformanceCase, part string, j int, s float64) conformanceCase {
@@ -1103,7 +1108,9 @@ func TestPowerOfTwoScaling(t *testing.T) {
 		c.extra.Unlabelled, c.extra.Oracle = &unl, &orc
 		return c
 	}
-	names := slices.DeleteFunc(Names(), func(n string) bool { return n == "greedytl-auto" })
+	names := slices.DeleteFunc(Names(), func(n string) bool {
+		return n == "greedytl-auto" || n == "stacked-logistic" || n == "dictionary"
+	})
 	names = append(names, "greedytl-auto:single_fit=1")
 	for _, name := range names {
 		want := mustPredict(t, mustFit(t, name, base), base.test)

@@ -29,7 +29,9 @@ import (
 //  2. Source dictionary. D₀, K unit-norm atoms, is learned on the source
 //     signals of the training examples by K-SVD (Aharon, Elad and
 //     Bruckstein, 2006) with OMP sparse coding of sparsity T₀, 10 iterations,
-//     initialised with K training signals drawn with Extra.Seed; an atom
+//     initialised with K training signals drawn with Extra.Seed from the
+//     rows in content order (contentOrder), so that a permutation of the
+//     training rows gives the same model bit for bit; an atom
 //     that falls out of use is replaced by the worst-represented signal's
 //     residual.
 //  3. Adaptation path (Qiu et al.'s dictionary path, simplified). From D_k,
@@ -111,6 +113,10 @@ func (dc dictionary) Fit(ctx context.Context, train Data, extra Extra) (result M
 		return nil, err
 	}
 	defer endFit(ctx, dc, &result, &err)
+	// Every fit reads the rows in content order, so that K-SVD's initial
+	// atoms, and the model, depend on the set of training rows, not on
+	// their order (see contentOrder).
+	train, _ = inContentOrder(train, train.Y)
 	model, zc, err := dc.represent(ctx, train, extra.Seed)
 	if err != nil {
 		return nil, err

@@ -68,10 +68,26 @@ func TestDictionaryFit(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := mustPredict(t, model, test)
-	acc := balancedAcc(t, f, test.Y)
-	t.Logf("balanced accuracy %.3f, hyperparameters %v", acc, model.Hyperparameters())
-	if acc < 0.75 {
-		t.Errorf("balanced accuracy %.3f, want ≥ 0.75", acc)
+	// It learns the target, whatever the seed of its first atoms: over
+	// seeds 1–10, balanced accuracy above chance (0.5) at every seed, and
+	// on average. (A floor of 0.75 at seed 3 alone passed by the seed's
+	// luck: with the rows in the order given, seeds 1–10 ranged 0.71–0.81,
+	// seed 9 below it; read in content order, 0.67–0.79, mean 0.753.)
+	var sum float64
+	for seed := uint64(1); seed <= 10; seed++ {
+		m, err := meth.Fit(ctx, train, Extra{Seed: seed})
+		if err != nil {
+			t.Fatal(err)
+		}
+		acc := balancedAcc(t, mustPredict(t, m, test), test.Y)
+		t.Logf("seed %d: balanced accuracy %.3f, hyperparameters %v", seed, acc, m.Hyperparameters())
+		if acc < 0.6 {
+			t.Errorf("seed %d: balanced accuracy %.3f, want ≥ 0.6", seed, acc)
+		}
+		sum += acc
+	}
+	if mean := sum / 10; mean < 0.72 {
+		t.Errorf("mean balanced accuracy over seeds 1–10 %.3f, want ≥ 0.72", mean)
 	}
 	if model.SourceWeights() != nil {
 		t.Error("source weights should be nil")
@@ -280,4 +296,13 @@ func TestAdaptPathRefusesOverflowingResiduals(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "the target signals' squared residual on dictionary 0 of the path is +Inf") {
 		t.Errorf("path of %d dictionaries, residuals %v, error %v; want the refusal of the +Inf residual", len(path), resid, err)
 	}
+}
+
+// TestDictionaryIgnoresRowOrder: any permutation of the training rows
+// gives the same model file, byte for byte (Fit reads the rows in content
+// order, from which K-SVD draws its initial atoms). Before, K-SVD started
+// from the rows at the drawn positions, and a permutation of 20 rows
+// flipped predictions.
+func TestDictionaryIgnoresRowOrder(t *testing.T) {
+	checkIgnoresRowOrder(t, "dictionary")
 }

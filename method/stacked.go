@@ -35,7 +35,8 @@ func init() {
 // C ∈ {1e-4, …, 1e4} is chosen by stratified k-fold cross-validation,
 // k = min(5, m₊, m₋) (5 folds when both classes have 5 examples, one
 // positive per fold with 2 positives), the folds drawn with Extra.Seed by
-// linear.StratifiedFolds:
+// linear.StratifiedFolds from the rows in content order (contentOrder), so
+// that a permutation of the training rows gives the same model bit for bit:
 // each fold's model is fitted — standardisation included — on the other
 // folds, and its decision values on the fold are scored by chooseByLOO's
 // rule (class-balanced 0-1 error, then class-balanced log-loss, then the
@@ -70,6 +71,10 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 		return nil, err
 	}
 	defer endFit(ctx, s, &result, &err)
+	// Every fit reads the rows in content order, so that the folds, and the
+	// model, depend on the set of training rows, not on their order (see
+	// contentOrder).
+	train, _ = inContentOrder(train, train.Y)
 	// The model's standardisation, fitted first so that a column that
 	// cannot be standardised is named by its matrix and index (the folds
 	// standardise the columns of [X, H], whose indices run on into H's).

@@ -1,8 +1,12 @@
 package method
 
 import (
+	"bytes"
 	"context"
+	"maps"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,5 +113,149 @@ func TestStackedLogisticUnstandardisable(t *testing.T) {
 			t.Errorf("stacked-logistic's error %v; want %q, as elastic-net's %v", err, tc.want, lerr)
 		}
 		tc.matrix.SetCol(tc.col, saved)
+	}
+}
+
+// rowOrderCases are the training samples of the row-order property tests
+// of stacked-logistic and dictionary: 20 rows of 10 positives (the size of
+// the review's repro), 30 rows of 8, and 24 rows of 6 without sources.
+func rowOrderCases() []struct {
+	what string
+	c    conformanceCase
+} {
+	return []struct {
+		what string
+		c    conformanceCase
+	}{
+		{"20 rows, 10 positives", newConformanceCase(61, 20, 10, 8, 6)},
+		{"30 rows, 8 positives", newConformanceCase(62, 30, 8, 10, 5)},
+		{"24 rows, 6 positives, no sources", newConformanceCase(63, 24, 6, 8, 3).withoutSources()},
+	}
+}
+
+// checkIgnoresRowOrder fits the binary method name on each of
+// rowOrderCases and on 5 random permutations of its training rows, and
+// reports every permutation whose model file (bytes) or test scores differ
+// from the unpermuted rows'.
+func checkIgnoresRowOrder(t *testing.T, name string) {
+	t.Helper()
+	for _, tc := range rowOrderCases() {
+		t.Run(tc.what, func(t *testing.T) {
+			fileOf := func(c conformanceCase) (Model, []byte) {
+				t.Helper()
+				m := mustFit(t, name, c)
+				var buf bytes.Buffer
+				if err := WriteModel(&buf, m); err != nil {
+					t.Fatal(err)
+				}
+				return m, buf.Bytes()
+			}
+			m0, f0 := fileOf(tc.c)
+			want := mustPredict(t, m0, tc.c.test)
+			rng := rand.New(rand.NewPCG(11, 12))
+			for p := range 5 {
+				c := tc.c
+				c.train = selectRows(tc.c.train, rng.Perm(len(tc.c.train.Y)))
+				m, f := fileOf(c)
+				if got := m.Hyperparameters(); !maps.Equal(got, m0.Hyperparameters()) {
+					t.Errorf("permutation %d: hyperparameters %v, %v with the rows in their order", p, got, m0.Hyperparameters())
+				}
+				got := mustPredict(t, m, c.test)
+				flips := 0
+				for i := range got {
+					if (got[i] > 0) != (want[i] > 0) {
+						flips++
+					}
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("permutation %d: the test scores differ (%d of %d predictions change sign)", p, flips, len(got))
+				}
+				if !bytes.Equal(f, f0) {
+					t.Errorf("permutation %d: the model file differs", p)
+				}
+			}
+		})
+	}
+}
+
+// TestStackedLogisticIgnoresRowOrder: any permutation of the training rows
+// gives the same model file, byte for byte (Fit reads the rows in content
+// order, in which linear.StratifiedFolds deals them to the folds). Before,
+// the folds were dealt in the order given, and a permutation of 20 rows
+// moved C from 1 to 0.01 and flipped predictions.
+func TestStackedLogisticIgnoresRowOrder(t *testing.T) {
+	checkIgnoresRowOrder(t, "stacked-logistic")
+}
+
+// TestOneVsRestIgnoresRowOrder: stacked-logistic and dictionary one class
+// against the rest, on 4 classes of 5 and 3 classes of 8, give for any
+// permutation of the training rows the same binary model files, byte for
+// byte (each binary fit reads the rows in content order), and the same
+// predictions. The multi-class file is not byte-identical: its
+// "score_scale" (multiovr.go's rms of each member's training scores) sums
+// the squares in the order the rows were given, so its last bits follow
+// that order; it must agree to within that summation's rounding, m units
+// in the last place.
+func TestOneVsRestIgnoresRowOrder(t *testing.T) {
+	for _, name := range []string{"stacked-logistic", "dictionary"} {
+		for _, p := range []struct {
+			what           string
+			seed           uint64
+			K, shots, d, n int
+		}{
+			{"4 classes of 5", 21, 4, 5, 6, 4},
+			{"3 classes of 8", 23, 3, 8, 6, 3},
+		} {
+			t.Run(name+"/"+p.what, func(t *testing.T) {
+				train, y, test, _ := multiProblem(p.seed, p.K, p.shots, 4, p.d, p.n)
+				members := func(m MultiModel) (files [][]byte, scale []float64) {
+					t.Helper()
+					o, ok := m.(*ovrModel)
+					if !ok {
+						t.Fatalf("%s's multi-class model is a %T, not one against the rest", name, m)
+					}
+					for _, b := range o.models {
+						var buf bytes.Buffer
+						if err := WriteModel(&buf, b); err != nil {
+							t.Fatal(err)
+						}
+						files = append(files, buf.Bytes())
+					}
+					return files, o.scale
+				}
+				m0, _ := multiFile(t, name, train, y)
+				f0, sc0 := members(m0)
+				s0, err := m0.Scores(test)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tol := float64(len(y.Y)) * 0x1p-52
+				rng := rand.New(rand.NewPCG(13, 14))
+				for q := range 3 {
+					perm := rng.Perm(len(y.Y))
+					py := ClassLabels{Names: y.Names, Y: make([]int, len(perm))}
+					for i, r := range perm {
+						py.Y[i] = y.Y[r]
+					}
+					m, _ := multiFile(t, name, selectRows(train, perm), py)
+					f, sc := members(m)
+					for k := range f {
+						if !bytes.Equal(f[k], f0[k]) {
+							t.Errorf("permutation %d: class %d's binary model file differs", q, k)
+						}
+						if math.Abs(sc[k]-sc0[k]) > tol*sc0[k] {
+							t.Errorf("permutation %d: class %d's score scale %v, %v with the rows in their order", q, k, sc[k], sc0[k])
+						}
+					}
+					s, err := m.Scores(test)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got, want := argmaxOf(t, s), argmaxOf(t, s0); !slices.Equal(got, want) {
+						t.Errorf("permutation %d: predictions %v, %v with the rows in their order", q, got, want)
+					}
+				}
+			})
+		}
 	}
 }
