@@ -703,3 +703,37 @@ func allEmpty(fields [][]byte) bool {
 	}
 	return true
 }
+
+// SkippedBlankLines returns the first of the blank lines between the rows
+// of the text matrix file path that DecodeCSV skips (below a content line
+// and followed by another, with no comment between them: of a file of more
+// than one column; of a run of them, the last), and how many such places
+// there are. A row missing there goes
+// unnoticed until a count of rows differs, which they may explain. It
+// returns 0, 0 for standard input (read once), a .npy file, or a file it
+// cannot read (whose error was reported).
+func SkippedBlankLines(path string) (first, n int) {
+	if path == "-" {
+		return 0, 0
+	}
+	src, err := openPath(path)
+	if err != nil {
+		return 0, 0
+	}
+	defer src.close()
+	if src.isNPY() {
+		return 0, 0
+	}
+	lr := newLineReader(src.br, displayName(path))
+	for rows := 0; ; rows++ {
+		if _, ok := lr.content(); !ok {
+			return first, n
+		}
+		if lr.blank > 0 && rows > 0 {
+			if first == 0 {
+				first = lr.blank
+			}
+			n++
+		}
+	}
+}

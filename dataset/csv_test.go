@@ -1039,3 +1039,32 @@ func TestMatrixHeaderRule(t *testing.T) {
 		}
 	}
 }
+
+// TestSkippedBlankLines checks the blank lines between a text matrix's
+// rows that DecodeCSV skips, as SkippedBlankLines names them: not those at
+// either end, nor one above a comment (groups), nor a .npy file's.
+func TestSkippedBlankLines(t *testing.T) {
+	for _, tt := range []struct {
+		in       string
+		first, n int
+	}{
+		{"1,2\n3,4\n", 0, 0},
+		{"\n1,2\n3,4\n\n\n", 0, 0},
+		{"1,2\n\n3,4\n", 2, 1},
+		{"a,b\n\n1,2\n", 2, 1},
+		{"1,2\n\n\n3,4\n\n5,6\n", 3, 2},
+		{"1,2\n\n# group 2\n3,4\n", 0, 0},
+	} {
+		path := writeFile(t, "x.csv", []byte(tt.in))
+		if first, n := SkippedBlankLines(path); first != tt.first || n != tt.n {
+			t.Errorf("%q: %d, %d, want %d, %d", tt.in, first, n, tt.first, tt.n)
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteNPY(&buf, mat.NewDense(2, 2, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if first, n := SkippedBlankLines(writeFile(t, "x.csv", buf.Bytes())); first != 0 || n != 0 {
+		t.Errorf(".npy: %d, %d, want 0, 0", first, n)
+	}
+}
