@@ -573,6 +573,17 @@ func TestPredictLiblinearLabels(t *testing.T) {
 	if note := "greedytl: note: " + X3 + " has 3 columns and the model " + one + " has 1 feature: columns 2 and 3 are read as features the training data never had (weight 0, as liblinear-predict reads them)\n"; strings.Join(lines, " ") != "1 0 2 0 3" || stderr != note { // the score of 4: x₀
 		t.Errorf("3 columns, a model of 1 feature: scores %q, stderr %q; want 1 0 2 0 3 and %q", lines, stderr, note)
 	}
+	// A .npy file's columns count from 0: "columns 2 and 3" named the
+	// text file's numbers.
+	X3npy := writeNPY(t, dir, "X3.npy", mat.NewDense(5, 3, []float64{1, 0, 7, 0, 1, 7, 2, 0, 7, 0, 3, 7, 3, 1, 7}))
+	lines, stderr = predictLines(t, 5, "--model", one, "--features", X3npy)
+	if note := "greedytl: note: " + X3npy + " has 3 columns and the model " + one + " has 1 feature: columns 1 and 2 are read as features the training data never had (weight 0, as liblinear-predict reads them)\n"; strings.Join(lines, " ") != "1 0 2 0 3" || stderr != note {
+		t.Errorf("3 columns of a .npy file, a model of 1 feature: scores %q, stderr %q; want 1 0 2 0 3 and %q", lines, stderr, note)
+	}
+	lines, stderr = predictLines(t, 5, "--model", model, "--features", X3npy)
+	if note := "greedytl: note: " + X3npy + " has 3 columns and the model " + model + " has 2 features: column 2 is read as a feature the training data never had (weight 0, as liblinear-predict reads it)\n"; strings.Join(lines, " ") != "-1 1 -2 3 -2" || stderr != note {
+		t.Errorf("3 columns of a .npy file: scores %q, stderr %q; want -1 1 -2 3 -2 and %q", lines, stderr, note)
+	}
 	wantInputError(t, `--positive 2: `+model+` was fitted with "4" as the positive label`, "predict", "--model", model, "--features", X, "--labels", y, "--positive", "2")
 	wantInputError(t, `pm.txt:1: label "-1" is not one of the labels `+model+` was fitted on (positive "4", negative "2")`, "predict", "--model", model, "--features", X, "--labels", pm)
 	// Refused as for a binary greedytl model: they were ignored (plain
