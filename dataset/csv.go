@@ -737,3 +737,34 @@ func SkippedBlankLines(path string) (first, n int) {
 		}
 	}
 }
+
+// RowLine returns the line (from 1) of row i (from 0) of the n rows that
+// DecodeCSV read from the text matrix file path: its rows are its last n
+// content lines (a header and Excel's separator directive come first,
+// blank and comment lines are none). It returns 0 for standard input (read
+// once), a .npy file, or a file that no longer has n rows.
+func RowLine(path string, i, n int) int {
+	if path == "-" || i < 0 || i >= n {
+		return 0
+	}
+	src, err := openPath(path)
+	if err != nil {
+		return 0
+	}
+	defer src.close()
+	if src.isNPY() {
+		return 0
+	}
+	lr := newLineReader(src.br, displayName(path))
+	var lines []int // the content lines' numbers
+	for {
+		if _, ok := lr.content(); !ok {
+			break
+		}
+		lines = append(lines, lr.line)
+	}
+	if len(lines) < n {
+		return 0
+	}
+	return lines[len(lines)-n+i]
+}

@@ -1068,3 +1068,33 @@ func TestSkippedBlankLines(t *testing.T) {
 		t.Errorf(".npy: %d, %d, want 0, 0", first, n)
 	}
 }
+
+// TestRowLine checks that a text matrix's row is found at its line, past
+// the header, Excel's separator directive, comments and blank lines, and
+// that a count of rows the file no longer has, or a .npy file, gives 0.
+func TestRowLine(t *testing.T) {
+	path := writeFile(t, "x.csv", []byte("sep=;\n# c\na;b\n\n1;2\n# d\n3;4\n\n5;6\n\n"))
+	m, err := ReadMatrix(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := m.Dims()
+	if n != 3 {
+		t.Fatalf("%d rows, want 3", n)
+	}
+	for i, want := range []int{5, 7, 9} {
+		if got := RowLine(path, i, n); got != want {
+			t.Errorf("row %d: line %d, want %d", i, got, want)
+		}
+	}
+	if got := RowLine(path, 0, 10); got != 0 {
+		t.Errorf("10 rows of a file of 3: line %d, want 0", got)
+	}
+	var buf bytes.Buffer
+	if err := WriteNPY(&buf, mat.NewDense(2, 2, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if got := RowLine(writeFile(t, "x.npy", buf.Bytes()), 0, 2); got != 0 {
+		t.Errorf(".npy: line %d, want 0", got)
+	}
+}

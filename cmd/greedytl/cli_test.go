@@ -927,3 +927,17 @@ func TestInspectDictionaryMulti(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictLiblinearOverflowNamesTheRowAsTheFileDoes: a liblinear
+// model's score that overflows is named in the features file's own
+// convention: a text file's line (from 1, past its comments), a .npy
+// file's row (from 0). "the score of row 2 is +Inf" named a CSV's row from
+// 0 and no line.
+func TestPredictLiblinearOverflowNamesTheRowAsTheFileDoes(t *testing.T) {
+	dir := t.TempDir()
+	model := writeText(t, dir, "m.model", "solver_type L2R_LR\nnr_class 2\nlabel 0 1\nnr_feature 2\nbias -1\nw\n1e308\n1e308\n")
+	X := writeText(t, dir, "X.csv", "# made by hand\n0,0\n0,1\n# more\n1,1\n0,0\n") // row 2: 2e308 (the score of label 1: −2e308)
+	Xnpy := writeNPY(t, dir, "X.npy", mat.NewDense(4, 2, []float64{0, 0, 0, 1, 1, 1, 0, 0}))
+	wantInputError(t, "model "+model+" on "+X+":5: the row's score is -Inf: its features times the model's weights overflow float64", "predict", "--model", model, "--features", X)
+	wantInputError(t, "model "+model+" on "+Xnpy+" row 2: the row's score is -Inf: its features times the model's weights overflow float64", "predict", "--model", model, "--features", Xnpy)
+}

@@ -972,6 +972,22 @@ func (r inputRows) headerHint(n int) string {
 	return headerNote(r.path, r.first)
 }
 
+// rowPlace names row i (from 0) of the n rows read from the input path
+// in the file's own convention: "X.csv:25001" (its line, from 1) for a
+// text file, "X.npy row 25000" (from 0) for a .npy file, and for a text
+// file read from standard input, whose lines cannot be counted again,
+// "<stdin> row 25000 (from 0)".
+func (f *dataFlags) rowPlace(path string, i, n int) string {
+	name := displayName(path)
+	if !f.isText(path) {
+		return fmt.Sprintf("%s row %d", name, i)
+	}
+	if line := dataset.RowLine(path, i, n); line > 0 {
+		return fmt.Sprintf("%s:%d", name, line)
+	}
+	return fmt.Sprintf("%s row %d (from 0)", name, i)
+}
+
 // blankHint returns, when the inputs have fewer rows than the n labels,
 // the note of the first of their text files that skipped a blank line
 // between its rows (blankNote).

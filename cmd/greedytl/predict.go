@@ -642,6 +642,11 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 	}
 	f := m.Scores(X)
 	if err := standardize.CheckFiniteVector("the score of", f); err != nil {
+		var nf *standardize.NonFiniteError
+		if errors.As(err, &nf) {
+			// The row in the file's convention (a text file's line).
+			return nil, nil, nil, inputRows{}, badInputf("model %s on %s: the row's score is %s: its features times the model's weights overflow float64", o.modelName(), o.data.rowPlace(o.data.features, nf.Row, len(f)), strconv.FormatFloat(nf.Value, 'g', -1, 64))
+		}
 		return nil, nil, nil, inputRows{}, badInputf("model %s on X = %s: %w: the row's features times the model's weights overflow float64", o.modelName(), displayName(o.data.features), err)
 	}
 	lo, hi := min(m.Labels[0], m.Labels[1]), max(m.Labels[0], m.Labels[1])
