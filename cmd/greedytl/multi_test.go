@@ -428,9 +428,6 @@ func TestMultiIgnoredFlags(t *testing.T) {
 			"--positive yak asks for one class against the rest"},
 		{[]string{"predict", "--model", model, "--positive", "bee", "--features", xt, "--source-scores", ht, "--labels", yt, "--out", out},
 			`--positive is for binary models; ` + model + ` is a model of 3 classes ("ant", "bee", "cow")`},
-		// Without --labels too: the binary model's "give --labels" before.
-		{[]string{"predict", "--model", model, "--positive", "bee", "--features", xt, "--source-scores", ht, "--out", out},
-			`--positive is for binary models; ` + model + ` is a model of 3 classes ("ant", "bee", "cow")`},
 		{[]string{"predict", "--model", model, "--json", "--features", xt, "--source-scores", ht, "--out", out},
 			"--json reports the evaluation against --labels: give --labels"},
 		{[]string{"fit", "--method", "nearest-mean", "--features", x, "--source-scores", h, "--labels", y, "--unlabelled-features", xt, "--out", out},

@@ -170,10 +170,12 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 		// so does greedytl's matrix reader, which a .npy name forces.
 		return badInputf("--out %s: predict writes text (one score or class a line; with --scores a tab-separated matrix), not a .npy array: name it .txt or .tsv (np.loadtxt reads it)", o.out)
 	}
-	// Without --labels this flag has nothing to act on. (--positive
-	// without --labels is refused once the model is known to be binary,
-	// by binaryFlags: of a multi-class model it is no flag at all.)
-	if o.data.labels == "" && o.data.header != "auto" {
+	// Without --labels these flags have nothing to act on: --positive -1
+	// was dropped while the scores favoured the model's positive label, 1.
+	switch {
+	case o.data.labels == "" && o.data.positive != "":
+		return badInputf("--positive %s applies to the evaluation against --labels: give --labels (the scores favour the positive class the model was fitted with, whatever --positive says)", o.data.positive)
+	case o.data.labels == "" && o.data.header != "auto":
 		return badInputf("--labels-header applies to the --labels file: give --labels")
 	}
 	if err := checkOneStdin(append([]flagPath{{"--model", o.model}}, o.data.inputs()...)...); err != nil {
@@ -453,14 +455,8 @@ func (e outputError) Unwrap() error { return e.err }
 // greedytl's or liblinear's, once the model is known to be binary: a
 // liblinear model ignored them (plain scores, exit 0).
 func (o *predictOptions) binaryFlags() error {
-	switch {
-	case o.scores || o.json:
+	if o.scores || o.json {
 		return badInputf("--scores and --json are for multi-class models; %s is binary: predict prints its scores without them", o.modelName())
-	case o.data.labels == "" && o.data.positive != "":
-		// Without --labels --positive has nothing to act on: --positive -1
-		// was dropped while the scores favoured the model's positive
-		// label, 1.
-		return badInputf("--positive %s applies to the evaluation against --labels: give --labels (the scores favour the positive class the model was fitted with, whatever --positive says)", o.data.positive)
 	}
 	return nil
 }
