@@ -253,7 +253,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"predict NaN label", []string{"predict", "--model", model, "--features", d.X, "--labels", nanLabel}, "nanlabel.txt:11:"},
 		{"predict feature count", []string{"predict", "--model", model, "--features", X3}, "column"},
 		// It printed +Inf and -Inf.
-		{"liblinear score overflow", []string{"predict", "--model", libHuge, "--features", X3}, "model " + libHuge + " on X = " + X3 + ": the score of row 0 is -Inf: "},
+		{"liblinear score overflow", []string{"predict", "--model", libHuge, "--features", X3}, "model " + libHuge + " on " + X3 + ":1: the row's score is -Inf: "},
 		{"predict bad model", []string{"predict", "--model", nan, "--features", d.X}, "nan.csv"},
 		{"inspect missing", []string{"inspect", filepath.Join(dir, "none.json")}, "none.json"},
 		// They said "open : no such file or directory" and ": no such file or directory".
