@@ -703,3 +703,68 @@ func allEmpty(fields [][]byte) bool {
 	}
 	return true
 }
+
+// SkippedBlankLines returns the first of the blank lines between the rows
+// of the text matrix file path that DecodeCSV skips (below a content line
+// and followed by another, with no comment between them: of a file of more
+// than one column; of a run of them, the last), and how many such places
+// there are. A row missing there goes
+// unnoticed until a count of rows differs, which they may explain. It
+// returns 0, 0 for standard input (read once), a .npy file, or a file it
+// cannot read (whose error was reported).
+func SkippedBlankLines(path string) (first, n int) {
+	if path == "-" {
+		return 0, 0
+	}
+	src, err := openPath(path)
+	if err != nil {
+		return 0, 0
+	}
+	defer src.close()
+	if src.isNPY() {
+		return 0, 0
+	}
+	lr := newLineReader(src.br, displayName(path))
+	for rows := 0; ; rows++ {
+		if _, ok := lr.content(); !ok {
+			return first, n
+		}
+		if lr.blank > 0 && rows > 0 {
+			if first == 0 {
+				first = lr.blank
+			}
+			n++
+		}
+	}
+}
+
+// RowLine returns the line (from 1) of row i (from 0) of the n rows that
+// DecodeCSV read from the text matrix file path: its rows are its last n
+// content lines (a header and Excel's separator directive come first,
+// blank and comment lines are none). It returns 0 for standard input (read
+// once), a .npy file, or a file that no longer has n rows.
+func RowLine(path string, i, n int) int {
+	if path == "-" || i < 0 || i >= n {
+		return 0
+	}
+	src, err := openPath(path)
+	if err != nil {
+		return 0
+	}
+	defer src.close()
+	if src.isNPY() {
+		return 0
+	}
+	lr := newLineReader(src.br, displayName(path))
+	var lines []int // the content lines' numbers
+	for {
+		if _, ok := lr.content(); !ok {
+			break
+		}
+		lines = append(lines, lr.line)
+	}
+	if len(lines) < n {
+		return 0
+	}
+	return lines[len(lines)-n+i]
+}

@@ -1039,3 +1039,62 @@ func TestMatrixHeaderRule(t *testing.T) {
 		}
 	}
 }
+
+// TestSkippedBlankLines checks the blank lines between a text matrix's
+// rows that DecodeCSV skips, as SkippedBlankLines names them: not those at
+// either end, nor one above a comment (groups), nor a .npy file's.
+func TestSkippedBlankLines(t *testing.T) {
+	for _, tt := range []struct {
+		in       string
+		first, n int
+	}{
+		{"1,2\n3,4\n", 0, 0},
+		{"\n1,2\n3,4\n\n\n", 0, 0},
+		{"1,2\n\n3,4\n", 2, 1},
+		{"a,b\n\n1,2\n", 2, 1},
+		{"1,2\n\n\n3,4\n\n5,6\n", 3, 2},
+		{"1,2\n\n# group 2\n3,4\n", 0, 0},
+	} {
+		path := writeFile(t, "x.csv", []byte(tt.in))
+		if first, n := SkippedBlankLines(path); first != tt.first || n != tt.n {
+			t.Errorf("%q: %d, %d, want %d, %d", tt.in, first, n, tt.first, tt.n)
+		}
+	}
+	var buf bytes.Buffer
+	if err := WriteNPY(&buf, mat.NewDense(2, 2, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if first, n := SkippedBlankLines(writeFile(t, "x.csv", buf.Bytes())); first != 0 || n != 0 {
+		t.Errorf(".npy: %d, %d, want 0, 0", first, n)
+	}
+}
+
+// TestRowLine checks that a text matrix's row is found at its line, past
+// the header, Excel's separator directive, comments and blank lines, and
+// that a count of rows the file no longer has, or a .npy file, gives 0.
+func TestRowLine(t *testing.T) {
+	path := writeFile(t, "x.csv", []byte("sep=;\n# c\na;b\n\n1;2\n# d\n3;4\n\n5;6\n\n"))
+	m, err := ReadMatrix(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := m.Dims()
+	if n != 3 {
+		t.Fatalf("%d rows, want 3", n)
+	}
+	for i, want := range []int{5, 7, 9} {
+		if got := RowLine(path, i, n); got != want {
+			t.Errorf("row %d: line %d, want %d", i, got, want)
+		}
+	}
+	if got := RowLine(path, 0, 10); got != 0 {
+		t.Errorf("10 rows of a file of 3: line %d, want 0", got)
+	}
+	var buf bytes.Buffer
+	if err := WriteNPY(&buf, mat.NewDense(2, 2, nil)); err != nil {
+		t.Fatal(err)
+	}
+	if got := RowLine(writeFile(t, "x.npy", buf.Bytes()), 0, 2); got != 0 {
+		t.Errorf(".npy: line %d, want 0", got)
+	}
+}

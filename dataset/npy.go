@@ -252,7 +252,7 @@ func (l *npyLayout) readData(r io.Reader, name string, sized bool) ([]float64, e
 		}
 		var err error
 		if data, err = appendValues(data, chunk, l.typ); err != nil {
-			return &Error{File: name, Err: err}
+			return &Error{File: name, Err: l.locate(err, 0)}
 		}
 		return nil
 	})
@@ -602,14 +602,42 @@ type bigIntError struct {
 	text string  // the integer in decimal
 	x    float64 // what it reads as
 	hint string
+	// The array's shape and order, once located (npyLayout.locate): an
+	// element of a 2-D array is named by its row and column, the same in
+	// either order.
+	dims    []int64
+	fortran bool
 }
 
 func (e *bigIntError) Error() string {
-	msg := fmt.Sprintf("element %d: integer %s is %s", e.elem, e.text, inexactInteger(e.x))
+	at := fmt.Sprintf("element %d", e.elem)
+	if len(e.dims) == 2 && e.dims[0] > 0 && e.dims[1] > 0 {
+		rows, cols := int(e.dims[0]), int(e.dims[1])
+		r, c := e.elem/cols, e.elem%cols
+		if e.fortran {
+			r, c = e.elem%rows, e.elem/rows
+		}
+		at = fmt.Sprintf("row %d column %d", r, c)
+	}
+	msg := fmt.Sprintf("%s: integer %s is %s", at, e.text, inexactInteger(e.x))
 	if e.hint != "" {
 		msg += ": " + e.hint
 	}
 	return msg
+}
+
+// locate returns err, the error of appendValues for the elements of the
+// array l from element first in file order, with the position of an
+// integer beyond 2⁵³ it reports made the file's, and the array's shape and
+// order given to it: it then names the element's row and column rather
+// than its position in the file.
+func (l *npyLayout) locate(err error, first int) error {
+	var be *bigIntError
+	if errors.As(err, &be) {
+		be.elem += first
+		be.dims, be.fortran = l.dims, l.fortran
+	}
+	return err
 }
 
 // inexactInteger is why an integer beyond 2⁵³ that reads as the float64 x
@@ -932,10 +960,7 @@ func (src *source) scanRows(l *npyLayout, name string, block int, fn func(*mat.D
 			take := min(len(chunk), (n*cols-len(cur))*size)
 			var err error
 			if cur, err = appendValues(cur, chunk[:take], l.typ); err != nil {
-				if be := (*bigIntError)(nil); errors.As(err, &be) {
-					be.elem += lo * cols // in file order, as reading it whole numbers it
-				}
-				return hintText(&Error{File: name, Err: err}, matrixHint)
+				return hintText(&Error{File: name, Err: l.locate(err, lo*cols)}, matrixHint)
 			}
 			chunk = chunk[take:]
 			if len(cur) < n*cols {
@@ -1022,10 +1047,7 @@ func (src *source) firstValueError(l *npyLayout, name string, found error) error
 	err := l.eachChunk(io.NewSectionReader(src.file, l.offset, l.nbytes), name, func(chunk []byte, read int64) error {
 		var err error
 		if scratch, err = appendValues(scratch[:0], chunk, l.typ); err != nil {
-			if be := (*bigIntError)(nil); errors.As(err, &be) {
-				be.elem += int(read / int64(l.typ.size))
-			}
-			return &Error{File: name, Err: err}
+			return &Error{File: name, Err: l.locate(err, int(read/int64(l.typ.size)))}
 		}
 		return nil
 	})

@@ -714,3 +714,40 @@ func TestNPYVersionedSpellings(t *testing.T) {
 		}
 	}
 }
+
+// TestNPYBigIntegerNamedByRowAndColumn checks that an integer beyond 2⁵³
+// in a 2-D array is named by its 0-based row and column, the same in C and
+// Fortran order and by every reader (whole, in blocks of rows, by rows on
+// demand), not by its position in the file (element 17 of the C-order
+// file, 43 of the Fortran-order one).
+func TestNPYBigIntegerNamedByRowAndColumn(t *testing.T) {
+	const rows, cols = 20, 5
+	le := binary.LittleEndian
+	cOrder := make([]int64, rows*cols)
+	fOrder := make([]int64, rows*cols)
+	cOrder[3*cols+2] = 1<<60 + 1
+	fOrder[2*rows+3] = 1<<60 + 1
+	shape := fmt.Sprintf("(%d, %d)", rows, cols)
+	const want = ": row 3 column 2: integer 1152921504606846977 is beyond 2⁵³"
+	for _, f := range []struct {
+		name    string
+		fortran bool
+		vals    []int64
+	}{{"c.npy", false, cOrder}, {"f.npy", true, fOrder}} {
+		path := writeFile(t, f.name, npyFile(1, dict("<i8", f.fortran, shape), encode(le, f.vals)))
+		_, err := ReadMatrix(path)
+		errs := []error{err}
+		for _, block := range []int{2, 1000} {
+			errs = append(errs, ScanMatrixRows(path, HeaderAuto, nil, block, func(*mat.Dense) error { return nil }))
+		}
+		if !f.fortran {
+			_, err := openNPYRows(path)
+			errs = append(errs, err)
+		}
+		for i, err := range errs {
+			if err == nil || !strings.HasPrefix(err.Error(), path+want) {
+				t.Errorf("%s, reader %d: error %v, want it to start %q", f.name, i, err, path+want)
+			}
+		}
+	}
+}

@@ -95,7 +95,7 @@ func (a *npyRows) check(r *bufio.Reader) error {
 		}
 		var err error
 		if vals, err = appendValues(vals[:0], chunk, a.l.typ); err != nil {
-			return &Error{File: a.name, Err: err}
+			return &Error{File: a.name, Err: a.l.locate(err, i*a.cols)}
 		}
 		for k, v := range vals {
 			if !isFinite(v) {
@@ -146,7 +146,7 @@ func (a *npyRows) readRows(rows []int) (*FeatureRows, error) {
 		} else {
 			var err error
 			if vals, err = appendValues(vals[:0], chunk, a.l.typ); err != nil {
-				return nil, &Error{File: a.name, Err: err}
+				return nil, &Error{File: a.name, Err: a.l.locate(err, rows[k]*a.cols)}
 			}
 			copy(b.F64[k*a.cols:], vals)
 		}

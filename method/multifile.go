@@ -486,7 +486,7 @@ func (nn *nearestNeighbourModel) blockScores(d Data) (blockFunc, int, error) {
 			}
 		}
 		for k := range best {
-			best[k] = -best[k]
+			best[k] = 0 - best[k] // +0, not −0, at distance 0
 		}
 	})
 }

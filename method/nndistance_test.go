@@ -303,3 +303,22 @@ func TestNearestNeighbourRadius(t *testing.T) {
 		}
 	}
 }
+
+// TestNearestNeighbourScoreOfATrainingRowIsPlusZero: a query equal to a
+// training row is at distance 0 from its class, whose score is +0, not
+// −0 (printed "-0" by predict --scores).
+func TestNearestNeighbourScoreOfATrainingRowIsPlusZero(t *testing.T) {
+	R := mat.NewDense(3, 2, []float64{0, 0, 1, 0, 0, 1})
+	identity := standardize.Scaler{Mean: make([]float64, 2), Scale: []float64{1, 1}}
+	nn := newNearestNeighbourModel(multiBase{"nearest-neighbour", []string{"a", "b", "c"}, map[string]float64{}},
+		blockScaler{X: identity}, R, []int{0, 1, 2})
+	S, err := nn.Scores(Data{X: R})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		if v := S.At(i, i); v != 0 || math.Signbit(v) {
+			t.Errorf("row %d, its own class: score %v (sign bit %v), want +0", i, v, math.Signbit(v))
+		}
+	}
+}

@@ -253,7 +253,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"predict NaN label", []string{"predict", "--model", model, "--features", d.X, "--labels", nanLabel}, "nanlabel.txt:11:"},
 		{"predict feature count", []string{"predict", "--model", model, "--features", X3}, "column"},
 		// It printed +Inf and -Inf.
-		{"liblinear score overflow", []string{"predict", "--model", libHuge, "--features", X3}, "model " + libHuge + " on X = " + X3 + ": the score of row 0 is -Inf: "},
+		{"liblinear score overflow", []string{"predict", "--model", libHuge, "--features", X3}, "model " + libHuge + " on " + X3 + ":1: the row's score is -Inf: "},
 		{"predict bad model", []string{"predict", "--model", nan, "--features", d.X}, "nan.csv"},
 		{"inspect missing", []string{"inspect", filepath.Join(dir, "none.json")}, "none.json"},
 		// They said "open : no such file or directory" and ": no such file or directory".
@@ -572,6 +572,17 @@ func TestPredictLiblinearLabels(t *testing.T) {
 	lines, stderr = predictLines(t, 5, "--model", one, "--features", X3)
 	if note := "greedytl: note: " + X3 + " has 3 columns and the model " + one + " has 1 feature: columns 2 and 3 are read as features the training data never had (weight 0, as liblinear-predict reads them)\n"; strings.Join(lines, " ") != "1 0 2 0 3" || stderr != note { // the score of 4: x₀
 		t.Errorf("3 columns, a model of 1 feature: scores %q, stderr %q; want 1 0 2 0 3 and %q", lines, stderr, note)
+	}
+	// A .npy file's columns count from 0: "columns 2 and 3" named the
+	// text file's numbers.
+	X3npy := writeNPY(t, dir, "X3.npy", mat.NewDense(5, 3, []float64{1, 0, 7, 0, 1, 7, 2, 0, 7, 0, 3, 7, 3, 1, 7}))
+	lines, stderr = predictLines(t, 5, "--model", one, "--features", X3npy)
+	if note := "greedytl: note: " + X3npy + " has 3 columns and the model " + one + " has 1 feature: columns 1 and 2 are read as features the training data never had (weight 0, as liblinear-predict reads them)\n"; strings.Join(lines, " ") != "1 0 2 0 3" || stderr != note {
+		t.Errorf("3 columns of a .npy file, a model of 1 feature: scores %q, stderr %q; want 1 0 2 0 3 and %q", lines, stderr, note)
+	}
+	lines, stderr = predictLines(t, 5, "--model", model, "--features", X3npy)
+	if note := "greedytl: note: " + X3npy + " has 3 columns and the model " + model + " has 2 features: column 2 is read as a feature the training data never had (weight 0, as liblinear-predict reads it)\n"; strings.Join(lines, " ") != "-1 1 -2 3 -2" || stderr != note {
+		t.Errorf("3 columns of a .npy file: scores %q, stderr %q; want -1 1 -2 3 -2 and %q", lines, stderr, note)
 	}
 	wantInputError(t, `--positive 2: `+model+` was fitted with "4" as the positive label`, "predict", "--model", model, "--features", X, "--labels", y, "--positive", "2")
 	wantInputError(t, `pm.txt:1: label "-1" is not one of the labels `+model+` was fitted on (positive "4", negative "2")`, "predict", "--model", model, "--features", X, "--labels", pm)
@@ -915,4 +926,18 @@ func TestInspectDictionaryMulti(t *testing.T) {
 			t.Errorf("inspect of a %s model of 3 classes: exit %d (%s), want %q and no %q in\n%s", tc.method, code, stderr, tc.want, tc.not, out)
 		}
 	}
+}
+
+// TestPredictLiblinearOverflowNamesTheRowAsTheFileDoes: a liblinear
+// model's score that overflows is named in the features file's own
+// convention: a text file's line (from 1, past its comments), a .npy
+// file's row (from 0). "the score of row 2 is +Inf" named a CSV's row from
+// 0 and no line.
+func TestPredictLiblinearOverflowNamesTheRowAsTheFileDoes(t *testing.T) {
+	dir := t.TempDir()
+	model := writeText(t, dir, "m.model", "solver_type L2R_LR\nnr_class 2\nlabel 0 1\nnr_feature 2\nbias -1\nw\n1e308\n1e308\n")
+	X := writeText(t, dir, "X.csv", "# made by hand\n0,0\n0,1\n# more\n1,1\n0,0\n") // row 2: 2e308 (the score of label 1: −2e308)
+	Xnpy := writeNPY(t, dir, "X.npy", mat.NewDense(4, 2, []float64{0, 0, 0, 1, 1, 1, 0, 0}))
+	wantInputError(t, "model "+model+" on "+X+":5: the row's score is -Inf: its features times the model's weights overflow float64", "predict", "--model", model, "--features", X)
+	wantInputError(t, "model "+model+" on "+Xnpy+" row 2: the row's score is -Inf: its features times the model's weights overflow float64", "predict", "--model", model, "--features", Xnpy)
 }

@@ -54,6 +54,8 @@ func TestBadInputMessages(t *testing.T) {
 	X3 := writeText(t, dir, "x3.csv", "1,2\n3,4\n5,7\n")
 	H4 := writeText(t, dir, "h4.csv", "1,2\n3,4\n5,7\n1,1\n") // a header of numbers over three rows?
 	X4 := writeText(t, dir, "x4.csv", "400,410\n0.5,0.25\n0.75,0.5\n1,1\n")
+	// A blank line where a row is missing, which reading skips.
+	Xgap := writeText(t, dir, "xgap.csv", "1,2\n3,4\n\n5,7\n")
 	X1 := writeText(t, dir, "x1.csv", "0.5,1\n")
 	y1 := writeText(t, dir, "y1.txt", "a\n")
 	X3npy := writeNPY(t, dir, "x3.npy", mat.NewDense(3, 2, nil))
@@ -136,6 +138,11 @@ func TestBadInputMessages(t *testing.T) {
 			y1 + `: only one class (all labels are "a")`},
 		{"label count", []string{"fit", "--features", d.X, "--labels", short},
 			short + " has 3 labels but the inputs have 24 rows"},
+		// The skipped blank line is named, not H4's first line as a header.
+		{"rows of X and H, a blank line in X", []string{"predict", "--model", model, "--features", Xgap, "--source-scores", H4},
+			Xgap + " has 3 rows but " + H4 + " has 4: both need one row per example (line 3 of " + Xgap + " is blank and was skipped, not read as a row: is a row missing there? write it, or delete the line)"},
+		{"label count, a blank line in X", []string{"fit", "--features", Xgap, "--labels", y4},
+			y4 + " has 4 labels but the inputs have 3 rows (line 3 of " + Xgap + " is blank and was skipped, not read as a row: is a row missing there? write it, or delete the line)"},
 		{"rows of X and H", []string{"fit", "--features", X3, "--source-scores", d.H, "--labels", short},
 			X3 + " has 3 rows but " + d.H + " has 24: both need one row per example"},
 		{"rows of X and H, H's first line a header?", []string{"fit", "--features", X3npy, "--source-scores", H4, "--labels", short},

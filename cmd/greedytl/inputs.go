@@ -640,6 +640,10 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names sampleNames, err er
 			// One row more in a text file: a header of numbers read as a row?
 			var note string
 			switch {
+			case mx < mh && blankNote(f.features) != "":
+				note = blankNote(f.features)
+			case mh < mx && blankNote(f.scores) != "":
+				note = blankNote(f.scores)
 			case mh == mx+1 && f.hintsHeader(f.scores, H):
 				note = headerNote(f.scores, H.RawRowView(0))
 			case mx == mh+1 && f.hintsHeader(f.features, X):
@@ -902,6 +906,9 @@ type inputRows struct {
 	// yes: the text files whose first line --features-header yes read as
 	// a header (displayName), which a label count error names.
 	yes []string
+	// texts: the inputs read from text files (not standard input), whose
+	// skipped blank lines (blankNote) a label count error names.
+	texts []string
 }
 
 // rowsOf returns the inputRows of X and H, read from f: the first row is
@@ -914,6 +921,11 @@ func (f *dataFlags) rowsOf(X, H *mat.Dense) inputRows {
 	}
 	if f.hintsHeader(path, first) {
 		r.path, r.first = path, first.RawRowView(0)
+	}
+	for _, p := range []string{f.features, f.scores} {
+		if p != stdinName && f.isText(p) {
+			r.texts = append(r.texts, p)
+		}
 	}
 	if h, _ := f.matrixHeader(); h == dataset.HeaderYes {
 		for _, p := range []string{f.features, f.scores} {
@@ -958,6 +970,54 @@ func (r inputRows) headerHint(n int) string {
 		return ""
 	}
 	return headerNote(r.path, r.first)
+}
+
+// rowPlace names row i (from 0) of the n rows read from the input path
+// in the file's own convention: "X.csv:25001" (its line, from 1) for a
+// text file, "X.npy row 25000" (from 0) for a .npy file, and for a text
+// file read from standard input, whose lines cannot be counted again,
+// "<stdin> row 25000 (from 0)".
+func (f *dataFlags) rowPlace(path string, i, n int) string {
+	name := displayName(path)
+	if !f.isText(path) {
+		return fmt.Sprintf("%s row %d", name, i)
+	}
+	if line := dataset.RowLine(path, i, n); line > 0 {
+		return fmt.Sprintf("%s:%d", name, line)
+	}
+	return fmt.Sprintf("%s row %d (from 0)", name, i)
+}
+
+// blankHint returns, when the inputs have fewer rows than the n labels,
+// the note of the first of their text files that skipped a blank line
+// between its rows (blankNote).
+func (r inputRows) blankHint(n int) string {
+	if r.m >= n {
+		return ""
+	}
+	for _, p := range r.texts {
+		if note := blankNote(p); note != "" {
+			return note
+		}
+	}
+	return ""
+}
+
+// blankNote returns, when the text matrix file path has blank lines
+// between its rows, which reading it skipped (dataset.SkippedBlankLines),
+// the note that names the first: a row missing there would explain a
+// count of rows fewer than another input's. It returns "" when there are
+// none.
+func blankNote(path string) string {
+	b, n := dataset.SkippedBlankLines(path)
+	if b == 0 {
+		return ""
+	}
+	more := ""
+	if n > 1 {
+		more = fmt.Sprintf(", and %d more places between its rows,", n-1)
+	}
+	return fmt.Sprintf(" (line %d of %s%s is blank and was skipped, not read as a row: is a row missing there? write it, or delete the line)", b, displayName(path), more)
 }
 
 // headerNote is the note that the first line of the text file path, read
@@ -1015,6 +1075,7 @@ func labelCountError(path string, cls *dataset.Classes, rows inputRows) error {
 		msg += headerHint(cls, m)
 	}
 	msg += rows.headerHint(len(cls.Y))
+	msg += rows.blankHint(len(cls.Y))
 	// The lines that hold no label explain labels fewer than the rows
 	// only when there are as many of them as labels are missing.
 	gaps := len(cls.Y) < m && m-len(cls.Y) <= cls.GapLines()

@@ -620,18 +620,29 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 		// liblinear's rule, right for indices the training data never
 		// reached, and a shifted row for a CSV with a column of row
 		// numbers: say which columns count.
-		extra, them := fmt.Sprintf("columns %d to %d are read as features", m.NrFeature+1, d), "them"
+		// The columns are counted in the file's convention: from 1 in a
+		// text file, from 0 in a .npy file.
+		lo, hi := m.NrFeature+1, d
+		if !o.data.isText(o.data.features) {
+			lo, hi = lo-1, hi-1
+		}
+		extra, them := fmt.Sprintf("columns %d to %d are read as features", lo, hi), "them"
 		switch d - m.NrFeature {
 		case 1:
-			extra, them = fmt.Sprintf("column %d is read as a feature", d), "it"
+			extra, them = fmt.Sprintf("column %d is read as a feature", hi), "it"
 		case 2:
-			extra = fmt.Sprintf("columns %d and %d are read as features", d-1, d)
+			extra = fmt.Sprintf("columns %d and %d are read as features", lo, hi)
 		}
 		s.note("%s has %s and the model %s has %s: %s the training data never had (weight 0, as liblinear-predict reads %s)",
 			displayName(o.data.features), plural.Count(d, "column", "columns"), o.modelName(), plural.Count(m.NrFeature, "feature", "features"), extra, them)
 	}
 	f := m.Scores(X)
 	if err := standardize.CheckFiniteVector("the score of", f); err != nil {
+		var nf *standardize.NonFiniteError
+		if errors.As(err, &nf) {
+			// The row in the file's convention (a text file's line).
+			return nil, nil, nil, inputRows{}, badInputf("model %s on %s: the row's score is %s: its features times the model's weights overflow float64", o.modelName(), o.data.rowPlace(o.data.features, nf.Row, len(f)), strconv.FormatFloat(nf.Value, 'g', -1, 64))
+		}
 		return nil, nil, nil, inputRows{}, badInputf("model %s on X = %s: %w: the row's features times the model's weights overflow float64", o.modelName(), displayName(o.data.features), err)
 	}
 	lo, hi := min(m.Labels[0], m.Labels[1]), max(m.Labels[0], m.Labels[1])
