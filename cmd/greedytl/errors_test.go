@@ -198,7 +198,7 @@ func TestBadInputMessages(t *testing.T) {
 			"every column of X = " + constant + " holds one value on all 24 training examples: no method can tell the classes apart"},
 		// Dropped before: the scores still favoured "cat".
 		{"predict: --positive without --labels", []string{"predict", "--model", model, "--features", d.Xtest, "--positive", "dog"},
-			"--positive dog applies to the evaluation against --labels: give --labels (the scores favour the positive class the model was fitted with, whatever --positive says)"},
+			"--positive dog applies to the evaluation of a binary model against --labels: give --labels (a binary model's scores favour the positive class it was fitted with, whatever --positive says; a multi-class model takes no --positive)"},
 		{"predict: --labels-header without --labels", []string{"predict", "--model", model, "--features", d.Xtest, "--labels-header", "no"},
 			"--labels-header applies to the --labels file: give --labels"},
 		// Not "(its scores are printed anyway)": predict prints nothing.

@@ -174,7 +174,7 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 	// was dropped while the scores favoured the model's positive label, 1.
 	switch {
 	case o.data.labels == "" && o.data.positive != "":
-		return badInputf("--positive %s applies to the evaluation against --labels: give --labels (the scores favour the positive class the model was fitted with, whatever --positive says)", o.data.positive)
+		return badInputf("--positive %s applies to the evaluation of a binary model against --labels: give --labels (a binary model's scores favour the positive class it was fitted with, whatever --positive says; a multi-class model takes no --positive)", o.data.positive)
 	case o.data.labels == "" && o.data.header != "auto":
 		return badInputf("--labels-header applies to the --labels file: give --labels")
 	}

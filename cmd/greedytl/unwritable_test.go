@@ -82,7 +82,7 @@ func TestUsageErrorsBeforeUnwritableOutput(t *testing.T) {
 		{[]string{"train", "-c", "-1", missing, filepath.Join(ro, "x")}, "-c -1: the cost must be > 0"},
 		{[]string{"train", "-v", "1", "-C", missing, filepath.Join(ro, "x")}, "-v 1: cross-validation needs at least 2 folds"},
 		{[]string{"predict", "--model", missing, "--features", missing, "--out", filepath.Join(ro, "x.npy")}, "not a .npy array"},
-		{[]string{"predict", "--model", missing, "--features", missing, "--positive", "1", "--out", filepath.Join(ro, "x")}, "--positive 1 applies to the evaluation against --labels"},
+		{[]string{"predict", "--model", missing, "--features", missing, "--positive", "1", "--out", filepath.Join(ro, "x")}, "--positive 1 applies to the evaluation of a binary model against --labels"},
 		{[]string{"predict", "--model", "-", "--features", "-", "--out", filepath.Join(ro, "x")}, "cannot both read standard input"},
 		{[]string{"fit", "--features", "-", "--labels", "-", "--out", filepath.Join(ro, "x")}, "cannot both read standard input"},
 		{[]string{"merge", run, "--out", filepath.Join(run, "results.jsonl")}, "merge into another directory"},
