@@ -21,7 +21,7 @@ import (
 )
 
 // The demo's default scale: a few intents of every domain and a few splits,
-// so that it runs in under a minute on two idle cores (80–95 s of CPU
+// so that it runs in under a minute on two idle cores (50–95 s of CPU
 // time); --full runs the paper's.
 const (
 	demoTargetsPerDomain = 3
@@ -58,7 +58,7 @@ positives (and 10 negatives), prints the class-balanced accuracies and
 writes a report (Markdown, HTML and figures) to DIR/report.
 
 ` + fmt.Sprintf(`By default it uses %d intents of each domain as targets and %d random splits,
-which needs 80–95 s of CPU time (under a minute on two idle cores);
+which needs 50–95 s of CPU time, by processor (under a minute on two idle cores);
 --full runs every intent and the paper's %d splits (%.0f times as many cells).`,
 			demoTargetsPerDomain, demoSplits, fullSplits, float64(clincIntents*fullSplits)/float64(clincDomains*demoTargetsPerDomain*demoSplits)) + `
 The run is resumable: rerunning the same command reuses every finished cell
