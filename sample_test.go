@@ -43,8 +43,9 @@ func TestDrawIsIntN(t *testing.T) {
 // scoring every candidate when few remain (columns that are constant,
 // some of them drawn only late), select among features scaled by γ and
 // sources, run several paths (AutoLambda), and read a matrix with a
-// non-finite value in a column (the lazy search fails only if it draws
-// it, and so must the sweep) or a transposed matrix (which the sweep
+// non-finite value in a column, one of them the first of a chunk the
+// sweep reads (the lazy search fails only if it draws it, and so must the
+// sweep) or a transposed matrix (which the sweep
 // does not read). It fails if sweep reads nothing on the row-major
 // problems.
 func TestSweepSelectsAsLazy(t *testing.T) {
@@ -63,6 +64,10 @@ func TestSweepSelectsAsLazy(t *testing.T) {
 	Hn := randDense(rng, 16, 300)
 	Hn.Set(5, 177, math.NaN())
 	probs = append(probs, fitProblem{"NaN", nil, Hn, randLabels(rng, 16)})
+	// A NaN in the first column of a chunk the sweep reads (sampleChunk).
+	Hc := randDense(rng, 16, 300)
+	Hc.Set(7, 2*sampleChunk, math.NaN())
+	probs = append(probs, fitProblem{"NaN first in a chunk", nil, Hc, randLabels(rng, 16)})
 	probs = append(probs, fitProblem{"transposed", nil, randDense(rng, 200, 12).T(), randLabels(rng, 12)})
 	opts := []Options{
 		{Lambda: 1, Delta: 0, FeatureFactor: 1, Sample: 59, Seed: 1, MaxK: 60},
@@ -96,8 +101,8 @@ func TestSweepSelectsAsLazy(t *testing.T) {
 			e.release()
 		}
 	}
-	if swept != len(probs)-2 { // all but the NaN and the transposed one
-		t.Errorf("sweep read %d of the %d row-major problems without a NaN", swept, len(probs)-2)
+	if swept != len(probs)-3 { // all but the two NaN and the transposed one
+		t.Errorf("sweep read %d of the %d row-major problems without a NaN", swept, len(probs)-3)
 	}
 }
 
@@ -182,5 +187,46 @@ func TestPathBuffersRecycled(t *testing.T) {
 		if !reflect.DeepEqual(mod, fits[i].want) {
 			t.Errorf("m = %d, %+v: the model changed during later fits", fits[i].H.RawMatrix().Rows, fits[i].o)
 		}
+	}
+}
+
+// TestSweepWorth checks when the sampled search reads every column in one
+// sweep (sweepWorth): when the draws of the fit's paths (paths·r·max_k)
+// are expected to reach at least sweepShare of the n columns
+// (1 − exp(−draws/n) ≥ 0.45), never without a cap on the steps, and never
+// with fewer than sampleChunk columns to read.
+func TestSweepWorth(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 28))
+	for _, c := range []struct {
+		n, r, maxK, paths int
+		want              bool
+	}{
+		{640, 5, 10, 1, false},  // 50 draws: 7.5%
+		{640, 5, 20, 10, true},  // 1,000 draws: 79%
+		{640, 5, 38, 2, false},  // 380 draws: 44.8%
+		{640, 5, 40, 2, true},   // 400 draws: 46.5%
+		{640, 5, 0, 10, false},  // no cap
+		{100, 5, 40, 10, true},  // 2,000 draws, 100 columns
+		{63, 5, 40, 10, false},  // fewer than sampleChunk columns
+		{640, 59, 5, 1, false},  // 295 draws: 37%
+		{640, 59, 7, 1, true},   // 413 draws: 48%
+		{640, 59, 13, 10, true}, // GreedyTL-59 with λ's grid
+	} {
+		in, err := newInputs("test", nil, randDense(rng, 6, c.n), randLabels(rng, 6), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newSample(in, c.r, 1)
+		want := c.want
+		if c.maxK > 0 && c.n >= sampleChunk {
+			want = 1-math.Exp(-float64(c.paths*c.r*c.maxK)/float64(c.n)) >= 0.45
+		}
+		if want != c.want {
+			t.Fatalf("%+v: the table says %v, the rule %v", c, c.want, want)
+		}
+		if got := e.sweepWorth(c.maxK, c.paths); got != c.want {
+			t.Errorf("n = %d, r = %d, max_k = %d, %d paths: sweepWorth %v, want %v", c.n, c.r, c.maxK, c.paths, got, c.want)
+		}
+		e.release()
 	}
 }

@@ -1,0 +1,158 @@
+package greedytl
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"sync"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestPathBuffersConcurrent checks that fits running at once in several
+// goroutines, each taking and returning recycled path buffers (pathPool),
+// make bit for bit the models the same fits make one after another, and
+// that no model changes while the other goroutines go on fitting: a buffer
+// handed to one fit while another still reads or writes it (returned
+// before its last use, or twice) would change a selection, a weight or an
+// error. Run it with -race as well.
+func TestPathBuffersConcurrent(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	type fit struct {
+		H    *mat.Dense
+		y    []float64
+		o    Options
+		want *Model
+	}
+	var fits []fit
+	for _, m := range []int{8, 24, 40} {
+		for _, o := range []Options{
+			{Lambda: 0.5, FeatureFactor: 1, Sample: 9, Seed: 2, MaxK: 40},
+			{Lambda: 1, FeatureFactor: 1, MaxK: 30},
+			{FeatureFactor: 1, Sample: 5, Seed: 3, MaxK: 25, AutoLambda: true, StopAtMinLOO: true},
+		} {
+			H, y := randDense(rng, m, 100), randLabels(rng, m)
+			fits = append(fits, fit{H, y, o, nil})
+		}
+	}
+	for i := range fits {
+		f := &fits[i]
+		pathPool = sync.Pool{} // fresh buffers
+		f.want = fitT(t, nil, f.H, f.y, f.o)
+	}
+	const workers, rounds = 4, 3
+	got := make([][]*Model, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for r := range rounds {
+				for i := range fits {
+					f := fits[(i+w*5+r)%len(fits)] // each worker in its own order
+					mod, err := Fit(context.Background(), nil, f.H, f.y, f.o)
+					if err != nil {
+						errs[w] = err
+						return
+					}
+					if !reflect.DeepEqual(mod, f.want) {
+						errs[w] = fmt.Errorf("worker %d, m = %d, %+v: selects %v, alone %v", w, f.H.RawMatrix().Rows, f.o, mod.Selected, f.want.Selected)
+						return
+					}
+					got[w] = append(got[w], mod)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for w := range workers {
+		for j, mod := range got[w] {
+			f := fits[(j%len(fits)+w*5+j/len(fits))%len(fits)]
+			if !reflect.DeepEqual(mod, f.want) {
+				t.Errorf("worker %d, fit %d: the model changed during the other fits", w, j)
+			}
+		}
+	}
+}
+
+// TestToDualOnDirtyBuffers checks that a primal path moved to the dual form
+// (toDual) on recycled buffers of arbitrary contents (NaN here) holds the
+// Ĝ and K_S + λI + β11ᵀ of a dual path that took the same steps from fresh
+// buffers, after 0 to 3 steps: toDual must overwrite every entry of G, kl
+// and fac's inputs, not add to what a former fit left there.
+func TestToDualOnDirtyBuffers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 34))
+	const m = 7
+	y := randLabels(rng, m)
+	Z := randDense(rng, 3, m).RawMatrix().Data // row j: column j
+	fs := featureScale{gamma: 2, beta: 4}
+	nan := func(n int) []float64 {
+		s := make([]float64, n)
+		for i := range s {
+			s[i] = math.NaN()
+		}
+		return s
+	}
+	for k := 0; k <= 3; k++ {
+		b := &pathBuffers{selZ: nan(8 * m), U: nan(9 * m), G: nan(m * m), kl: nan(m * m), fac: nan(m * m)}
+		p := newPathPrimalBufs(y, 0.7, fs, 8, b)
+		q := newPath(y, 0.7, fs, 8)
+		for j := range k {
+			z := Z[j*m : j*m+m]
+			for _, r := range []*path{p, q} {
+				c, tt, err := r.score(z)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := r.add(j, z, c, tt); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		p.toDual()
+		for _, x := range []struct {
+			name      string
+			got, want []float64
+		}{{"Ĝ", p.G, q.G}, {"K_S + λI + β11ᵀ", p.kl, q.kl}, {"a", p.a, q.a}} {
+			for i := range x.want {
+				if d := math.Abs(x.got[i] - x.want[i]); !(d <= 1e-9*(1+math.Abs(x.want[i]))) {
+					t.Fatalf("after %d steps, toDual's %s[%d] = %v, a dual path's %v", k, x.name, i, x.got[i], x.want[i])
+				}
+			}
+		}
+		if err := p.refresh(); err != nil {
+			t.Fatalf("after %d steps, refresh after toDual: %v", k, err)
+		}
+	}
+}
+
+// TestPathBuffersReturned checks that a fit hands its path's buffers back
+// to pathPool (release) so that the next fit can take them: after a fit
+// of a small problem the pool holds a pathBuffers whose selZ has room for
+// the path's columns. Up to 20 fits are tried, as the pool may drop an
+// item (the race detector drops a quarter of them on purpose).
+func TestPathBuffersReturned(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 36))
+	H, y := randDense(rng, 12, 40), randLabels(rng, 12)
+	o := Options{Lambda: 1, FeatureFactor: 1, MaxK: 5}
+	for range 20 {
+		pathPool = sync.Pool{}
+		fitT(t, nil, H, y, o)
+		if b, _ := pathPool.Get().(*pathBuffers); b != nil {
+			if cap(b.selZ) < 5*12 {
+				t.Fatalf("the pool's selZ has room for %d values, the path used %d", cap(b.selZ), 5*12)
+			}
+			return
+		}
+	}
+	t.Error("20 fits handed no path buffers back to pathPool")
+}
