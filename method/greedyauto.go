@@ -526,10 +526,13 @@ func ridgeUnbagged(ctx context.Context, Z *mat.Dense, y []float64, gram func() (
 					return w, nil
 				}
 				ws, err := linear.RidgeFromProducts(ctx, A, b, l)
+				if err != nil {
+					return nil, err // ws is nil (ctx done, a singular system)
+				}
 				for a, j := range cols {
 					w[j] = ws[a]
 				}
-				return w, err
+				return w, nil
 			}
 		}
 	}
