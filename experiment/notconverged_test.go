@@ -241,7 +241,12 @@ const goldenEnv = "GREEDYTL_WRITE_RECORDS_GOLDEN"
 // was written again, the same way, when the native multi-class fits came
 // to read their rows in content order (method.fitMultiScaled), which
 // moved greedytl-nway's C and accuracies and one multinomial-logistic C;
-// its records are of the same form, without not_converged.
+// its records are of the same form, without not_converged. binary.jsonl's
+// eight stacked-logistic records were written again (fit_seconds and
+// run_id kept) when stacked-logistic came to read its rows in content
+// order (9efdfb24: its folds follow the rows' content), which moved its C
+// in six of them and its accuracy in two; the other records are as
+// before.
 func TestRecordsAsBefore(t *testing.T) {
 	f := testFolder(t)
 	src := testSources(t, f)
