@@ -187,7 +187,10 @@ func TestPredictSourceScoresErrorsInBlocks(t *testing.T) {
 // TestPredictSourceScoresHoldBlocks checks that predict of .npy features
 // and source scores holds a block of them, not all: the live heap grows by
 // less than half the two matrices (a .npy file was read whole, and with
-// --source-scores both files were).
+// --source-scores both files were). The live heap is the test process's:
+// work of earlier tests still winding down in it once added 7 MB to
+// predict's 2 MB (CI), so the growth is the least of three runs — predict
+// reading whole grows it by the matrices' 16 MB every time.
 func TestPredictSourceScoresHoldBlocks(t *testing.T) {
 	smallBlocks(t, 1000)
 	const rows, cx, ch = 40000, 40, 10
@@ -212,11 +215,15 @@ func TestPredictSourceScoresHoldBlocks(t *testing.T) {
 	}
 	X, H := matrix("Xbig.npy", rows, cx, 3), matrix("Hbig.npy", rows, ch, 4)
 	size := uint64(rows * (cx + ch) * 8)
-	grew, code, stdout, stderr := liveHeapGrowth(func() (int, string, string) {
-		return cli(t, "", "predict", model, "--features", X, "--source-scores", H)
-	})
-	if code != 0 || strings.Count(stdout, "\n") != rows {
-		t.Fatalf("exit %d, %d lines: %s", code, strings.Count(stdout, "\n"), stderr)
+	grew := ^uint64(0)
+	for range 3 {
+		g, code, stdout, stderr := liveHeapGrowth(func() (int, string, string) {
+			return cli(t, "", "predict", model, "--features", X, "--source-scores", H)
+		})
+		if code != 0 || strings.Count(stdout, "\n") != rows {
+			t.Fatalf("exit %d, %d lines: %s", code, strings.Count(stdout, "\n"), stderr)
+		}
+		grew = min(grew, g)
 	}
 	if grew > size/2 {
 		t.Errorf("the live heap grew by %d bytes while predict read %d bytes of matrices, want at most half of it", grew, size)
