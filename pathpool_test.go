@@ -20,29 +20,11 @@ import (
 // before its last use, or twice) would change a selection, a weight or an
 // error. Run it with -race as well.
 func TestPathBuffersConcurrent(t *testing.T) {
-	rng := rand.New(rand.NewPCG(31, 32))
-	type fit struct {
-		H    *mat.Dense
-		y    []float64
-		o    Options
-		want *Model
-	}
-	var fits []fit
-	for _, m := range []int{8, 24, 40} {
-		for _, o := range []Options{
-			{Lambda: 0.5, FeatureFactor: 1, Sample: 9, Seed: 2, MaxK: 40},
-			{Lambda: 1, FeatureFactor: 1, MaxK: 30},
-			{FeatureFactor: 1, Sample: 5, Seed: 3, MaxK: 25, AutoLambda: true, StopAtMinLOO: true},
-		} {
-			H, y := randDense(rng, m, 100), randLabels(rng, m)
-			fits = append(fits, fit{H, y, o, nil})
-		}
-	}
-	for i := range fits {
-		f := &fits[i]
-		pathPool = sync.Pool{} // fresh buffers
-		f.want = fitT(t, nil, f.H, f.y, f.o)
-	}
+	fits := freshPoolFits(t, rand.New(rand.NewPCG(31, 32)), []int{8, 24, 40}, 100, []Options{
+		{Lambda: 0.5, FeatureFactor: 1, Sample: 9, Seed: 2, MaxK: 40},
+		{Lambda: 1, FeatureFactor: 1, MaxK: 30},
+		{FeatureFactor: 1, Sample: 5, Seed: 3, MaxK: 25, AutoLambda: true, StopAtMinLOO: true},
+	})
 	const workers, rounds = 4, 3
 	got := make([][]*Model, workers)
 	errs := make([]error, workers)
@@ -155,4 +137,33 @@ func TestPathBuffersReturned(t *testing.T) {
 		}
 	}
 	t.Error("20 fits handed no path buffers back to pathPool")
+}
+
+// poolFit is a fit of the path-pool tests: its problem, its options and
+// the model it makes from fresh buffers.
+type poolFit struct {
+	H    *mat.Dense
+	y    []float64
+	o    Options
+	want *Model
+}
+
+// freshPoolFits returns a fit for each of the sizes ms (rows of n random
+// columns, drawn from rng) and each of opts, with its model made with the
+// pool emptied of buffers first (what recycled buffers must not change).
+func freshPoolFits(t *testing.T, rng *rand.Rand, ms []int, n int, opts []Options) []poolFit {
+	t.Helper()
+	var fits []poolFit
+	for _, m := range ms {
+		for _, o := range opts {
+			H, y := randDense(rng, m, n), randLabels(rng, m)
+			fits = append(fits, poolFit{H, y, o, nil})
+		}
+	}
+	for i := range fits {
+		f := &fits[i]
+		pathPool = sync.Pool{} // fresh buffers
+		f.want = fitT(t, nil, f.H, f.y, f.o)
+	}
+	return fits
 }

@@ -7,8 +7,6 @@ import (
 	"reflect"
 	"sync"
 	"testing"
-
-	"gonum.org/v1/gonum/mat"
 )
 
 // TestDrawIsIntN checks that the sampled search's draw gives what
@@ -150,30 +148,12 @@ func TestSampleRenumber(t *testing.T) {
 // pool emptied of buffers, and with a copy of itself after the later fits
 // (a model sharing a recycled buffer would change).
 func TestPathBuffersRecycled(t *testing.T) {
-	rng := rand.New(rand.NewPCG(25, 26))
-	type fit struct {
-		H    *mat.Dense
-		y    []float64
-		o    Options
-		want *Model
-	}
-	var fits []fit
-	for _, m := range []int{8, 20, 40} {
-		for _, o := range []Options{
-			{Lambda: 1, FeatureFactor: 1, Sample: 9, Seed: 1, MaxK: 3},
-			{Lambda: 0.5, FeatureFactor: 1, Sample: 9, Seed: 2, MaxK: 50},
-			{Lambda: 1, FeatureFactor: 1, MaxK: 30},
-			{FeatureFactor: 1, Sample: 5, Seed: 3, MaxK: 25, AutoLambda: true, StopAtMinLOO: true},
-		} {
-			H, y := randDense(rng, m, 120), randLabels(rng, m)
-			fits = append(fits, fit{H, y, o, nil})
-		}
-	}
-	for i := range fits {
-		f := &fits[i]
-		pathPool = sync.Pool{} // fresh buffers
-		f.want = fitT(t, nil, f.H, f.y, f.o)
-	}
+	fits := freshPoolFits(t, rand.New(rand.NewPCG(25, 26)), []int{8, 20, 40}, 120, []Options{
+		{Lambda: 1, FeatureFactor: 1, Sample: 9, Seed: 1, MaxK: 3},
+		{Lambda: 0.5, FeatureFactor: 1, Sample: 9, Seed: 2, MaxK: 50},
+		{Lambda: 1, FeatureFactor: 1, MaxK: 30},
+		{FeatureFactor: 1, Sample: 5, Seed: 3, MaxK: 25, AutoLambda: true, StopAtMinLOO: true},
+	})
 	pathPool = sync.Pool{}
 	var got []*Model
 	for _, f := range fits {
