@@ -421,6 +421,19 @@ func writeScoreRows(w io.Writer, scores *mat.Dense) error {
 type inspectClass struct {
 	Class    string          `json:"class"`
 	Selected []inspectColumn `json:"selected"`
+	// Constant reports that the class's model (its score column) is
+	// constant to working precision by its weights alone
+	// (method.ClassWeightsConstant); absent otherwise.
+	Constant bool `json:"constant,omitempty"`
+	// Hyperparameters and Committee are those of a greedytl-auto class
+	// model, one class against the rest (its file's, as inspect of a
+	// binary greedytl-auto model gives them); absent for other models.
+	Hyperparameters map[string]float64    `json:"hyperparameters,omitempty"`
+	Committee       *method.AutoCommittee `json:"committee,omitempty"`
+	// weightSum is the class's Σ|w|·g (method.ClassWeightsConstant).
+	weightSum float64
+	// auto is the summary of a greedytl-auto class model, nil otherwise.
+	auto *inspectSummary
 }
 
 // inspectMultiSummary is inspect's JSON output for a multi-class model.
@@ -445,10 +458,22 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 	}
 	names, note := inspectNames(f.Info)
 	if sel, ok := m.Selected(); ok {
+		sums, constant, _ := method.ClassWeightsConstant(m)
+		classModels := method.ClassModels(m)
 		for k, sl := range sel {
 			ic := inspectClass{Class: sum.Classes[k], Selected: []inspectColumn{}}
 			for _, c := range sl.Columns {
 				ic.Selected = append(ic.Selected, inspectColumn{Kind: c.Kind(), Index: c.Index, Weight: c.Weight, Name: names.of(c.Kind(), c.Index)})
+			}
+			if k < len(constant) {
+				ic.Constant, ic.weightSum = constant[k], sums[k]
+			}
+			if k < len(classModels) {
+				if a, isAuto := classModels[k].(*method.AutoModel); isAuto {
+					cs := summarise(a)
+					nameColumns(cs.Selected, names)
+					ic.Hyperparameters, ic.Committee, ic.auto = cs.Hyperparameters, cs.Committee, &cs
+				}
 			}
 			sum.PerClass = append(sum.PerClass, ic)
 		}
@@ -479,6 +504,21 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 	}
 	for _, ic := range sum.PerClass {
 		fmt.Fprintf(s.out, "\nclass %s: %s\n", strconv.Quote(ic.Class), plural.Count(len(ic.Selected), "column", "columns"))
+		if ic.Constant {
+			fmt.Fprintf(s.out, "the class's model is %s\n", constantNote(len(ic.Selected), ic.weightSum))
+		}
+		if ic.auto != nil {
+			// As inspect of a binary greedytl-auto model: its
+			// hyperparameters, its committee and its combined model.
+			for _, k := range slices.Sorted(maps.Keys(ic.Hyperparameters)) {
+				fmt.Fprintf(s.out, "  %s = %g\n", k, ic.Hyperparameters[k])
+			}
+			fmt.Fprintln(s.out)
+			if err := inspectAuto(s, o, *ic.auto, names); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := printColumns(s.out, ic.Selected, false, o.top); err != nil {
 			return err
 		}
