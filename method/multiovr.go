@@ -364,40 +364,15 @@ func (o *ovrModel) Selected() ([]Selection, bool) {
 	return out, all
 }
 
-// ConstantClasses returns the classes of model whose models keep no
-// column of their own, and ok = whether model has per-column weights
-// (Selected) at all. Such a class is one whose Selection keeps no column
-// (its score is one constant) or, fitted one class against the rest by
-// average-kt, one whose model has no feature of non-zero weight: its
-// source weights, 1/n each, are average-kt's fixed prior (the average of
-// the sources), which every class's model shares, and its intercept is 0,
-// so that its score is that average over its root mean square on the
-// training rows, the same for every such class — nothing of the class's
-// own (prior then reports such a class). With a few examples a class such
-// classes take the rows by a constant (the first kind) or by a score they
-// share (the second) alone.
-func ConstantClasses(model MultiModel) (classes []int, prior, ok bool) {
-	sel, ok := model.Selected()
-	if !ok {
-		return nil, false, false
+// ClassModels returns the class models of a model fitted one class
+// against the rest (class k's binary model, positive class k), or nil for
+// any other multi-class model: inspect shows what each recorded of its
+// fit (greedytl-auto's committees).
+func ClassModels(model MultiModel) []Model {
+	if o, ok := model.(*ovrModel); ok {
+		return slices.Clone(o.models)
 	}
-	var models []Model
-	if o, isOVR := model.(*ovrModel); isOVR {
-		models = o.models
-	}
-	K := len(model.Classes())
-	for k, s := range sel {
-		if k >= K {
-			break
-		}
-		switch {
-		case len(s.Columns) == 0:
-			classes = append(classes, k)
-		case k < len(models) && models[k].Method() == (averageKT{}).Name() && s.Features() == 0:
-			classes, prior = append(classes, k), true
-		}
-	}
-	return classes, prior, true
+	return nil
 }
 
 // ovrFile is the "one-vs-rest" form.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 )
@@ -75,29 +74,39 @@ func TestConstantModelOfRoundingNoise(t *testing.T) {
 	}
 }
 
-// TestScoresConstant: scoresConstant's bound is n·ε times the larger of 1
-// and the largest |score|: spreads at the bound are constant, twice it
-// not; a score scale above 1 raises the bound with it; and scores a
-// genuine model's small spread apart (1e-10 on labels of ±1) are not.
-func TestScoresConstant(t *testing.T) {
-	eps := math.Nextafter(1, 2) - 1
-	for _, tc := range []struct {
-		scores []float64
-		want   bool
-	}{
-		{[]float64{0, 0, 0, 0}, true},
-		{[]float64{1e-20, -3e-20, 2e-20, 0}, true},
-		{[]float64{0, 4 * eps, 0, 0}, true},
-		{[]float64{0, 8 * eps, 0, 0}, false},
-		{[]float64{0.3, 0.3 + 2*eps, 0.3, 0.3}, true},
-		{[]float64{1024, 1024 + 4*1024*eps, 1024, 1024}, true},
-		{[]float64{1024, 1024 + 8*1024*eps, 1024, 1024}, false},
-		{[]float64{1e-10, -1e-10, 0, 0}, false},
-		{[]float64{0.5, -0.5}, false},
-	} {
-		spread, bound, got := scoresConstant(tc.scores)
-		if got != tc.want {
-			t.Errorf("scoresConstant(%v) = %v (spread %g, bound %g), want %v", tc.scores, got, spread, bound, tc.want)
+// TestConstantClassesOfRoundingNoise: the constant-model rule per class of
+// a model fitted one class against the rest. Four rows appear with labels
+// a and b, four others with a and c, so that a's indicator is ½ on every
+// distinct row and its least-squares model's exact weights are 0 (what
+// no-transfer and rls-srcfeat compute is rounding of ~1e-20), while b's
+// and c's tell the two sets of rows apart: the constant-classes warning
+// names a alone, as constant to working precision, as the binary fit's
+// constant-model warning does.
+func TestConstantClassesOfRoundingNoise(t *testing.T) {
+	R := [4][3]float64{{0.345584192064786, 0.8216181435011584, 0.33043707618338714}, {-1.303157231604361, 0.9053558666731177, 0.4463745723640113}, {-0.5369532353602852, 0.5811181041963531, 0.36457239618607573}, {0.294132496655526, 0.02842224131579679, 0.5467129866124469}}
+	S := [4][3]float64{{1.1, -0.4, 0.9}, {0.7, -1.2, 1.5}, {1.6, -0.2, 0.3}, {0.2, -0.9, 1.1}}
+	var xs, ys strings.Builder
+	for _, part := range []struct {
+		rows   [4][3]float64
+		labels []string
+	}{{R, []string{"a", "b"}}, {S, []string{"a", "c"}}} {
+		for _, l := range part.labels {
+			for _, r := range part.rows {
+				fmt.Fprintf(&xs, "%v,%v,%v\n", r[0], r[1], r[2])
+				fmt.Fprintln(&ys, l)
+			}
+		}
+	}
+	dir := t.TempDir()
+	X, y := writeText(t, dir, "X.csv", xs.String()), writeText(t, dir, "y.txt", ys.String())
+	for _, m := range []string{"no-transfer", "rls-srcfeat"} {
+		code, _, stderr := cli(t, "", "fit", "--method", m, "--features", X, "--labels", y, "--out", dir+"/"+m+".json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", m, code, stderr)
+		}
+		want := "greedytl: warning: the " + m + ` models of 1 of the 3 classes ("a") are constant to working precision: their scores on the 16 training examples differ by at most`
+		if !strings.Contains(stderr, want) {
+			t.Errorf("%s: no constant-classes warning of a's rounding noise:\n%s", m, stderr)
 		}
 	}
 }

@@ -243,13 +243,15 @@ order (unnamed ones draw the unnamed-source-scores warning).
 
 A fit that succeeds may warn about its model, on standard error
 ("greedytl: warning: ..."): constant-model, a binary model that keeps no
-column (its score is one constant: it tells no example from another);
-constant-classes, per-class models of a fit one
-class against the rest that keep no column (their scores are constant, so
-one class, which the warning names, takes the rows no other class scores
-higher), or, average-kt's, no feature (their scores are identical: the
-sources' average, which every class shares, over its root mean square on
-the training examples); one-class, a
+column (its score is one constant: it tells no example from another), or
+whose scores on the training examples differ by rounding alone (its
+weights are rounding noise); constant-classes, classes of a multi-class
+model that keep no column or whose scores differ by rounding alone (their
+scores are constant, so one class, which the warning names, takes the
+rows no other class scores higher), or, average-kt's one class against
+the rest, no feature (their scores are identical: the sources' average,
+which every class shares, over its root mean square on the training
+examples); one-class, a
 multi-class model that predicts one class for every training example
 though the labels hold several (a very unbalanced sample, or examples
 identical across classes); not-converged, runs of an
@@ -655,31 +657,20 @@ func warnSeedUnused(c *cobra.Command, s *streams, name string, draws bool) {
 }
 
 // warnConstantModel warns (code "constant-model") when the binary model,
-// fitted on train (its X and H), is constant to working precision: it
-// keeps no column (a linear model of no non-zero weight: with a handful of
-// examples, a method that chooses its own regularisation may choose the
-// empty model), or its scores on the training examples differ by no more
-// than the rounding of the fit's own arithmetic (scoresConstant: weights
-// of 1e-20 where the exact fit has none, as least squares leaves on labels
-// that cancel). Its score is then one constant, or one plus rounding: it
-// ranks no example above another but by rounding, and gives every example
-// the one label pos or neg (or one by the sign of rounding).
+// fitted on train (its X and H), is constant to working precision by the
+// constant-model rule (method.ConstantModel; docs/design.md §9, "Constant
+// models"): it keeps no column (a linear model of no non-zero weight: with
+// a handful of examples, a method that chooses its own regularisation may
+// choose the empty model), or its scores on the training examples differ by
+// no more than the rounding of the fit's own arithmetic (weights of 1e-20
+// where the exact fit has none, as least squares leaves on labels that
+// cancel). Its score is then one constant, or one plus rounding: it ranks
+// no example above another but by rounding, and gives every example the
+// one label pos or neg (or one by the sign of rounding).
 func warnConstantModel(s *streams, model method.Model, train method.Data, pos string, neg []string) {
-	sel, ok := model.Selected()
-	if !ok {
+	c, ok := method.ConstantModel(model, train)
+	if !ok || !c.Constant {
 		return
-	}
-	what := "keeps no column: its score is the same for every example"
-	if len(sel.Columns) > 0 {
-		scores, err := model.Predict(train)
-		if err != nil || len(scores) == 0 {
-			return
-		}
-		spread, bound, constant := scoresConstant(scores)
-		if !constant {
-			return
-		}
-		what = fmt.Sprintf("is constant to working precision: its scores on the %d training examples differ by at most %.3g, within the rounding of the fit's arithmetic on labels of ±1 (%.3g): its non-zero weights are rounding noise, not the data's", len(scores), spread, bound)
 	}
 	to, named := "the negative label", []string{pos} // named: every class the message names
 	if len(neg) == 1 {
@@ -688,37 +679,17 @@ func warnConstantModel(s *streams, model method.Model, train method.Data, pos st
 	}
 	s.warn(warning{Code: "constant-model", Classes: named,
 		Message: fmt.Sprintf("the %s model %s, so it ranks none above another and predicts %q or %s for all of them alike%s",
-			model.Method(), what, pos, to, tryDefault(model.Method(), method.Recommended, ""))})
+			model.Method(), constantWhat(c, "its"), pos, to, tryDefault(model.Method(), method.Recommended, ""))})
 }
 
-// scoresConstant reports whether a binary model's scores on its n training
-// examples are constant to working precision — spread, their range (max −
-// min), at most bound = n·ε·max(1, max |score|), ε the float64 rounding
-// unit (2⁻⁵²) — and returns spread and bound.
-//
-// Why that bound: a fit's targets are the labels ±1 (a least-squares fit's
-// targets; a logistic fit's margins are on the same scale). Every quantity
-// a fit derives from them — the labels' mean, each Σᵢ zᵢⱼ·yᵢ of the
-// standardised columns — is a sum over the n examples of terms of
-// magnitude up to about 1, whose computed value is uncertain by up to
-// about n·ε (the rounding bound of a sum of n terms, γₙ = nε/(1−nε)), and
-// a score above 1 in magnitude by n·ε of itself. Score differences within
-// that are what rounding leaves where the exact fit finds nothing to tell
-// the examples apart (weights of 1e-20 on labels that cancel exactly):
-// they are not the data's. A genuine model cannot be that flat: the
-// methods weight standardised columns (or fit scores on the labels'
-// scale), so however large or small a feature's values, and however small
-// its weight in the feature's own units, a model that tells the training
-// examples apart moves its scores on the labels' scale, far above n·ε
-// (a ridge of λ = 10⁴ on eight examples still spreads them by about 10⁻⁴).
-func scoresConstant(scores []float64) (spread, bound float64, constant bool) {
-	lo, hi, scale := math.Inf(1), math.Inf(-1), 1.0
-	for _, v := range scores {
-		lo, hi, scale = min(lo, v), max(hi, v), max(scale, math.Abs(v))
+// constantWhat says why the constant-model rule holds for c, a model's
+// (its, "its") or several classes' ("their"): it keeps no column, or its
+// scores on the training examples differ by rounding alone.
+func constantWhat(c method.Constancy, its string) string {
+	if c.NoColumn {
+		return "keeps no column: " + its + " score is the same for every example"
 	}
-	spread = hi - lo
-	bound = float64(len(scores)) * 0x1p-52 * scale
-	return spread, bound, spread <= bound
+	return fmt.Sprintf("is constant to working precision: %s scores on the %d training examples differ by at most %.3g, within the rounding of the fit's arithmetic on labels of ±1 (%.3g): %s non-zero weights are rounding noise, not the data's", its, c.Rows, c.Spread, c.Bound, its)
 }
 
 // tryDefault is a warning's advice to try def, the default method, for a

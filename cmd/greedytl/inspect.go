@@ -68,10 +68,21 @@ A name holding a hidden character (a control, a bidi control, a zero-width
 one) is shown in the table quoted and escaped ("\u200bcat"); --json holds
 the name itself.
 
+A model that its weights alone make constant to working precision — it
+keeps no column, or its weights on the standardised columns sum to at most
+ε = 2⁻⁵² in absolute value, rounding noise (docs/design.md §9, "Constant
+models"; fit warns of it, constant-model) — is marked so, with "constant":
+true in --json.
+
 For a multi-class model inspect shows, per class, the columns of non-zero
 weight by decreasing |weight| (--json: "per_class" of {"class", "selected"});
 nearest-neighbour and simpleshot models compare whole rows and have none,
-nor have dictionary's class models (one class against the rest).`,
+nor have dictionary's class models (one class against the rest). A class
+whose model is constant by its weights alone is marked so ("constant": true
+in its entry; a native model's class only when it keeps no column). Fitted
+one class against the rest by greedytl-auto, each class's model is shown as
+a binary greedytl-auto model is: its hyperparameters, its committee and its
+combined model (--json: the class's "hyperparameters" and "committee").`,
 		Example: `  greedytl inspect model.json
   greedytl inspect --json model.json | jq '.selected[] | select(.kind == "source")'
   greedytl fit --features X.npy --labels y.txt | greedytl inspect -`,
@@ -113,6 +124,12 @@ type inspectSummary struct {
 	// dictionary method), whose Selected is empty.
 	noWeights bool
 	Selected  []inspectColumn `json:"selected"`
+	// Constant reports that the model is constant to working precision by
+	// its weights alone (method.WeightsConstant): it keeps no column, or its
+	// weights are rounding noise; absent otherwise.
+	Constant bool `json:"constant,omitempty"`
+	// weightSum is the weights' Σ|w|·g when Constant (method.WeightsConstant).
+	weightSum float64
 	// Sources is the sources directory the file records (fit --sources).
 	Sources *source.ID `json:"sources,omitempty"`
 	// Committee is greedytl-auto's record of its members.
@@ -141,7 +158,21 @@ func summarise(m method.Model) inspectSummary {
 	}
 	sum.Greedy = sel.Greedy
 	sum.Selected = inspectColumns(sel)
+	sum.weightSum, sum.Constant, _ = method.WeightsConstant(m)
 	return sum
+}
+
+// constantNote is inspect's note of a model (its: "its", or a class's
+// model: "the class's") that is constant to working precision by its
+// weights alone (method.WeightsConstant; docs/design.md §9, "Constant
+// models"): it keeps no column (columns 0), or its weights, summing to sum
+// in absolute value, are rounding noise. Fit warns of such a model
+// (constant-model, constant-classes).
+func constantNote(columns int, sum float64) string {
+	if columns == 0 {
+		return "constant: it keeps no column, so its score is the same for every example"
+	}
+	return fmt.Sprintf("constant to working precision: its weights on the standardised columns sum to %.3g in absolute value, at most ε = %.3g, so they are rounding noise, not the data's, and it ranks no example above another", sum, 0x1p-52)
 }
 
 // inspectColumns returns the columns of sel as inspect shows them.
@@ -197,6 +228,9 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 		fmt.Fprintf(s.out, "%s; the model %s\n", trained, sparseCodesNote)
 	} else {
 		fmt.Fprintf(s.out, "%s; %d of the %s with non-zero weight\n", trained, len(sum.Selected), plural.Count(sum.NumFeatures+sum.NumSources, "column", "columns"))
+		if sum.Constant {
+			fmt.Fprintf(s.out, "the model is %s\n", constantNote(len(sum.Selected), sum.weightSum))
+		}
 	}
 	if src := sum.Sources; src != nil {
 		fmt.Fprintln(s.out, sourcesLine(src))

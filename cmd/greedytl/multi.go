@@ -125,7 +125,7 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 	}
 	// After the fit: a failed fit says only why.
 	warnSeedUnused(c, s, mm.Name(), method.DrawsAtRandom(mm, cols(X), cols(H)))
-	if !warnConstantClasses(s, model, X, H) {
+	if !warnConstantClasses(c.Context(), s, model, X, H) {
 		// A stop during the check skips its warning, not the model: the
 		// fit is finished, and is written (exit 128+n as the work finished).
 		if err := warnOneClass(c.Context(), s, model, d, cls); err != nil && c.Context().Err() == nil {
@@ -421,6 +421,19 @@ func writeScoreRows(w io.Writer, scores *mat.Dense) error {
 type inspectClass struct {
 	Class    string          `json:"class"`
 	Selected []inspectColumn `json:"selected"`
+	// Constant reports that the class's model (its score column) is
+	// constant to working precision by its weights alone
+	// (method.ClassWeightsConstant); absent otherwise.
+	Constant bool `json:"constant,omitempty"`
+	// Hyperparameters and Committee are those of a greedytl-auto class
+	// model, one class against the rest (its file's, as inspect of a
+	// binary greedytl-auto model gives them); absent for other models.
+	Hyperparameters map[string]float64    `json:"hyperparameters,omitempty"`
+	Committee       *method.AutoCommittee `json:"committee,omitempty"`
+	// weightSum is the class's Σ|w|·g (method.ClassWeightsConstant).
+	weightSum float64
+	// auto is the summary of a greedytl-auto class model, nil otherwise.
+	auto *inspectSummary
 }
 
 // inspectMultiSummary is inspect's JSON output for a multi-class model.
@@ -445,10 +458,22 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 	}
 	names, note := inspectNames(f.Info)
 	if sel, ok := m.Selected(); ok {
+		sums, constant, _ := method.ClassWeightsConstant(m)
+		classModels := method.ClassModels(m)
 		for k, sl := range sel {
 			ic := inspectClass{Class: sum.Classes[k], Selected: []inspectColumn{}}
 			for _, c := range sl.Columns {
 				ic.Selected = append(ic.Selected, inspectColumn{Kind: c.Kind(), Index: c.Index, Weight: c.Weight, Name: names.of(c.Kind(), c.Index)})
+			}
+			if k < len(constant) {
+				ic.Constant, ic.weightSum = constant[k], sums[k]
+			}
+			if k < len(classModels) {
+				if a, isAuto := classModels[k].(*method.AutoModel); isAuto {
+					cs := summarise(a)
+					nameColumns(cs.Selected, names)
+					ic.Hyperparameters, ic.Committee, ic.auto = cs.Hyperparameters, cs.Committee, &cs
+				}
 			}
 			sum.PerClass = append(sum.PerClass, ic)
 		}
@@ -479,6 +504,21 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 	}
 	for _, ic := range sum.PerClass {
 		fmt.Fprintf(s.out, "\nclass %s: %s\n", strconv.Quote(ic.Class), plural.Count(len(ic.Selected), "column", "columns"))
+		if ic.Constant {
+			fmt.Fprintf(s.out, "the class's model is %s\n", constantNote(len(ic.Selected), ic.weightSum))
+		}
+		if ic.auto != nil {
+			// As inspect of a binary greedytl-auto model: its
+			// hyperparameters, its committee and its combined model.
+			for _, k := range slices.Sorted(maps.Keys(ic.Hyperparameters)) {
+				fmt.Fprintf(s.out, "  %s = %g\n", k, ic.Hyperparameters[k])
+			}
+			fmt.Fprintln(s.out)
+			if err := inspectAuto(s, o, *ic.auto, names); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := printColumns(s.out, ic.Selected, false, o.top); err != nil {
 			return err
 		}
@@ -486,24 +526,34 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 	return nil
 }
 
-// warnConstantClasses warns (code "constant-classes") when the per-class
-// models of model (one-vs-rest: Selected per class) include some that keep
-// no column of their own (method.ConstantClasses), and reports whether it
-// warned. Such a class's score is one constant, the same for every row
-// (or, average-kt's, the average of the sources that every class's model
-// shares, plus the class's intercept): with a couple of examples a class,
-// a method that chooses its own regularisation (the sparse baselines) may
-// choose the empty model for most classes, and the model then predicts one
-// class for most rows. The warning names that class, the one of those
-// whose score is the highest on the first training row (the first of them
-// on a tie, as Predict breaks ties), read from the model's scores of that
-// row (X and H, either nil when absent): after the one-vs-rest scaling a
-// constant score is its sign, and a class-balanced model's constant, an
-// intercept 0 but for rounding, may be of either sign, so that it need not
-// be the first of them.
-func warnConstantClasses(s *streams, model method.MultiModel, X, H *mat.Dense) bool {
-	empty, prior, ok := method.ConstantClasses(model)
-	if !ok || len(empty) == 0 {
+// warnConstantClasses warns (code "constant-classes") when the constant-
+// model rule (method.ConstantClasses; docs/design.md §9, "Constant
+// models") holds for some classes of model, fitted on X and H (either nil
+// when absent), and reports whether it warned: classes whose models keep
+// no column of their own, or whose scores on the training examples differ
+// by rounding alone. Such a class's score is one constant, the same for
+// every row, or one plus rounding (or, average-kt's, the average of the
+// sources that every class's model shares, plus the class's intercept):
+// with a couple of examples a class, a method that chooses its own
+// regularisation (the sparse baselines) may choose the empty model for
+// most classes, and the model then predicts one class for most rows. The
+// warning names that class, the one of those whose score is the highest
+// on the first training row (the first of them on a tie, as Predict breaks
+// ties), read from the model's scores of that row: after the one-vs-rest
+// scaling a constant score is its sign, and a class-balanced model's
+// constant, an intercept 0 but for rounding, may be of either sign, so
+// that it need not be the first of them. A stop (ctx done) during the
+// check skips the warning.
+func warnConstantClasses(ctx context.Context, s *streams, model method.MultiModel, X, H *mat.Dense) bool {
+	var train method.Data
+	if X != nil {
+		train.X = X
+	}
+	if H != nil {
+		train.H = H
+	}
+	found, ok, err := method.ConstantClasses(ctx, model, train)
+	if err != nil || !ok || len(found) == 0 {
 		return false
 	}
 	names := model.Classes()
@@ -514,25 +564,46 @@ func warnConstantClasses(s *streams, model method.MultiModel, X, H *mat.Dense) b
 	if H != nil {
 		first.H = H.Slice(0, 1, 0, H.RawMatrix().Cols)
 	}
-	takes := empty[0] // the class that takes the rows
+	takes := found[0].Class // the class that takes the rows
 	if scores, err := model.Scores(first); err == nil {
-		for _, k := range empty {
-			if scores.At(0, k) > scores.At(0, takes) {
-				takes = k
+		for _, c := range found {
+			if scores.At(0, c.Class) > scores.At(0, takes) {
+				takes = c.Class
 			}
 		}
 	}
-	emptyNames := make([]string, len(empty))
-	for i, k := range empty {
-		emptyNames[i] = names[k]
+	var emptyNames, roundNames []string
+	var round []method.ClassConstancy
+	prior := false
+	for _, c := range found {
+		if c.NoColumn || c.Prior {
+			emptyNames = append(emptyNames, names[c.Class])
+			prior = prior || c.Prior
+		} else {
+			round, roundNames = append(round, c), append(roundNames, names[c.Class])
+		}
 	}
 	what := "keep no column: their scores are constant"
 	if prior {
 		what = "keep no column of their own (no feature and no intercept, only the sources' average, which every class's model shares): their scores are identical, that average over its root mean square on the training examples"
 	}
-	s.warn(warning{Code: "constant-classes", Classes: emptyNames,
+	if len(round) > 0 {
+		spreads, bounds := make([]string, len(round)), make([]string, len(round))
+		for i, c := range round {
+			spreads[i], bounds[i] = fmt.Sprintf("%.3g", c.Spread), fmt.Sprintf("%.3g", c.Bound)
+		}
+		r := fmt.Sprintf("are constant to working precision: their scores on the %d training examples differ by at most %s, within the rounding of the fit's arithmetic on labels of ±1 (%s): their non-zero weights are rounding noise, not the data's",
+			round[0].Rows, strings.Join(spreads, ", "), strings.Join(bounds, ", "))
+		if len(emptyNames) == 0 {
+			what = r
+		} else {
+			what += fmt.Sprintf(", or (%s) %s", strings.Join(quoteAll(roundNames), ", "), r)
+		}
+	}
+	all := append(emptyNames, roundNames...)
+	s.warn(warning{Code: "constant-classes", Classes: all,
 		Message: fmt.Sprintf("the %s models of %d of the %d classes (%s) %s, so the rows no other class scores higher go to %q%s",
-			model.Method(), len(empty), len(names), strings.Join(quoteAll(emptyNames), ", "), what, names[takes], tryDefault(model.Method(), method.RecommendedMulti, " a class"))})
+			model.Method(), len(all), len(names), strings.Join(quoteAll(all), ", "), what, names[takes], tryDefault(model.Method(), method.RecommendedMulti, " a class"))})
 	return true
 }
 

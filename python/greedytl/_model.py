@@ -824,6 +824,15 @@ class Scorer:
         neighbour, centroids)."""
         return None
 
+    def weights_constant(self):
+        """method.WeightsConstant: whether the model's weights alone make
+        it constant to working precision (docs/design.md §9, "Constant
+        models"): Σ|w_j|·g_j ≤ ε = 2⁻⁵², g_j the population standard
+        deviation of column j as weighted (1 standardised, γ for a GreedyTL
+        feature), summed in greedytl's order.  None when the rule does not
+        apply (no per-column weights)."""
+        return None
+
     def inspection(self, source_names=None):
         """What ``greedytl inspect --json`` prints of the model file, from
         the file alone.  The feature columns are named (``"name"``) by
@@ -858,6 +867,18 @@ class Scorer:
             out["per_class"] = [] if sel is None else [
                 {"class": c, "selected": named(cols, ("kind", "index", "weight"))}
                 for c, cols in zip(self.classes, sel)]
+            constant = self.class_weights_constant() if sel is not None else None
+            for k, pc in enumerate(out["per_class"]):
+                if constant is not None and constant[k]:
+                    pc["constant"] = True
+                if self.form == "one-vs-rest" and self.models[k].method.split(":")[0] == "greedytl-auto":
+                    # inspect shows a greedytl-auto class model as a binary
+                    # one: its hyperparameters and committee.
+                    d = self.models[k].doc
+                    if d.get("hyperparameters"):
+                        pc["hyperparameters"] = copy.deepcopy(d["hyperparameters"])
+                    if d.get("committee") is not None:
+                        pc["committee"] = copy.deepcopy(d["committee"])
         else:
             # The column counts, as inspect gives them for every binary
             # model, a dictionary model's (no per-column weights) included.
@@ -866,6 +887,8 @@ class Scorer:
                     out[k] = getattr(self, k)
             out["greedy"] = sel is not None and self.greedy
             out["selected"] = named(sel or [], ("kind", "index", "weight", "reg_error", "loo_error"))
+            if self.weights_constant():
+                out["constant"] = True
         for k in ("sources", "committee"):
             if doc.get(k) is not None:
                 out[k] = copy.deepcopy(doc[k])
@@ -950,6 +973,9 @@ class LinearScorer(Scorer):
 
     def selection(self):
         return _linear_selection(self.wx, self.wh)
+
+    def weights_constant(self):
+        return _sum_abs(self.wx) + _sum_abs(self.wh) <= _EPSILON
 
     def _scores(self, X, H, rows):
         f = np.full(rows, self.b)
@@ -1137,6 +1163,13 @@ class GreedyScorer(Scorer):
         return [{"kind": kind, "index": index, "weight": w,
                  "reg_error": float(c.get("reg_error", 0)), "loo_error": float(c.get("loo_error", 0))}
                 for (kind, index, w, _, _), c in zip(self.columns, self.doc.get("columns") or [])]
+
+    def weights_constant(self):
+        gamma = float(self._options.get("gamma", 0))
+        total = 0.0
+        for kind, _, w, _, _ in self.columns:
+            total += abs(w) * (gamma if kind == "feature" else 1.0)
+        return total <= _EPSILON
 
     def _scores(self, X, H, rows):
         f = np.zeros(rows)
@@ -1484,6 +1517,19 @@ class MultiScorer(Scorer):
             self.doc = dict(self.doc, **{name: [m.doc for m in parts]})
         return parts
 
+    def class_weights_constant(self):
+        """method.ClassWeightsConstant: per class, whether its model is
+        constant by its weights alone — one class against the rest, each
+        class model's weights_constant; a native linear model's class only
+        when its row of weights is all 0 (its scales may be moderated) —
+        or None for the other forms."""
+        if self.form == "one-vs-rest":
+            c = [m.weights_constant() for m in self.models]
+            return None if any(v is None for v in c) else c
+        if self.form == "linear":
+            return [_sum_abs(wx) + _sum_abs(wh) == 0 for wx, wh in zip(self.wx, self.wh)]
+        return None
+
     def selection(self):
         if self.form == "linear":
             return [_linear_selection(wx, wh) for wx, wh in zip(self.wx, self.wh)]
@@ -1554,6 +1600,19 @@ class MultiScorer(Scorer):
         for w, m in zip(self.weights, self.members):
             S += w * _softmax_rows(m._finite_scores(X, H, rows))
         return S
+
+
+# ε = 2⁻⁵², the constant-model rule's (method.WeightsConstant).
+_EPSILON = 2.0 ** -52
+
+
+def _sum_abs(w):
+    """Σ|w_j|, summed in order as greedytl sums it (sum()'s compensated
+    sum may differ in the last bits)."""
+    total = 0.0
+    for v in np.asarray(w, dtype=np.float64).tolist():
+        total += abs(v)
+    return total
 
 
 def _linear_selection(wx, wh):

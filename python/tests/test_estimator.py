@@ -4222,11 +4222,12 @@ def _check_tally(committee, fits):
 def test_committee_tallies_agree_with_inspect(multiclass_cli, tmp_path):
     """greedytl-auto's committee records and vote tallies as the estimator
     exposes them — inspection_["committee"] of a binary model; model_, the
-    one record of each class of a fit one class against the rest, which
-    inspect --json does not print for a multi-class file — are what greedytl
-    inspect --json prints of the model file (binary) and of each class's
-    model taken out as a file of its own (one against the rest; also as
-    greedytl.read_model reads that file), and each tally has the properties
+    one record of each class of a fit one class against the rest, and
+    inspection_["per_class"][k]["committee"] — are what greedytl inspect
+    --json prints of the model file (binary; one against the rest, each
+    class's "committee" in "per_class") and of each class's model taken out
+    as a file of its own (one against the rest; also as greedytl.read_model
+    reads that file), and each tally has the properties
     of its definition (_check_tally): with one fit (single_fit=1) it is the
     whole-sample members' choices exactly."""
     cli = multiclass_cli
@@ -4247,8 +4248,13 @@ def test_committee_tallies_agree_with_inspect(multiclass_cli, tmp_path):
             records = [(clf.inspection_["committee"], clf.hyperparameters_)]
         else:
             assert "committee" not in clf.inspection_
+            whole = tmp_path / "multi.json"
+            whole.write_text(json.dumps(clf.model_))
+            per_class = json.loads(run(cli, "inspect", "--json", whole))["per_class"]
             records = []
             for k, m in enumerate(clf.model_["models"]):
+                assert per_class[k]["committee"] == clf.inspection_["per_class"][k]["committee"] == m["committee"], (method, k)
+                assert per_class[k]["hyperparameters"] == m["hyperparameters"], (method, k)
                 path = tmp_path / "class{}.json".format(k)
                 path.write_text(json.dumps(m))
                 want = json.loads(run(cli, "inspect", "--json", path))
@@ -4406,3 +4412,39 @@ def test_whole_settings_in_digits(tmp_path):
     old = tmp_path / "old.json"
     old.write_text(json.dumps(old_doc))
     assert greedytl.read_model(old).method == "greedytl:max_k=1000000"
+
+
+def test_inspection_marks_constant_models_as_inspect_does(multiclass_cli, tmp_path):
+    """The constant-model rule by the weights alone (docs/design.md §9,
+    "Constant models"): read_model(...).inspection() marks the models and
+    classes greedytl inspect --json marks ("constant": true), and no
+    other. Rows that appear once with each label leave least-squares fits
+    weights of ~1e-20, rounding (binary, and class "a" of a fit one class
+    against the rest whose other classes tell the rows apart); the same
+    rows with the labels following their signs make a genuine model."""
+    cli = multiclass_cli
+    R = [[0.345584192064786, 0.8216181435011584, 0.33043707618338714],
+         [-1.303157231604361, 0.9053558666731177, 0.4463745723640113],
+         [-0.5369532353602852, 0.5811181041963531, 0.36457239618607573],
+         [0.294132496655526, 0.02842224131579679, 0.5467129866124469]]
+    S = [[1.1, -0.4, 0.9], [0.7, -1.2, 1.5], [1.6, -0.2, 0.3], [0.2, -0.9, 1.1]]
+    cases = {
+        "noise": (R + R, ["1"] * 4 + ["-1"] * 4),
+        "genuine": (R + [[-v for v in r] for r in R], ["1"] * 4 + ["-1"] * 4),
+        "classes": (R + R + S + S, ["a"] * 4 + ["b"] * 4 + ["a"] * 4 + ["c"] * 4),
+    }
+    marked = {}
+    for name, (X, y) in cases.items():
+        np.savetxt(tmp_path / "X.csv", np.array(X), delimiter=",", fmt="%r")
+        (tmp_path / "y.txt").write_text("\n".join(y) + "\n")
+        for method in ("no-transfer", "greedytl"):
+            path = tmp_path / "{}-{}.json".format(name, method)
+            run(cli, "fit", "--method", method, "--features", tmp_path / "X.csv", "--labels", tmp_path / "y.txt",
+                "--out", path)
+            want = json.loads(run(cli, "inspect", "--json", path))
+            assert greedytl.read_model(path).inspection() == want, (name, method)
+            marked[name, method] = (want.get("constant", False) if "per_class" not in want
+                                    else [pc.get("constant", False) for pc in want["per_class"]])
+    assert marked["noise", "no-transfer"] is True
+    assert marked["genuine", "no-transfer"] is False
+    assert marked["classes", "no-transfer"] == [True, False, False]
