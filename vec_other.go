@@ -44,3 +44,13 @@ func standardizePair(r0, r1 *float64, stride, m int, invN, gamma float64, d0, d1
 func gatherColumns(data []float64, stride, m, cols int, js []int, block []float64, w int) {
 	gatherColumnsGo(data, stride, m, cols, js, block, w)
 }
+
+// sumRows is sumRowsGo where there is no vector kernel.
+func sumRows(rows *float64, stride, m, w int, acc *float64) {
+	sumRowsGo(rows, stride, m, w, acc)
+}
+
+// sqDevRows is sqDevRowsGo where there is no vector kernel.
+func sqDevRows(rows *float64, stride, m, w int, mean, acc *float64) {
+	sqDevRowsGo(rows, stride, m, w, mean, acc)
+}
