@@ -288,11 +288,7 @@ func writeBlock[T float32 | float64](ctx context.Context, e *exactEngine, z []T,
 			row := b.raw.Data[i*b.raw.Stride : i*b.raw.Stride+b.cols]
 			zrow := z[i*n+w0 : i*n+w1]
 			if all {
-				mean, f := mean[:len(row)], f[:len(row)]
-				zrow = zrow[:len(row)]
-				for k, v := range row {
-					zrow[k] = T((v - mean[k]) * f[k])
-				}
+				standardizeRow(zrow[:len(row)], row, mean, f)
 				continue
 			}
 			for k, j := range glob {

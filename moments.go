@@ -155,3 +155,54 @@ func standardizePairGo(r0, r1 *float64, stride, m int, invN, gamma float64, d0, 
 	}
 	return plain
 }
+
+// standardizeRowGo is standardizeRowAVX's definition: dst[k] = (v[k] −
+// mean[k])·f[k] for k < n, writeBlock's arithmetic for a row of the block.
+func standardizeRowGo(n int, v, mean, f, dst *float64) {
+	vs, ms, fs, ds := unsafe.Slice(v, n), unsafe.Slice(mean, n), unsafe.Slice(f, n), unsafe.Slice(dst, n)
+	for k := range ds {
+		ds[k] = (vs[k] - ms[k]) * fs[k]
+	}
+}
+
+// standardizeRow32Go is standardizeRow32AVX's definition: dst[k] =
+// float32((v[k] − mean[k])·f[k]) for k < n, writeBlock's arithmetic for a
+// row of the float32 block.
+func standardizeRow32Go(n int, v, mean, f *float64, dst *float32) {
+	vs, ms, fs, ds := unsafe.Slice(v, n), unsafe.Slice(mean, n), unsafe.Slice(f, n), unsafe.Slice(dst, n)
+	for k := range ds {
+		ds[k] = float32((vs[k] - ms[k]) * fs[k])
+	}
+}
+
+// standardizeRow sets dst[k] = (v[k] − mean[k])·f[k], rounded to T, for
+// k < len(dst) (v, mean and f at least as long), as standardizeRowGo and
+// standardizeRow32Go do: the columns in multiples of four through the
+// vector kernel where there is one, the rest here.
+func standardizeRow[T float32 | float64](dst []T, v, mean, f []float64) {
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	v, mean, f = v[:n], mean[:n], f[:n]
+	n4 := 0
+	if haveAVX {
+		n4 = n &^ 3
+	}
+	switch d := any(dst).(type) {
+	case []float64:
+		if n4 > 0 {
+			standardizeRowAVX(n4, &v[0], &mean[0], &f[0], &d[0])
+		}
+		if n4 < n {
+			standardizeRowGo(n-n4, &v[n4], &mean[n4], &f[n4], &d[n4])
+		}
+	case []float32:
+		if n4 > 0 {
+			standardizeRow32AVX(n4, &v[0], &mean[0], &f[0], &d[0])
+		}
+		if n4 < n {
+			standardizeRow32Go(n-n4, &v[n4], &mean[n4], &f[n4], &d[n4])
+		}
+	}
+}

@@ -104,3 +104,15 @@ func sqDevRows(rows *float64, stride, m, w int, mean, acc *float64) {
 	}
 	sqDevRowsGo(rows, stride, m, w, mean, acc)
 }
+
+// standardizeRowAVX is standardizeRowGo's vector kernel
+// (moments_amd64.s), for n a positive multiple of four.
+//
+//go:noescape
+func standardizeRowAVX(n int, v, mean, f, dst *float64)
+
+// standardizeRow32AVX is standardizeRow32Go's vector kernel
+// (moments_amd64.s), for n a positive multiple of four.
+//
+//go:noescape
+func standardizeRow32AVX(n int, v, mean, f *float64, dst *float32)

@@ -54,3 +54,13 @@ func sumRows(rows *float64, stride, m, w int, acc *float64) {
 func sqDevRows(rows *float64, stride, m, w int, mean, acc *float64) {
 	sqDevRowsGo(rows, stride, m, w, mean, acc)
 }
+
+// standardizeRowAVX is standardizeRowGo where there is no vector kernel
+// (standardizeRow does not call it: haveAVX is false).
+func standardizeRowAVX(n int, v, mean, f, dst *float64) { standardizeRowGo(n, v, mean, f, dst) }
+
+// standardizeRow32AVX is standardizeRow32Go where there is no vector
+// kernel (standardizeRow does not call it: haveAVX is false).
+func standardizeRow32AVX(n int, v, mean, f *float64, dst *float32) {
+	standardizeRow32Go(n, v, mean, f, dst)
+}

@@ -165,6 +165,52 @@ func TestMomentsRows(t *testing.T) {
 	}
 }
 
+// TestStandardizeRow checks standardizeRow, in float64 and float32 (the
+// vector kernels where there are some), against the definitions
+// standardizeRowGo and standardizeRow32Go, bit for bit, and the
+// definitions against standardizeColumn (rounded to float32 for the
+// float32 block): over row lengths that exercise the kernels' sixteen-
+// and four-column loops and the rest, values of every magnitude, factors
+// that overflowed (+Inf), and standardised values beyond float32's range.
+func TestStandardizeRow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 28))
+	for trial := 0; trial < 3000; trial++ {
+		n := rng.IntN(41)
+		v, mean, f := make([]float64, n), make([]float64, n), make([]float64, n)
+		for k := range v {
+			v[k] = randomColumnValue(rng, rng.IntN(6))
+			mean[k] = randomColumnValue(rng, rng.IntN(6))
+			f[k] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(61)-30))
+			if rng.IntN(20) == 0 {
+				f[k] = math.Inf(1)
+			}
+		}
+		got64, want64 := make([]float64, n), make([]float64, n)
+		got32, want32 := make([]float32, n), make([]float32, n)
+		standardizeRow(got64, v, mean, f)
+		standardizeRow(got32, v, mean, f)
+		if n > 0 {
+			standardizeRowGo(n, &v[0], &mean[0], &f[0], &want64[0])
+			standardizeRow32Go(n, &v[0], &mean[0], &f[0], &want32[0])
+		}
+		for k := 0; k < n; k++ {
+			var col [1]float64
+			standardizeColumn(col[:], v[k:k+1], 1, mean[k], 1, f[k])
+			if math.IsInf(f[k], 1) {
+				col[0] = (v[k] - mean[k]) * f[k] // standardizeColumn divides instead; writeBlock rewrites such columns
+			}
+			switch {
+			case math.Float64bits(got64[k]) != math.Float64bits(want64[k]):
+				t.Fatalf("trial %d (n=%d): standardizeRow float64 [%d] = %v, standardizeRowGo %v", trial, n, k, got64[k], want64[k])
+			case math.Float32bits(got32[k]) != math.Float32bits(want32[k]):
+				t.Fatalf("trial %d (n=%d): standardizeRow float32 [%d] = %v, standardizeRow32Go %v", trial, n, k, got32[k], want32[k])
+			case math.Float64bits(want64[k]) != math.Float64bits(col[0]) || math.Float32bits(want32[k]) != math.Float32bits(float32(col[0])):
+				t.Fatalf("trial %d: standardizeRowGo [%d] = %v, standardizeRow32Go %v; standardizeColumn %v", trial, k, want64[k], want32[k], col[0])
+			}
+		}
+	}
+}
+
 // TestStandardizePair checks standardizePair (the vector kernel where
 // there is one) against its Go definition standardizePairGo, bit for bit
 // (the verdict of each group, and for a plain group its statistics and
