@@ -97,14 +97,17 @@ func badColumn(b *inputMatrix, j int) error {
 
 // rowStatsScratch is rowStats' scratch, reused across calls.
 type rowStatsScratch struct {
-	pad []float64 // the last columns of a block, padded to four
-	col []float64 // one column, for standardize's fallbacks
+	pad      []float64 // the last columns of a block, padded to four
+	col      []float64 // one column, for standardize's fallbacks
+	acc      []float64 // momentsRows' accumulators
+	mean, ss []float64 // the columns' means and sums of squared deviations
 }
 
 // trim drops the scratch buffers that hold more than maxPooled floats,
 // before their owner goes back to a pool.
 func (sc *rowStatsScratch) trim() {
 	sc.pad, sc.col = trimPooled(sc.pad), trimPooled(sc.col)
+	sc.acc, sc.mean, sc.ss = trimPooled(sc.acc), trimPooled(sc.mean), trimPooled(sc.ss)
 }
 
 // trimPooled returns b, or nil when it holds more than maxPooled floats: a
@@ -122,11 +125,15 @@ func trimPooled(b []float64) []float64 {
 // standardizeChunk computes them: it writes st[:nc] and f[:nc] as
 // standardizeChunk does (without standardising) and returns the index of
 // the first column standardizeChunk would reject, or -1. It takes the
-// columns four at a time (moments4: four lanes of a vector register, each
-// with standardize.Sum's and SumSquares' arithmetic); a column whose sum
-// overflows (standardize.Mean) or whose sum of squares needs rescaling
-// (standardize.Rescaled), or that is not finite, is read again and handed
-// to standardize.Moments, as standardizeChunk hands every column.
+// columns in bands of statBlock (momentsRows: the rows in order, a row's
+// run of the band at once, so that the block streams through the caches
+// rather than being walked four columns at a time down all its rows, with
+// standardize.Sum's and SumSquares' arithmetic for each column), the last
+// group of fewer than four columns through a padded copy when the rows
+// end there (moments4); a column whose sum overflows (standardize.Mean) or
+// whose sum of squares needs rescaling (standardize.Rescaled), or that is
+// not finite, is read again and handed to standardize.Moments, as
+// standardizeChunk hands every column.
 func rowStats(rows []float64, stride, m, nc int, gamma float64, sc *rowStatsScratch, st []colStats, f []float64) int {
 	st, f = st[:nc], f[:nc]
 	if nc == 0 {
@@ -134,41 +141,49 @@ func rowStats(rows []float64, stride, m, nc int, gamma float64, sc *rowStatsScra
 	}
 	_ = rows[(m-1)*stride+nc-1]
 	invN := 1 / float64(m)
-	var out [8]float64
-	for k0 := 0; k0 < nc; k0 += 4 {
-		if (m-1)*stride+k0+4 <= len(rows) { // four columns, or padding past nc
-			moments4(&rows[k0], stride, m, invN, &out)
+	w4 := (nc + 3) &^ 3 // four columns a group, padding past nc when the rows go on
+	if (m-1)*stride+w4 > len(rows) {
+		w4 = nc &^ 3
+	}
+	sc.mean, sc.ss = grow(sc.mean, w4+4), grow(sc.ss, w4+4)
+	mean, ss := sc.mean, sc.ss
+	band := statBlock
+	sc.acc = grow(sc.acc, 4*min(band, w4))
+	for b0 := 0; b0 < w4; b0 += band {
+		momentsRows(&rows[b0], stride, m, min(band, w4-b0), invN, sc.acc, mean[b0:], ss[b0:])
+	}
+	if w4 < nc { // the last columns, padded to four
+		sc.pad = grow(sc.pad, 4*m)
+		clear(sc.pad)
+		for i := 0; i < m; i++ {
+			copy(sc.pad[4*i:4*i+4], rows[i*stride+w4:i*stride+nc])
+		}
+		var out [8]float64
+		moments4(&sc.pad[0], 4, m, invN, &out)
+		copy(mean[w4:w4+4], out[:4])
+		copy(ss[w4:w4+4], out[4:])
+	}
+	for k := range st {
+		mean, ss := mean[k], ss[k]
+		var std float64
+		if math.IsInf(mean, 0) || math.IsNaN(mean) || standardize.Rescaled(ss) {
+			sc.col = grow(sc.col, m)
+			for i := range sc.col {
+				sc.col[i] = rows[i*stride+k]
+			}
+			var ok bool
+			if mean, std, ok = standardize.Moments(sc.col); !ok {
+				return k
+			}
 		} else {
-			sc.pad = grow(sc.pad, 4*m)
-			clear(sc.pad)
-			for i := 0; i < m; i++ {
-				copy(sc.pad[4*i:4*i+4], rows[i*stride+k0:i*stride+nc])
-			}
-			moments4(&sc.pad[0], 4, m, invN, &out)
+			std = math.Sqrt(ss * invN) // as standardize.Std
 		}
-		for q := 0; q < 4 && k0+q < nc; q++ {
-			k := k0 + q
-			mean, ss := out[q], out[4+q]
-			var std float64
-			if math.IsInf(mean, 0) || math.IsNaN(mean) || standardize.Rescaled(ss) {
-				sc.col = grow(sc.col, m)
-				for i := range sc.col {
-					sc.col[i] = rows[i*stride+k]
-				}
-				var ok bool
-				if mean, std, ok = standardize.Moments(sc.col); !ok {
-					return k
-				}
-			} else {
-				std = math.Sqrt(ss * invN) // as standardize.Std
-			}
-			st[k] = colStats{mean: mean}
-			f[k] = 0
-			if standardize.Constant(mean, std) || gamma == 0 {
-				continue // scale 0: constant
-			}
-			st[k].scale, f[k] = scaleFactor(std, gamma)
+		st[k] = colStats{mean: mean}
+		f[k] = 0
+		if standardize.Constant(mean, std) || gamma == 0 {
+			continue // scale 0: constant
 		}
+		st[k].scale, f[k] = scaleFactor(std, gamma)
 	}
 	return -1
 }

@@ -179,9 +179,9 @@ func newExact(ctx context.Context, in *inputs, y []float64) (*exactEngine, error
 		if w1 > w0 {
 			var err error
 			if e.f32 {
-				err = writeBlock(ctx, e, e.z32, part.b, part.off, w0, w1)
+				err = writeBlock(ctx, e, e.z32, part.b, part.off, w0, w1, y)
 			} else {
-				err = writeBlock(ctx, e, e.z, part.b, part.off, w0, w1)
+				err = writeBlock(ctx, e, e.z, part.b, part.off, w0, w1, nil)
 			}
 			if err != nil {
 				e.release()
@@ -267,12 +267,20 @@ func (e *exactEngine) blockStats(b *inputMatrix, j0 int, gamma float64, st []col
 
 // writeBlock stores the standardised slots w0, …, w1−1, all columns of b
 // (whose first column is candidate off), into the block z (e.z, or e.z32
-// rounded to float32 from the same float64 values). It checks ctx every
-// setupCheck values or so and returns its error when ctx is done.
-func writeBlock[T float32 | float64](ctx context.Context, e *exactEngine, z []T, b *inputMatrix, off, w0, w1 int) error {
+// rounded to float32 from the same float64 values). For the float32 block
+// it also sets e.b[w0:w1] to the slots' products with y, as gemvT32
+// computes them (gemvT32Cols), reading row-major input's rows four at a
+// time, while they are in the cache, rather than the block again. It
+// checks ctx every setupCheck values or so and returns its error when ctx
+// is done.
+func writeBlock[T float32 | float64](ctx context.Context, e *exactEngine, z []T, b *inputMatrix, off, w0, w1 int, y []float64) error {
 	m, n := e.m, e.n
 	st, f, glob := e.st[w0:w1], e.f[w0:w1], e.glob[w0:w1]
+	z32, is32 := any(z).([]float32)
 	if b.hasRaw && !b.trans {
+		if is32 {
+			clear(e.b[w0:w1])
+		}
 		mean := e.means[:0]
 		for k := range st {
 			mean = append(mean, st[k].mean)
@@ -288,22 +296,24 @@ func writeBlock[T float32 | float64](ctx context.Context, e *exactEngine, z []T,
 			row := b.raw.Data[i*b.raw.Stride : i*b.raw.Stride+b.cols]
 			zrow := z[i*n+w0 : i*n+w1]
 			if all {
-				mean, f := mean[:len(row)], f[:len(row)]
-				zrow = zrow[:len(row)]
-				for k, v := range row {
-					zrow[k] = T((v - mean[k]) * f[k])
+				standardizeRow(zrow[:len(row)], row, mean, f)
+			} else {
+				for k, j := range glob {
+					zrow[k] = T((row[int(j)-off] - mean[k]) * f[k])
 				}
-				continue
 			}
-			for k, j := range glob {
-				zrow[k] = T((row[int(j)-off] - mean[k]) * f[k])
+			if is32 && (i%4 == 3 || i == m-1) { // a group of four rows, as gemvT32 takes them
+				axpy4Cols(e.b[w0:w1], z32, m, n, w0, i&^3, y)
 			}
 		}
 		// Columns whose factor overflowed (subnormal standard deviation)
-		// again, dividing.
+		// again, dividing, and their products again.
 		for k, j := range glob {
 			if math.IsInf(f[k], 1) {
 				writeColumn(e, z, b, int(j)-off, w0+k)
+				if is32 {
+					gemvT32Cols(e.b[w0+k:w0+k+1], z32, m, n, w0+k, y)
+				}
 			}
 		}
 		return nil
@@ -315,6 +325,9 @@ func writeBlock[T float32 | float64](ctx context.Context, e *exactEngine, z []T,
 			}
 		}
 		writeColumn(e, z, b, int(j)-off, w0+k)
+	}
+	if is32 {
+		gemvT32Cols(e.b[w0:w1], z32, m, n, w0, y)
 	}
 	return nil
 }

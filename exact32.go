@@ -93,11 +93,10 @@ type screen32 struct {
 	sc    scorer
 }
 
-// start computes b = Ẑᵀy, the norms ‖z_i‖ and ε, after the block is
-// written.
+// start computes the norms ‖z_i‖ and ε, after the block and b = Ẑᵀy
+// (writeBlock) are written.
 func (s3 *screen32) start(e *exactEngine, y []float64) {
 	m, n := e.m, e.n
-	gemvT32(e.b, e.z32, m, n, y)
 	s3.ynorm = math.Sqrt(dot(y, y)) * (1 + 0x1p-40)
 	s3.eps = 0x1p-24 + float64(m+8)*0x1p-52
 	s3.zn = grow(s3.zn, n)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -60,6 +61,79 @@ func TestBlock32MatchesBlock64(t *testing.T) {
 				a, b := mods[0].Path[j], mods[1].Path[j]
 				if relErr(a.RegError, b.RegError) > 1e-10 || relErr(a.LOOError, b.LOOError) > 1e-10 {
 					t.Errorf("step %d: path errors %+v and %+v", j, a, b)
+				}
+			}
+		})
+	}
+}
+
+// TestBlock32Products checks the products b = Ẑᵀy that writeBlock leaves
+// for the screened search against gemvT32 over the block it wrote, bit for
+// bit: row-major input with and without constant columns (the rows
+// gathered), features and sources (two bands of slots), a column whose
+// factor overflowed (written again, dividing), a transposed input and one
+// read through At (column by column), at row counts that end in every
+// remainder of four.
+func TestBlock32Products(t *testing.T) {
+	setForTest(t, &block32Mode, block32On)
+	for _, c := range []struct {
+		name   string
+		m, d   int
+		n      int
+		shape  string
+		consts bool
+	}{
+		{"sources", 37, 0, 50, "dense", false},
+		{"features+sources", 40, 13, 45, "dense", false},
+		{"constants", 38, 9, 41, "dense", true},
+		{"subnormal", 39, 5, 30, "subnormal", false},
+		{"transposed", 21, 6, 33, "transposed", true},
+		{"At", 22, 0, 19, "at", false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(uint64(c.m), uint64(c.n)))
+			X, H := randDense(rng, c.m, c.d), randDense(rng, c.m, c.n)
+			if c.consts {
+				for i := 0; i < c.m; i++ {
+					H.Set(i, 2, 5)
+					if c.d > 0 {
+						X.Set(i, 0, -1)
+					}
+				}
+			}
+			if c.shape == "subnormal" {
+				for i := 0; i < c.m; i++ {
+					H.Set(i, 4, float64(i%3)*0x1p-1070) // std subnormal: γ/std overflows
+				}
+			}
+			var Hm mat.Matrix = H
+			switch c.shape {
+			case "transposed":
+				Hm = mat.DenseCopyOf(H.T()).T()
+			case "at":
+				Hm = generic{H}
+			}
+			y := randLabels(rng, c.m)
+			in, err := newInputs("greedytl.Fit", X, Hm, y, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := newExact(context.Background(), in, y)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer e.release()
+			if !e.f32 {
+				t.Fatal("the block is not float32")
+			}
+			if c.shape == "subnormal" && !slices.ContainsFunc(e.f, func(f float64) bool { return math.IsInf(f, 1) }) {
+				t.Fatal("no factor overflowed")
+			}
+			want := make([]float64, e.n)
+			gemvT32(want, e.z32, e.m, e.n, y)
+			for s := range want {
+				if math.Float64bits(e.b[s]) != math.Float64bits(want[s]) {
+					t.Fatalf("slot %d: b = %v, gemvT32 over the block %v", s, e.b[s], want[s])
 				}
 			}
 		})

@@ -39,10 +39,27 @@ func gemvT32x2(dst, dst2 []float64, z []float32, m, n int, x, x2 []float64) {
 	}
 }
 
+// gemvT32Cols sets dst = Zᵀx for the columns c0, …, c0+len(dst)−1 of the
+// row-major m×n float32 block z, each element as gemvT32 computes it.
+func gemvT32Cols(dst []float64, z []float32, m, n, c0 int, x []float64) {
+	clear(dst)
+	for l := 0; l < m; l += 4 {
+		axpy4Cols(dst, z, m, n, c0, l, x)
+	}
+}
+
 // axpy4Rows adds rows l, …, l+3 of z (those below m), weighted by x, to
 // dst.
 func axpy4Rows(dst []float64, z []float32, m, n, l int, x []float64) {
-	n16 := n &^ 15 // the kernel's columns; the others here
+	axpy4Cols(dst[:n], z, m, n, 0, l, x)
+}
+
+// axpy4Cols adds the columns c0, …, c0+len(dst)−1 of rows l, …, l+3 of z
+// (those below m), weighted by x, to dst, each element with the same
+// fused multiply–adds whichever columns are taken together (the kernel's
+// and the loop's are the same operations).
+func axpy4Cols(dst []float64, z []float32, m, n, c0, l int, x []float64) {
+	n16 := len(dst) &^ 15 // the kernel's columns; the others here
 	// Rows past the last one repeat it with weight 0: fma(0, v, d) = d.
 	var r [4]int
 	var xs [4]float64
@@ -52,13 +69,17 @@ func axpy4Rows(dst []float64, z []float32, m, n, l int, x []float64) {
 			xs[q] = x[l+q]
 		}
 	}
-	if n16 > 0 {
-		axpy4F32(n16, &z[r[0]*n], &z[r[1]*n], &z[r[2]*n], &z[r[3]*n], &xs, &dst[0])
+	if len(dst) == 0 {
+		return
 	}
-	for i := n16; i < n; i++ {
+	_ = z[r[3]*n+c0+len(dst)-1] // the kernel reads no further
+	if n16 > 0 {
+		axpy4F32(n16, &z[r[0]*n+c0], &z[r[1]*n+c0], &z[r[2]*n+c0], &z[r[3]*n+c0], &xs, &dst[0])
+	}
+	for i := n16; i < len(dst); i++ {
 		d := dst[i]
 		for q := range r {
-			d = math.FMA(xs[q], float64(z[r[q]*n+i]), d)
+			d = math.FMA(xs[q], float64(z[r[q]*n+c0+i]), d)
 		}
 		dst[i] = d
 	}

@@ -56,3 +56,45 @@ func TestGemvT32(t *testing.T) {
 		}
 	}
 }
+
+// TestGemvT32Cols checks that the product of a window of columns,
+// gemvT32Cols, and the products of a block's columns accumulated band by
+// band and four rows at a time (axpy4Cols, as writeBlock computes them)
+// are, bit for bit, the elements of gemvT32's, over windows that split the
+// kernel's sixteen-column groups differently from the whole row's.
+func TestGemvT32Cols(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 2))
+	for trial := 0; trial < 300; trial++ {
+		m, n := 1+rng.IntN(23), 1+rng.IntN(70)
+		z := make([]float32, m*n)
+		for i := range z {
+			z[i] = float32(rng.NormFloat64())
+		}
+		x := make([]float64, m)
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		want := make([]float64, n)
+		gemvT32(want, z, m, n, x)
+		c0 := rng.IntN(n)
+		c1 := c0 + rng.IntN(n-c0+1)
+		got := make([]float64, c1-c0)
+		gemvT32Cols(got, z, m, n, c0, x)
+		for k := range got {
+			if math.Float64bits(got[k]) != math.Float64bits(want[c0+k]) {
+				t.Fatalf("trial %d (m=%d, n=%d): gemvT32Cols column %d of [%d, %d) = %v, gemvT32 %v", trial, m, n, c0+k, c0, c1, got[k], want[c0+k])
+			}
+		}
+		// Two bands, four rows at a time, interleaved.
+		bands := make([]float64, n)
+		for l := 0; l < m; l += 4 {
+			axpy4Cols(bands[:c0], z, m, n, 0, l, x)
+			axpy4Cols(bands[c0:], z, m, n, c0, l, x)
+		}
+		for k := range bands {
+			if math.Float64bits(bands[k]) != math.Float64bits(want[k]) {
+				t.Fatalf("trial %d (m=%d, n=%d): axpy4Cols by bands split at %d: column %d = %v, gemvT32 %v", trial, m, n, c0, k, bands[k], want[k])
+			}
+		}
+	}
+}

@@ -38,6 +38,67 @@ func moments4Go(rows *float64, stride, m int, invN float64, out *[8]float64) {
 	}
 }
 
+// The same moments for a band of w adjacent columns (w a multiple of
+// four), visiting the rows in order and each row's w values as one
+// contiguous run, so that the block streams through the caches (and a
+// page is entered once a pass) rather than being walked four columns at a
+// time down all its rows: row i goes to the accumulators of phase
+// r = min(i, m − m%4) mod 4, acc[r·w : r·w+w], one per column, so that
+// each column's four accumulators receive its values in moments4Go's
+// order, and momentsRows combines them as moments4Go does.
+
+// sumRowsGo is sumRows in Go, its definition: it adds row i < m of the
+// m×w block whose row i starts at rows[i·stride] to the accumulators of
+// its phase, acc[r·w : r·w+w] (acc + v, in that order).
+func sumRowsGo(rows *float64, stride, m, w int, acc *float64) {
+	v := unsafe.Slice(rows, (m-1)*stride+w)
+	a := unsafe.Slice(acc, 4*w)
+	tail := m - m%4
+	for i := 0; i < m; i++ {
+		r := min(i, tail) % 4
+		row, ar := v[i*stride:i*stride+w], a[r*w:r*w+w]
+		for k, x := range row {
+			ar[k] += x
+		}
+	}
+}
+
+// sqDevRowsGo is sqDevRows in Go, its definition: sumRowsGo of the squared
+// deviations (v − mean[k])², each square rounded before its addition.
+func sqDevRowsGo(rows *float64, stride, m, w int, mean, acc *float64) {
+	v := unsafe.Slice(rows, (m-1)*stride+w)
+	a := unsafe.Slice(acc, 4*w)
+	mu := unsafe.Slice(mean, w)
+	tail := m - m%4
+	for i := 0; i < m; i++ {
+		r := min(i, tail) % 4
+		row, ar := v[i*stride:i*stride+w], a[r*w:r*w+w]
+		for k, x := range row {
+			d := x - mu[k]
+			ar[k] += float64(d * d)
+		}
+	}
+}
+
+// momentsRows sets mean[k] and ss[k], k < w (a multiple of four), to what
+// moments4Go computes for column k of the m×w block whose row i starts at
+// rows[i·stride] (m ≥ 1): the mean and the sum of squared deviations from
+// it, bit for bit. acc is scratch of at least 4·w floats.
+func momentsRows(rows *float64, stride, m, w int, invN float64, acc, mean, ss []float64) {
+	acc, mean, ss = acc[:4*w], mean[:w], ss[:w]
+	a0, a1, a2, a3 := acc[:w], acc[w:2*w], acc[2*w:3*w], acc[3*w:]
+	clear(acc)
+	sumRows(rows, stride, m, w, &acc[0])
+	for k := range mean {
+		mean[k] = ((a0[k] + a1[k]) + (a2[k] + a3[k])) * invN
+	}
+	clear(acc)
+	sqDevRows(rows, stride, m, w, &mean[0], &acc[0])
+	for k := range ss {
+		ss[k] = (a0[k] + a1[k]) + (a2[k] + a3[k])
+	}
+}
+
 // scale4Go is standardize4Go's last part: column q < 4 of the m×4 block
 // whose row i starts at rows[i·stride], standardised as standardizeColumn does with a
 // finite factor, (v − mf[q])·mf[4+q], goes to dst[q·m : q·m+m].
@@ -93,4 +154,55 @@ func standardizePairGo(r0, r1 *float64, stride, m int, invN, gamma float64, d0, 
 		plain |= 2
 	}
 	return plain
+}
+
+// standardizeRowGo is standardizeRowAVX's definition: dst[k] = (v[k] −
+// mean[k])·f[k] for k < n, writeBlock's arithmetic for a row of the block.
+func standardizeRowGo(n int, v, mean, f, dst *float64) {
+	vs, ms, fs, ds := unsafe.Slice(v, n), unsafe.Slice(mean, n), unsafe.Slice(f, n), unsafe.Slice(dst, n)
+	for k := range ds {
+		ds[k] = (vs[k] - ms[k]) * fs[k]
+	}
+}
+
+// standardizeRow32Go is standardizeRow32AVX's definition: dst[k] =
+// float32((v[k] − mean[k])·f[k]) for k < n, writeBlock's arithmetic for a
+// row of the float32 block.
+func standardizeRow32Go(n int, v, mean, f *float64, dst *float32) {
+	vs, ms, fs, ds := unsafe.Slice(v, n), unsafe.Slice(mean, n), unsafe.Slice(f, n), unsafe.Slice(dst, n)
+	for k := range ds {
+		ds[k] = float32((vs[k] - ms[k]) * fs[k])
+	}
+}
+
+// standardizeRow sets dst[k] = (v[k] − mean[k])·f[k], rounded to T, for
+// k < len(dst) (v, mean and f at least as long), as standardizeRowGo and
+// standardizeRow32Go do: the columns in multiples of four through the
+// vector kernel where there is one, the rest here.
+func standardizeRow[T float32 | float64](dst []T, v, mean, f []float64) {
+	n := len(dst)
+	if n == 0 {
+		return
+	}
+	v, mean, f = v[:n], mean[:n], f[:n]
+	n4 := 0
+	if haveAVX {
+		n4 = n &^ 3
+	}
+	switch d := any(dst).(type) {
+	case []float64:
+		if n4 > 0 {
+			standardizeRowAVX(n4, &v[0], &mean[0], &f[0], &d[0])
+		}
+		if n4 < n {
+			standardizeRowGo(n-n4, &v[n4], &mean[n4], &f[n4], &d[n4])
+		}
+	case []float32:
+		if n4 > 0 {
+			standardizeRow32AVX(n4, &v[0], &mean[0], &f[0], &d[0])
+		}
+		if n4 < n {
+			standardizeRow32Go(n-n4, &v[n4], &mean[n4], &f[n4], &d[n4])
+		}
+	}
 }

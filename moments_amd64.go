@@ -71,3 +71,48 @@ func gatherColumns(data []float64, stride, m, cols int, js []int, block []float6
 	_ = block[(m-1)*w : (m-1)*w+len(js)]
 	gatherColumnsAsm(&data[0], stride, m, &js[0], len(js), &block[0], w)
 }
+
+// sumRowsAVX is sumRows' vector kernel (moments_amd64.s), for w a
+// positive multiple of four.
+//
+//go:noescape
+func sumRowsAVX(rows *float64, stride, m, w int, acc *float64)
+
+// sqDevRowsAVX is sqDevRows' vector kernel (moments_amd64.s), for w a
+// positive multiple of four.
+//
+//go:noescape
+func sqDevRowsAVX(rows *float64, stride, m, w int, mean, acc *float64)
+
+// sumRows adds row i < m (m ≥ 1) of the m×w block whose row i starts at
+// rows[i·stride] to the accumulators of its phase, as sumRowsGo does.
+func sumRows(rows *float64, stride, m, w int, acc *float64) {
+	if haveAVX && w%4 == 0 && w > 0 {
+		sumRowsAVX(rows, stride, m, w, acc)
+		return
+	}
+	sumRowsGo(rows, stride, m, w, acc)
+}
+
+// sqDevRows adds the squared deviations from mean of row i < m (m ≥ 1)
+// of the m×w block whose row i starts at rows[i·stride] to the
+// accumulators of its phase, as sqDevRowsGo does.
+func sqDevRows(rows *float64, stride, m, w int, mean, acc *float64) {
+	if haveAVX && w%4 == 0 && w > 0 {
+		sqDevRowsAVX(rows, stride, m, w, mean, acc)
+		return
+	}
+	sqDevRowsGo(rows, stride, m, w, mean, acc)
+}
+
+// standardizeRowAVX is standardizeRowGo's vector kernel
+// (moments_amd64.s), for n a positive multiple of four.
+//
+//go:noescape
+func standardizeRowAVX(n int, v, mean, f, dst *float64)
+
+// standardizeRow32AVX is standardizeRow32Go's vector kernel
+// (moments_amd64.s), for n a positive multiple of four.
+//
+//go:noescape
+func standardizeRow32AVX(n int, v, mean, f *float64, dst *float32)

@@ -438,3 +438,250 @@ growdone:
 	DECQ CX
 	JNZ  grow
 	RET
+
+// ROWSARGS sets up sumRowsAVX and sqDevRowsAVX once SI = rows, BX =
+// stride, CX = m, R12 = w and DI = acc are loaded: BX = 8·stride, R12 =
+// 8·w (the bytes of a row's run, and from one phase's accumulators to the
+// next'), R11 = 8·(w − w mod 16) (the part taken sixteen columns at a
+// time), R13 = m − m%4, R14 = 0, AX = 0 (the row).
+#define ROWSARGS \
+	SHLQ $3, BX \
+	SHLQ $3, R12 \
+	MOVQ R12, R11 \
+	ANDQ $-128, R11 \
+	MOVQ CX, R13 \
+	ANDQ $-4, R13 \
+	XORQ R14, R14 \
+	XORQ AX, AX
+
+// PHASE sets R9 to the accumulators of row AX's phase: DI + R12·(AX mod
+// 4) below row R13, DI from there on. R10 is scratch.
+#define PHASE \
+	MOVQ   AX, R10 \
+	ANDQ   $3, R10 \
+	CMPQ   AX, R13 \
+	CMOVQGE R14, R10 \
+	IMULQ  R12, R10 \
+	LEAQ   (DI)(R10*1), R9
+
+// func sumRowsAVX(rows *float64, stride, m, w int, acc *float64)
+//
+// What sumRowsGo does, for w a positive multiple of four (AVX): each
+// row's run added to its phase's accumulators (acc + v), sixteen columns
+// at a time, then four.
+TEXT ·sumRowsAVX(SB), NOSPLIT, $0-40
+	MOVQ rows+0(FP), SI
+	MOVQ stride+8(FP), BX
+	MOVQ m+16(FP), CX
+	MOVQ w+24(FP), R12
+	MOVQ acc+32(FP), DI
+	ROWSARGS
+
+srow:
+	CMPQ AX, CX
+	JGE  sdone
+	PHASE
+	XORQ R10, R10
+
+s16:
+	CMPQ    R10, R11
+	JGE     s4
+	VMOVUPD (R9)(R10*1), Y0
+	VMOVUPD 32(R9)(R10*1), Y1
+	VMOVUPD 64(R9)(R10*1), Y2
+	VMOVUPD 96(R9)(R10*1), Y3
+	VADDPD  (SI)(R10*1), Y0, Y0
+	VADDPD  32(SI)(R10*1), Y1, Y1
+	VADDPD  64(SI)(R10*1), Y2, Y2
+	VADDPD  96(SI)(R10*1), Y3, Y3
+	VMOVUPD Y0, (R9)(R10*1)
+	VMOVUPD Y1, 32(R9)(R10*1)
+	VMOVUPD Y2, 64(R9)(R10*1)
+	VMOVUPD Y3, 96(R9)(R10*1)
+	ADDQ    $128, R10
+	JMP     s16
+
+s4:
+	CMPQ    R10, R12
+	JGE     snext
+	VMOVUPD (R9)(R10*1), Y0
+	VADDPD  (SI)(R10*1), Y0, Y0
+	VMOVUPD Y0, (R9)(R10*1)
+	ADDQ    $32, R10
+	JMP     s4
+
+snext:
+	ADDQ BX, SI
+	INCQ AX
+	JMP  srow
+
+sdone:
+	VZEROUPPER
+	RET
+
+// SQDEV adds the squared deviations of the four values at off(SI)(R10)
+// from the means at off(R8)(R10) to the accumulators at off(R9)(R10),
+// each square rounded before its addition (acc + d²), with v and a as
+// scratch.
+#define SQDEV(off, v, a) \
+	VMOVUPD off(SI)(R10*1), v \
+	VSUBPD  off(R8)(R10*1), v, v \
+	VMULPD  v, v, v \
+	VMOVUPD off(R9)(R10*1), a \
+	VADDPD  v, a, a \
+	VMOVUPD a, off(R9)(R10*1)
+
+// func sqDevRowsAVX(rows *float64, stride, m, w int, mean, acc *float64)
+//
+// What sqDevRowsGo does, for w a positive multiple of four (AVX).
+TEXT ·sqDevRowsAVX(SB), NOSPLIT, $0-48
+	MOVQ rows+0(FP), SI
+	MOVQ stride+8(FP), BX
+	MOVQ m+16(FP), CX
+	MOVQ w+24(FP), R12
+	MOVQ mean+32(FP), R8
+	MOVQ acc+40(FP), DI
+	ROWSARGS
+
+qrow:
+	CMPQ AX, CX
+	JGE  qdone
+	PHASE
+	XORQ R10, R10
+
+q16:
+	CMPQ R10, R11
+	JGE  q4
+	SQDEV(0, Y0, Y4)
+	SQDEV(32, Y1, Y5)
+	SQDEV(64, Y2, Y6)
+	SQDEV(96, Y3, Y7)
+	ADDQ $128, R10
+	JMP  q16
+
+q4:
+	CMPQ R10, R12
+	JGE  qnext
+	SQDEV(0, Y0, Y4)
+	ADDQ $32, R10
+	JMP  q4
+
+qnext:
+	ADDQ BX, SI
+	INCQ AX
+	JMP  qrow
+
+qdone:
+	VZEROUPPER
+	RET
+
+// func standardizeRowAVX(n int, v, mean, f, dst *float64)
+//
+// dst[k] = (v[k] − mean[k])·f[k] for k < n, a multiple of four (AVX):
+// what standardizeRowGo does.
+TEXT ·standardizeRowAVX(SB), NOSPLIT, $0-40
+	MOVQ n+0(FP), CX
+	MOVQ v+8(FP), SI
+	MOVQ mean+16(FP), R8
+	MOVQ f+24(FP), R9
+	MOVQ dst+32(FP), DI
+	SHLQ $3, CX
+	MOVQ CX, R11
+	ANDQ $-128, R11
+	XORQ R10, R10
+
+z16:
+	CMPQ    R10, R11
+	JGE     z4
+	VMOVUPD (SI)(R10*1), Y0
+	VMOVUPD 32(SI)(R10*1), Y1
+	VMOVUPD 64(SI)(R10*1), Y2
+	VMOVUPD 96(SI)(R10*1), Y3
+	VSUBPD  (R8)(R10*1), Y0, Y0
+	VSUBPD  32(R8)(R10*1), Y1, Y1
+	VSUBPD  64(R8)(R10*1), Y2, Y2
+	VSUBPD  96(R8)(R10*1), Y3, Y3
+	VMULPD  (R9)(R10*1), Y0, Y0
+	VMULPD  32(R9)(R10*1), Y1, Y1
+	VMULPD  64(R9)(R10*1), Y2, Y2
+	VMULPD  96(R9)(R10*1), Y3, Y3
+	VMOVUPD Y0, (DI)(R10*1)
+	VMOVUPD Y1, 32(DI)(R10*1)
+	VMOVUPD Y2, 64(DI)(R10*1)
+	VMOVUPD Y3, 96(DI)(R10*1)
+	ADDQ    $128, R10
+	JMP     z16
+
+z4:
+	CMPQ    R10, CX
+	JGE     zdone
+	VMOVUPD (SI)(R10*1), Y0
+	VSUBPD  (R8)(R10*1), Y0, Y0
+	VMULPD  (R9)(R10*1), Y0, Y0
+	VMOVUPD Y0, (DI)(R10*1)
+	ADDQ    $32, R10
+	JMP     z4
+
+zdone:
+	VZEROUPPER
+	RET
+
+// func standardizeRow32AVX(n int, v, mean, f *float64, dst *float32)
+//
+// dst[k] = float32((v[k] − mean[k])·f[k]) for k < n, a multiple of four
+// (AVX; the conversion rounds to nearest, as Go's does): what
+// standardizeRow32Go does.
+TEXT ·standardizeRow32AVX(SB), NOSPLIT, $0-40
+	MOVQ n+0(FP), CX
+	MOVQ v+8(FP), SI
+	MOVQ mean+16(FP), R8
+	MOVQ f+24(FP), R9
+	MOVQ dst+32(FP), DI
+	SHLQ $3, CX
+	MOVQ CX, R11
+	ANDQ $-128, R11
+	XORQ R10, R10
+	XORQ DX, DX
+
+y16:
+	CMPQ      R10, R11
+	JGE       y4
+	VMOVUPD   (SI)(R10*1), Y0
+	VMOVUPD   32(SI)(R10*1), Y1
+	VMOVUPD   64(SI)(R10*1), Y2
+	VMOVUPD   96(SI)(R10*1), Y3
+	VSUBPD    (R8)(R10*1), Y0, Y0
+	VSUBPD    32(R8)(R10*1), Y1, Y1
+	VSUBPD    64(R8)(R10*1), Y2, Y2
+	VSUBPD    96(R8)(R10*1), Y3, Y3
+	VMULPD    (R9)(R10*1), Y0, Y0
+	VMULPD    32(R9)(R10*1), Y1, Y1
+	VMULPD    64(R9)(R10*1), Y2, Y2
+	VMULPD    96(R9)(R10*1), Y3, Y3
+	VCVTPD2PSY Y0, X0
+	VCVTPD2PSY Y1, X1
+	VCVTPD2PSY Y2, X2
+	VCVTPD2PSY Y3, X3
+	VMOVUPS   X0, (DI)(DX*1)
+	VMOVUPS   X1, 16(DI)(DX*1)
+	VMOVUPS   X2, 32(DI)(DX*1)
+	VMOVUPS   X3, 48(DI)(DX*1)
+	ADDQ      $128, R10
+	ADDQ      $64, DX
+	JMP       y16
+
+y4:
+	CMPQ       R10, CX
+	JGE        ydone
+	VMOVUPD    (SI)(R10*1), Y0
+	VSUBPD     (R8)(R10*1), Y0, Y0
+	VMULPD     (R9)(R10*1), Y0, Y0
+	VCVTPD2PSY Y0, X0
+	VMOVUPS    X0, (DI)(DX*1)
+	ADDQ       $32, R10
+	ADDQ       $16, DX
+	JMP        y4
+
+ydone:
+	VZEROUPPER
+	RET

@@ -44,3 +44,23 @@ func standardizePair(r0, r1 *float64, stride, m int, invN, gamma float64, d0, d1
 func gatherColumns(data []float64, stride, m, cols int, js []int, block []float64, w int) {
 	gatherColumnsGo(data, stride, m, cols, js, block, w)
 }
+
+// sumRows is sumRowsGo where there is no vector kernel.
+func sumRows(rows *float64, stride, m, w int, acc *float64) {
+	sumRowsGo(rows, stride, m, w, acc)
+}
+
+// sqDevRows is sqDevRowsGo where there is no vector kernel.
+func sqDevRows(rows *float64, stride, m, w int, mean, acc *float64) {
+	sqDevRowsGo(rows, stride, m, w, mean, acc)
+}
+
+// standardizeRowAVX is standardizeRowGo where there is no vector kernel
+// (standardizeRow does not call it: haveAVX is false).
+func standardizeRowAVX(n int, v, mean, f, dst *float64) { standardizeRowGo(n, v, mean, f, dst) }
+
+// standardizeRow32AVX is standardizeRow32Go where there is no vector
+// kernel (standardizeRow does not call it: haveAVX is false).
+func standardizeRow32AVX(n int, v, mean, f *float64, dst *float32) {
+	standardizeRow32Go(n, v, mean, f, dst)
+}

@@ -96,6 +96,121 @@ func TestMoments4(t *testing.T) {
 	}
 }
 
+// TestMomentsRows checks the band kernels sumRows and sqDevRows against
+// their Go definitions sumRowsGo and sqDevRowsGo, bit for bit, and
+// momentsRows against moments4Go, the definition of each column's
+// moments, bit for bit, group of four by group of four: over row counts
+// that exercise the phases and the tail rule, bands of 4 to 40 columns
+// (the kernels' sixteen-column loop and its four-column rest), strides
+// wider than the band, and columns of every magnitude. A NaN (from
+// values whose sum overflows both ways) matches any NaN: such a column
+// leaves the kernels' route (rowStats).
+func TestMomentsRows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(25, 26))
+	same := func(x, y float64) bool {
+		return math.Float64bits(x) == math.Float64bits(y) || math.IsNaN(x) && math.IsNaN(y)
+	}
+	for trial := 0; trial < 3000; trial++ {
+		m := 1 + rng.IntN(41)
+		w := 4 * (1 + rng.IntN(10))
+		stride := w + rng.IntN(6)
+		rows := make([]float64, (m-1)*stride+w)
+		for k := 0; k < w; k++ {
+			kind := rng.IntN(6)
+			if rng.IntN(3) != 0 {
+				kind = 0
+			}
+			for i := 0; i < m; i++ {
+				rows[i*stride+k] = randomColumnValue(rng, kind)
+			}
+		}
+		mean := make([]float64, w)
+		for k := range mean {
+			mean[k] = rng.NormFloat64()
+		}
+		// The kernels, from the same accumulators.
+		acc0 := make([]float64, 4*w)
+		for k := range acc0 {
+			acc0[k] = rng.NormFloat64()
+		}
+		got, want := append([]float64(nil), acc0...), append([]float64(nil), acc0...)
+		sumRows(&rows[0], stride, m, w, &got[0])
+		sumRowsGo(&rows[0], stride, m, w, &want[0])
+		for k := range got {
+			if !same(got[k], want[k]) {
+				t.Fatalf("trial %d (m=%d, w=%d): sumRows acc[%d] = %v, sumRowsGo %v", trial, m, w, k, got[k], want[k])
+			}
+		}
+		got, want = append(got[:0], acc0...), append(want[:0], acc0...)
+		sqDevRows(&rows[0], stride, m, w, &mean[0], &got[0])
+		sqDevRowsGo(&rows[0], stride, m, w, &mean[0], &want[0])
+		for k := range got {
+			if !same(got[k], want[k]) {
+				t.Fatalf("trial %d (m=%d, w=%d): sqDevRows acc[%d] = %v, sqDevRowsGo %v", trial, m, w, k, got[k], want[k])
+			}
+		}
+		// momentsRows is moments4Go, column by column.
+		invN := 1 / float64(m)
+		acc, ss := make([]float64, 4*w), make([]float64, w)
+		momentsRows(&rows[0], stride, m, w, invN, acc, mean, ss)
+		for k0 := 0; k0 < w; k0 += 4 {
+			var out [8]float64
+			moments4Go(&rows[k0], stride, m, invN, &out)
+			for q := 0; q < 4; q++ {
+				if k := k0 + q; !same(mean[k], out[q]) || !same(ss[k], out[4+q]) {
+					t.Fatalf("trial %d (m=%d, w=%d): momentsRows column %d = %v, %v; moments4Go %v, %v", trial, m, w, k, mean[k], ss[k], out[q], out[4+q])
+				}
+			}
+		}
+	}
+}
+
+// TestStandardizeRow checks standardizeRow, in float64 and float32 (the
+// vector kernels where there are some), against the definitions
+// standardizeRowGo and standardizeRow32Go, bit for bit, and the
+// definitions against standardizeColumn (rounded to float32 for the
+// float32 block): over row lengths that exercise the kernels' sixteen-
+// and four-column loops and the rest, values of every magnitude, factors
+// that overflowed (+Inf), and standardised values beyond float32's range.
+func TestStandardizeRow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 28))
+	for trial := 0; trial < 3000; trial++ {
+		n := rng.IntN(41)
+		v, mean, f := make([]float64, n), make([]float64, n), make([]float64, n)
+		for k := range v {
+			v[k] = randomColumnValue(rng, rng.IntN(6))
+			mean[k] = randomColumnValue(rng, rng.IntN(6))
+			f[k] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(61)-30))
+			if rng.IntN(20) == 0 {
+				f[k] = math.Inf(1)
+			}
+		}
+		got64, want64 := make([]float64, n), make([]float64, n)
+		got32, want32 := make([]float32, n), make([]float32, n)
+		standardizeRow(got64, v, mean, f)
+		standardizeRow(got32, v, mean, f)
+		if n > 0 {
+			standardizeRowGo(n, &v[0], &mean[0], &f[0], &want64[0])
+			standardizeRow32Go(n, &v[0], &mean[0], &f[0], &want32[0])
+		}
+		for k := 0; k < n; k++ {
+			var col [1]float64
+			standardizeColumn(col[:], v[k:k+1], 1, mean[k], 1, f[k])
+			if math.IsInf(f[k], 1) {
+				col[0] = (v[k] - mean[k]) * f[k] // standardizeColumn divides instead; writeBlock rewrites such columns
+			}
+			switch {
+			case math.Float64bits(got64[k]) != math.Float64bits(want64[k]):
+				t.Fatalf("trial %d (n=%d): standardizeRow float64 [%d] = %v, standardizeRowGo %v", trial, n, k, got64[k], want64[k])
+			case math.Float32bits(got32[k]) != math.Float32bits(want32[k]):
+				t.Fatalf("trial %d (n=%d): standardizeRow float32 [%d] = %v, standardizeRow32Go %v", trial, n, k, got32[k], want32[k])
+			case math.Float64bits(want64[k]) != math.Float64bits(col[0]) || math.Float32bits(want32[k]) != math.Float32bits(float32(col[0])):
+				t.Fatalf("trial %d: standardizeRowGo [%d] = %v, standardizeRow32Go %v; standardizeColumn %v", trial, k, want64[k], want32[k], col[0])
+			}
+		}
+	}
+}
+
 // TestStandardizePair checks standardizePair (the vector kernel where
 // there is one) against its Go definition standardizePairGo, bit for bit
 // (the verdict of each group, and for a plain group its statistics and
@@ -460,16 +575,29 @@ func TestAbsDevSum(t *testing.T) {
 // TestRowStats checks rowStats against standardizeChunk, bit for bit, on
 // row-major blocks whose rows are exactly nc long (stride = nc), so that
 // the last group of fewer than four columns is read through the padded
-// copy (nc mod 4 = 1, 2, 3) rather than past the slice's end.
+// copy (nc mod 4 = 1, 2, 3) rather than past the slice's end, and on
+// blocks whose rows go on (stride > nc, other values beyond column nc),
+// where that group is read in place; a few blocks are wider than a band
+// (statBlock columns).
 func TestRowStats(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	var sc rowStatsScratch
 	same := func(x, y float64) bool { return math.Float64bits(x) == math.Float64bits(y) }
 	for trial := 0; trial < 1000; trial++ {
 		m, nc := 1+rng.IntN(30), 1+rng.IntN(12)
+		if trial%25 == 0 {
+			m, nc = 1+rng.IntN(5), statBlock-3+rng.IntN(3*statBlock/2)
+		}
+		stride := nc
+		if trial%2 == 1 {
+			stride += 1 + rng.IntN(4)
+		}
 		gamma := []float64{1, 0.5, 3, 0}[rng.IntN(4)]
-		rows := make([]float64, m*nc) // exactly m rows of nc: no room to read past nc
-		cols := make([]float64, m*nc) // the same values column after column
+		rows := make([]float64, (m-1)*stride+nc) // no room to read past column nc of the last row
+		cols := make([]float64, m*nc)            // the same values column after column
+		for i := range rows {
+			rows[i] = randomColumnValue(rng, rng.IntN(6)) // beyond column nc: values not to be used
+		}
 		for k := 0; k < nc; k++ {
 			kind := rng.IntN(6)
 			if rng.IntN(3) != 0 {
@@ -477,15 +605,15 @@ func TestRowStats(t *testing.T) {
 			}
 			for i := 0; i < m; i++ {
 				v := randomColumnValue(rng, kind)
-				rows[i*nc+k], cols[k*m+i] = v, v
+				rows[i*stride+k], cols[k*m+i] = v, v
 			}
 		}
 		wantSt, gotSt := make([]colStats, nc), make([]colStats, nc)
 		wantF, gotF := make([]float64, nc), make([]float64, nc)
 		wantK := standardizeChunk(cols, m, nc, gamma, wantSt, wantF)
-		gotK := rowStats(rows, nc, m, nc, gamma, &sc, gotSt, gotF)
+		gotK := rowStats(rows, stride, m, nc, gamma, &sc, gotSt, gotF)
 		if gotK != wantK {
-			t.Fatalf("trial %d (m=%d, nc=%d): rowStats rejects column %d, standardizeChunk %d", trial, m, nc, gotK, wantK)
+			t.Fatalf("trial %d (m=%d, nc=%d, stride=%d): rowStats rejects column %d, standardizeChunk %d", trial, m, nc, stride, gotK, wantK)
 		}
 		if wantK >= 0 {
 			continue
