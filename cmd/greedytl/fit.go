@@ -587,8 +587,11 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if extra.Oracle, err = o.loadOracle(s, needs.Oracle, cls, pos, X, H, names); err != nil {
 		return err
 	}
+	var finish func()
+	extra.Progress, finish = fitProgressOf(s, o.quiet, fitProgressWhat(m.Name())) // greedytl-auto calls it
 	heedSignals(c.Context())
 	model, err := m.Fit(c.Context(), method.Data{X: X, H: H, Y: y}, extra)
+	finish()
 	if err != nil {
 		if c.Context().Err() != nil {
 			return err
