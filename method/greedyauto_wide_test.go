@@ -248,7 +248,7 @@ func bruteAuto(t *testing.T, tc conformanceCase) []WideColumn {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := newConformanceMethod(t, "greedytl-auto").(*GreedyAuto).fitCommittees(context.Background(), tc.train, m, dx, nh)
+	cs, err := newConformanceMethod(t, "greedytl-auto").(*GreedyAuto).fitCommittees(context.Background(), tc.train, m, dx, nh, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,7 @@ func TestHeldOutProbabilitiesAllocs(t *testing.T) {
 	ctx := context.Background()
 	cs := []float64{1}
 	allocs := testing.AllocsPerRun(1, func() {
-		if _, err := heldOutProbabilities(ctx, F, y, nil, fold, k, cs, multinomialCVTol, &solverRuns{}); err != nil {
+		if _, err := heldOutProbabilities(ctx, F, y, nil, fold, k, cs, multinomialCVTol, &solverRuns{}, nil); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -71,7 +71,7 @@ func BenchmarkHeldOutProbabilities(b *testing.B) {
 	cs := []float64{1}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := heldOutProbabilities(ctx, F, y, nil, fold, k, cs, multinomialCVTol, &solverRuns{}); err != nil {
+		if _, err := heldOutProbabilities(ctx, F, y, nil, fold, k, cs, multinomialCVTol, &solverRuns{}, nil); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -23,7 +23,7 @@ func TestHeldOutAgainstFullProbabilities(t *testing.T) {
 	F, y := centredRows(rand.New(rand.NewPCG(3, 4)), K, shots, r, func(c, j int) float64 { return 0.7 * float64(c) * float64(j+1) })
 	fold := multinomialFoldsOf(y, k, 1)
 	cs := []float64{0.01, 1, 100}
-	held, err := heldOutProbabilities(context.Background(), F, y, nil, fold, k, cs, multinomialCVTol, &solverRuns{})
+	held, err := heldOutProbabilities(context.Background(), F, y, nil, fold, k, cs, multinomialCVTol, &solverRuns{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -290,12 +290,62 @@ type Extra struct {
 	Oracle *Data
 	// Seed seeds any randomness of the fit.
 	Seed uint64
-	// Progress, if not nil, is called by a multi-class fit one class
-	// against the rest (OneVsRest) after each class's fit, with the number
-	// of classes fitted so far and the number of classes, in order
-	// (1 … K of K), for a caller that shows the work going on. Binary fits
-	// do not call it.
+	// Progress, if not nil, is called by a long fit as its units of work
+	// are done, with the number done so far and their number, for a caller
+	// that shows the work going on: one class against the rest (OneVsRest)
+	// after each class's fit (1 … K of K, its binary fits given no
+	// callback), greedytl-auto after each of its committees and ridge fits
+	// (GreedyAuto), greedytl-nway after each fold of its members' choice of
+	// C and each member's final fit (greedyNWay). The calls come one at a
+	// time (never two at once, whatever goroutine makes them), done
+	// increasing (by one unit, or by several for a piece of work that
+	// counts as several) up to total, total the same in every call; a fit
+	// that finishes has made the last (total of total), and once the
+	// fit's context is done it makes no more. The other methods do not
+	// call it.
 	Progress func(done, total int)
+}
+
+// fitProgress reports a fit's units of work done to its Extra.Progress
+// (see there): add may be called from several goroutines; it calls the
+// callback under a lock, so that the calls come one at a time and done
+// increases, and not once the context of the work is done. A nil
+// *fitProgress (no callback) does nothing, so that the fit's code is the
+// same with or without one.
+type fitProgress struct {
+	report      func(done, total int)
+	mu          sync.Mutex
+	done, total int
+}
+
+// newFitProgress returns the progress of total units of work reported to
+// report, or nil when report is nil or there is no work.
+func newFitProgress(report func(done, total int), total int) *fitProgress {
+	if report == nil || total <= 0 {
+		return nil
+	}
+	return &fitProgress{report: report, total: total}
+}
+
+// add records one more unit of work done, by work whose context is ctx
+// (addUnits of 1).
+func (p *fitProgress) add(ctx context.Context) { p.addUnits(ctx, 1) }
+
+// addUnits records n > 0 more units of work done, by work whose context
+// is ctx, and reports them unless ctx is done. It reports nothing beyond
+// the total announced (a fit's tests check that its units reach it
+// exactly).
+func (p *fitProgress) addUnits(ctx context.Context, n int) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if ctx.Err() != nil || n <= 0 || p.done == p.total {
+		return
+	}
+	p.done = min(p.done+n, p.total)
+	p.report(p.done, p.total)
 }
 
 // Needs says what a method requires beyond (X, H, y).

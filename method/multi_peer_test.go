@@ -295,7 +295,7 @@ func TestMultinomialCVAgainstScikitLearn(t *testing.T) {
 			fold := multinomialFoldsOf(y, k, tc.seeds[1])
 			cs := grid.Regularization()
 			cs = cs[:len(cs)-2] // up to 100
-			held, err := heldOutProbabilities(ctx, F, y, nil, fold, k, cs, 1e-10, &solverRuns{})
+			held, err := heldOutProbabilities(ctx, F, y, nil, fold, k, cs, 1e-10, &solverRuns{}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -229,19 +229,29 @@ func (greedyNWay) Name() string { return "greedytl-nway" }
 // sample and draws at random (Extra.Seed seeds its members' folds).
 func (greedyNWay) Needs() Needs { return Needs{Seed: true} }
 
-// FitMulti fits the members and averages them.
+// FitMulti fits the members and averages them. Extra.Progress, if set, is
+// called after each fold of each member's cross-validation of C and after
+// each member's final fit, which counts as many folds as its cost holds
+// (multinomialUnits), in the members' order.
 func (g greedyNWay) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
 	return fitMultiScaled(ctx, g.Name(), train, y, standardize.FitModerated, func(s blockScaler, Z *mat.Dense, y ClassLabels) (MultiModel, error) {
-		return g.fit(ctx, s, Z, y, extra.Seed)
+		return g.fit(ctx, s, Z, y, extra.Seed, extra.Progress)
 	})
 }
 
 // fit fits the members on Z, the [X, H] standardised by s, and averages
-// them.
-func (g greedyNWay) fit(ctx context.Context, s blockScaler, Z *mat.Dense, y ClassLabels, seed uint64) (MultiModel, error) {
+// them, reporting to progress (nil: none) as FitMulti says.
+func (g greedyNWay) fit(ctx context.Context, s blockScaler, Z *mat.Dense, y ClassLabels, seed uint64, progress func(done, total int)) (MultiModel, error) {
 	e := &ensembleModel{multiBase: multiBase{g.Name(), slices.Clone(y.Names), map[string]float64{}}}
-	if d, n := s.dims(); d == 0 || n == 0 {
-		rows, err := fitNormalised(ctx, s, Z, y, seed, NormaliseRows, false)
+	d, n := s.dims()
+	members := 2
+	if d == 0 || n == 0 {
+		members = 1
+	}
+	units, _ := multinomialUnits(y, Z.RawMatrix().Cols)
+	done := newFitProgress(progress, members*units)
+	if members == 1 {
+		rows, err := fitNormalised(ctx, s, Z, y, seed, NormaliseRows, false, done)
 		if err != nil {
 			return nil, err
 		}
@@ -249,11 +259,11 @@ func (g greedyNWay) fit(ctx context.Context, s blockScaler, Z *mat.Dense, y Clas
 		e.hyper["C_rows"] = rows.hyper["C"]
 		return e, nil
 	}
-	features, err := fitNormalised(ctx, s, Z, y, seed, NormaliseBlocks, true)
+	features, err := fitNormalised(ctx, s, Z, y, seed, NormaliseBlocks, true, done)
 	if err != nil {
 		return nil, err
 	}
-	blocks, err := fitNormalised(ctx, s, Z, y, seed, NormaliseBlocks, false)
+	blocks, err := fitNormalised(ctx, s, Z, y, seed, NormaliseBlocks, false, done)
 	if err != nil {
 		return nil, err
 	}
@@ -268,8 +278,9 @@ func (g greedyNWay) fit(ctx context.Context, s blockScaler, Z *mat.Dense, y Clas
 // the rows it scores the same way. With featuresOnly the source columns
 // are set to 0 first, so that the model's source weights are 0 (its fit is
 // in the span of the rows) and, with NormaliseBlocks, it scores
-// zx / ‖zx‖ — the features alone, row-normalised — as it was fitted.
-func fitNormalised(ctx context.Context, s blockScaler, Z *mat.Dense, y ClassLabels, seed uint64, norm string, featuresOnly bool) (*LinearMulti, error) {
+// zx / ‖zx‖ — the features alone, row-normalised — as it was fitted. It
+// reports its progress to done (fitMultinomialModel's units).
+func fitNormalised(ctx context.Context, s blockScaler, Z *mat.Dense, y ClassLabels, seed uint64, norm string, featuresOnly bool, done *fitProgress) (*LinearMulti, error) {
 	Zn := mat.DenseCopyOf(Z)
 	d, _ := s.dims()
 	if featuresOnly {
@@ -277,7 +288,7 @@ func fitNormalised(ctx context.Context, s blockScaler, Z *mat.Dense, y ClassLabe
 		Zn.Slice(0, m, d, p).(*mat.Dense).Zero()
 	}
 	normaliseRows(Zn, d, norm)
-	l, err := fitMultinomialModel(ctx, "multinomial-logistic", s, Zn, y, seed, 0)
+	l, err := fitMultinomialModel(ctx, "multinomial-logistic", s, Zn, y, seed, 0, done)
 	if err != nil {
 		return nil, err
 	}

@@ -120,7 +120,7 @@ func (multinomialLogistic) Needs() Needs { return Needs{Seed: true} }
 // FitMulti fits the model (see multinomialLogistic).
 func (ml multinomialLogistic) FitMulti(ctx context.Context, train Data, y ClassLabels, extra Extra) (MultiModel, error) {
 	return fitMultiScaled(ctx, ml.Name(), train, y, standardize.Fit, func(s blockScaler, Z *mat.Dense, y ClassLabels) (MultiModel, error) {
-		l, err := fitMultinomialModel(ctx, ml.Name(), s, Z, y, extra.Seed, 0)
+		l, err := fitMultinomialModel(ctx, ml.Name(), s, Z, y, extra.Seed, 0, nil)
 		if err != nil {
 			return nil, err // not l: a nil *LinearMulti in a MultiModel is not nil
 		}
@@ -135,8 +135,10 @@ func (ml multinomialLogistic) FitMulti(ctx context.Context, train Data, y ClassL
 // (classBalancedWeights: of the cross-validation's sample in its fits, of
 // all the examples in the final fit). The model reports the L-BFGS runs,
 // of the cross-validation and of the final fit, that stopped before their
-// tolerance (NotConverged).
-func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat.Dense, y ClassLabels, seed uint64, first int) (*LinearMulti, error) {
+// tolerance (NotConverged). It reports its progress to done (nil: none),
+// multinomialUnits(y, p − first) units: one for each fold of the
+// cross-validation, then the final fit's.
+func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat.Dense, y ClassLabels, seed uint64, first int, done *fitProgress) (*LinearMulti, error) {
 	m, p := Z.Dims()
 	K := len(y.Names)
 	sub := Z
@@ -159,7 +161,7 @@ func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat
 		wcv = classBalancedWeights(ycv)
 	}
 	runs := &solverRuns{solver: fmt.Sprintf("L-BFGS (to a gradient tolerance, at most %d iterations)", multinomialIters)}
-	c, err := chooseMultinomialC(ctx, Fcv, ycv, wcv, seed, runs)
+	c, err := chooseMultinomialC(ctx, Fcv, ycv, wcv, seed, runs, done)
 	if err != nil {
 		return nil, err
 	}
@@ -172,6 +174,8 @@ func fitMultinomialModel(ctx context.Context, name string, s blockScaler, Z *mat
 		return nil, err
 	}
 	runs.add(converged)
+	_, final := multinomialUnits(y, p-first)
+	done.addUnits(ctx, final)
 	r := F.RawMatrix().Cols
 	beta := mat.NewDense(K, r, x[:K*r])
 	w := mat.NewDense(K, p, nil)
@@ -287,17 +291,53 @@ func cvSubsample(y ClassLabels, seed uint64) []int {
 	return rows
 }
 
+// multinomialCVFolds returns the number of folds of the cross-validation
+// of C on examples of the class counts given: min(multinomialFolds, the
+// smallest count), 0 (no cross-validation) when that is less than 2.
+func multinomialCVFolds(counts []int) int {
+	if k := min(multinomialFolds, slices.Min(counts)); k >= 2 {
+		return k
+	}
+	return 0
+}
+
+// multinomialUnits returns the units of work that fitMultinomialModel
+// reports for the labels y and p columns: total, one for each fold of the
+// cross-validation of C (on cvSubsample's rows, multinomialCVPerClass at
+// most of a class), and final for the final fit, which it reports at
+// once. A fold is the fits of every C on its other folds' rows, the final
+// fit one fit on all the rows: an L-BFGS step costs O(rows·min(rows, p)·K)
+// (the problem in the rows' span, reduceRows), so the final fit counts as
+// many folds as its rows·min(rows, p) holds a fold's, at least one (16
+// with 100 examples of 20 classes and 1,000 columns, where it took 18
+// folds' time, 3 to 5 s; 1 with 10 of 20, 1.1 folds' time).
+func multinomialUnits(y ClassLabels, p int) (total, final int) {
+	counts := y.Counts()
+	m, mcv := 0, 0
+	for c, n := range counts {
+		counts[c] = min(n, multinomialCVPerClass)
+		m, mcv = m+n, mcv+counts[c]
+	}
+	k := multinomialCVFolds(counts)
+	final = 1
+	if k > 0 {
+		fold := float64(mcv) * float64(k-1) / float64(k) // a fold's fitted rows
+		final = max(1, int(math.Round(float64(m)*float64(min(m, p))/(fold*float64(min(mcv, p))))))
+	}
+	return k + final, final
+}
+
 // chooseMultinomialC chooses C by stratified cross-validation (see
 // multinomialLogistic), the fits' losses weighted by weights (nil: all 1);
-// runs counts its fits.
-func chooseMultinomialC(ctx context.Context, F *mat.Dense, y ClassLabels, weights []float64, seed uint64, runs *solverRuns) (float64, error) {
+// runs counts its fits, done its folds (nil: not counted).
+func chooseMultinomialC(ctx context.Context, F *mat.Dense, y ClassLabels, weights []float64, seed uint64, runs *solverRuns, done *fitProgress) (float64, error) {
 	counts := y.Counts()
-	k := min(multinomialFolds, slices.Min(counts))
-	if k < 2 {
+	k := multinomialCVFolds(counts)
+	if k == 0 {
 		return multinomialDefaultC, nil
 	}
 	cs := grid.Regularization()
-	held, err := heldOutProbabilities(ctx, F, y, weights, multinomialFoldsOf(y, k, seed), k, cs, multinomialCVTol, runs)
+	held, err := heldOutProbabilities(ctx, F, y, weights, multinomialFoldsOf(y, k, seed), k, cs, multinomialCVTol, runs, done)
 	if err != nil {
 		return 0, err
 	}
@@ -337,10 +377,12 @@ type heldOut struct {
 // gradient of tol, warm-started from the previous C's fit of the same
 // fold, the examples' losses weighted by weights (nil: all 1; the same
 // weights in every fold, as scikit-learn's LogisticRegressionCV weighs
-// them); runs counts the fits. It scores one held-out row at a time into a
-// K-vector, and checks ctx every fitctx.Rows rows (fitctx.RowErr; at 10,000 classes
-// a fold's scoring is m/k × K products of the candidate's weights).
-func heldOutProbabilities(ctx context.Context, F *mat.Dense, y ClassLabels, weights []float64, fold []int, k int, cs []float64, tol float64, runs *solverRuns) ([]heldOut, error) {
+// them); runs counts the fits, done the folds (nil: not counted), each
+// once its every C is fitted and scored. It scores one held-out row at a
+// time into a K-vector, and checks ctx every fitctx.Rows rows
+// (fitctx.RowErr; at 10,000 classes a fold's scoring is m/k × K products
+// of the candidate's weights).
+func heldOutProbabilities(ctx context.Context, F *mat.Dense, y ClassLabels, weights []float64, fold []int, k int, cs []float64, tol float64, runs *solverRuns, done *fitProgress) ([]heldOut, error) {
 	K := len(y.Names)
 	m := len(y.Y)
 	held := make([]heldOut, len(cs))
@@ -376,6 +418,7 @@ func heldOutProbabilities(ctx context.Context, F *mat.Dense, y ClassLabels, weig
 				held[g].logProb[i] = math.Log(max(p[yi], 1e-300))
 			}
 		}
+		done.add(ctx)
 	}
 	return held, nil
 }

@@ -265,7 +265,7 @@ func TestHeldOutScoringStopsWhenDone(t *testing.T) {
 	prev := blas64.Implementation()
 	b := &dotCountdown{Float64: prev, n: r, cancel: cancel}
 	blas64.Use(b)
-	_, err := heldOutProbabilities(ctx, F, y, nil, fold, k, []float64{1, 10}, multinomialCVTol, &solverRuns{})
+	_, err := heldOutProbabilities(ctx, F, y, nil, fold, k, []float64{1, 10}, multinomialCVTol, &solverRuns{}, nil)
 	blas64.Use(prev)
 	if !b.fired {
 		t.Fatal("no product of a held-out row: the test no longer reaches the scoring loop")

@@ -80,7 +80,7 @@ func TestMultinomialCVSubsample(t *testing.T) {
 		for _, i := range rows {
 			subY.Y = append(subY.Y, y.Y[i])
 		}
-		sub, err := fitMultinomialModel(context.Background(), "multinomial-logistic", l.s, rowsOf(Z, rows), subY, 1, 0)
+		sub, err := fitMultinomialModel(context.Background(), "multinomial-logistic", l.s, rowsOf(Z, rows), subY, 1, 0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

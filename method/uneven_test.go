@@ -382,7 +382,7 @@ func TestMultinomialCVWeightsAreTheCVSamples(t *testing.T) {
 			t.Fatal(err)
 		}
 		choose := func(weights []float64) float64 {
-			c, err := chooseMultinomialC(ctx, Fcv, ycv, weights, tc.seed, &solverRuns{})
+			c, err := chooseMultinomialC(ctx, Fcv, ycv, weights, tc.seed, &solverRuns{}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

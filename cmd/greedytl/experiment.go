@@ -418,6 +418,31 @@ func progressOf(s *streams, bar **progressbar.ProgressBar, what string) func(don
 	return lineProgress(s.err, what, progressClock)
 }
 
+// fitProgressWhat is the phase that progressOf names for the progress of a
+// fit of the method spec (method.Extra.Progress): "fitting NAME", NAME
+// the method's name without its options (no colon: a progress line is
+// "what: …", as the Python package reads it).
+func fitProgressWhat(spec string) string {
+	name, _, _ := strings.Cut(spec, ":")
+	return "fitting " + name
+}
+
+// fitProgressOf returns the progress callback of a fit (Extra.Progress)
+// of the phase what on s.err (progressOf), nil when quiet, and the
+// function to call when the fit returns, which clears its bar, so that a
+// message starts on a clean line.
+func fitProgressOf(s *streams, quiet bool, what string) (progress func(done, total int), finish func()) {
+	if quiet {
+		return nil, func() {}
+	}
+	var bar *progressbar.ProgressBar
+	return progressOf(s, &bar, what), func() {
+		if bar != nil {
+			_ = bar.Finish()
+		}
+	}
+}
+
 // progressClock is lineProgress's clock in progressOf; a variable only so
 // that a test can make the minutes pass.
 var progressClock = time.Now

@@ -38,7 +38,7 @@ type fitOptions struct {
 	oracle       dataFlags // --oracle-*: the oracle best-source
 	out          string
 	json         bool // --json: print fitReport on standard output
-	quiet        bool // -q: no progress of a fit one class against the rest
+	quiet        bool // -q: no progress of the fit
 	reported     bool // the model's fitReport was begun on standard output: no failure report may follow it
 }
 
@@ -315,7 +315,7 @@ class-balanced leave-one-out on the training set):
 	uint64Var(fl, &o.seed, "seed", 1, "seed of every random choice (GreedyTL-59's search, the baselines' refits)")
 	fl.BoolVar(&o.stopAtMinLOO, "stop-at-min-loo", false, "keep the prefix of the path with the lowest leave-one-out error")
 	fl.StringVarP(&o.out, "out", "o", "", "write the model here (default: standard output)")
-	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress of a fit one class against the rest (a bar of the classes on a terminal, else a line per tenth of the classes and minute; warnings and errors are still printed)")
+	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress of the fit (of the classes of one against the rest, of greedytl-auto's committees, of greedytl-nway's fits: a bar on a terminal, else a line per tenth of the work and minute; warnings and errors are still printed)")
 	fl.BoolVar(&o.json, "json", false, "with --out FILE: print a JSON report on standard output, the model file and the warnings ({\"model\", \"warnings\": [{\"code\", \"message\", \"classes\", \"columns\"}]}), or a failed fit's error ({\"warnings\", \"error\": {\"message\", \"classes\"}})")
 	_ = c.MarkFlagRequired("labels")
 	fileFlags(fl, "oracle-labels", "out")
@@ -589,8 +589,11 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 	if extra.Oracle, err = o.loadOracle(s, needs.Oracle, cls, pos, X, H, names); err != nil {
 		return err
 	}
+	var finish func()
+	extra.Progress, finish = fitProgressOf(s, o.quiet, fitProgressWhat(m.Name())) // greedytl-auto calls it
 	heedSignals(c.Context())
 	model, err := m.Fit(c.Context(), method.Data{X: X, H: H, Y: y}, extra)
+	finish()
 	if err != nil {
 		if c.Context().Err() != nil {
 			return err

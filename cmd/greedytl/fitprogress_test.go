@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fit one class against the rest over 6 classes, its standard error not
@@ -30,4 +31,65 @@ func TestFitOneVsRestProgressLines(t *testing.T) {
 		n++
 		return []string{"fit", "--method", "no-transfer", "--features", x, "--labels", y, "--out", filepath.Join(dir, fmt.Sprintf("m%d.json", n))}
 	})
+}
+
+// fit greedytl-auto (2 positives against 4 negatives: its ridge member
+// and 5 committees, the whole sample's and 4 subsamples') and
+// greedytl-nway (3 classes of 5 examples without sources: one member, 5
+// folds of its choice of C and its final fit) write progressOf's plain
+// lines of their 6 units on standard error, one a unit with the clock a
+// minute a reading, none with -q; with the model on standard output
+// (--out -) the lines stay on standard error and the model is the same
+// file as with -q.
+func TestFitProgressLinesAutoNWay(t *testing.T) {
+	dir := t.TempDir()
+	var xs, ys, cs strings.Builder
+	for i := range 15 {
+		fmt.Fprintf(&xs, "%g %g %g\n", float64(i*i%7), float64(i%5)+0.1*float64(i), float64(i%3)-0.05*float64(i))
+		fmt.Fprintf(&cs, "c%d\n", i%3)
+		if i < 6 {
+			fmt.Fprintf(&ys, "%d\n", map[bool]int{true: 1, false: -1}[i < 2])
+		}
+	}
+	x, y, c := filepath.Join(dir, "x.txt"), filepath.Join(dir, "y.txt"), filepath.Join(dir, "c.txt")
+	var x6 strings.Builder
+	for _, l := range strings.SplitN(xs.String(), "\n", 7)[:6] {
+		x6.WriteString(l + "\n")
+	}
+	x6p := filepath.Join(dir, "x6.txt")
+	for p, text := range map[string]string{x: xs.String(), y: ys.String(), c: cs.String(), x6p: x6.String()} {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct {
+		method string
+		args   []string
+	}{
+		{"greedytl-auto", []string{"--features", x6p, "--labels", y, "--positive", "1"}},
+		{"greedytl-nway", []string{"--features", x, "--labels", c}},
+	} {
+		n := 0
+		wantProgressLines(t, "fitting "+tc.method, func() []string {
+			n++
+			return append([]string{"fit", "--method", tc.method, "--out", filepath.Join(dir, fmt.Sprintf("m%d.json", n))}, tc.args...)
+		})
+		clock := time.Unix(0, 0)
+		progressClock = func() time.Time { clock = clock.Add(time.Minute); return clock }
+		code, stdout, stderr := cli(t, "", append([]string{"fit", "--method", tc.method, "--out", "-"}, tc.args...)...)
+		progressClock = time.Now
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.method, code, stderr)
+		}
+		if !strings.Contains(stderr, "fitting "+tc.method+": 6 of 6 done (100%)") {
+			t.Errorf("%s --out -: no progress line on standard error:\n%s", tc.method, stderr)
+		}
+		code, quiet, stderr := cli(t, "", append([]string{"fit", "--method", tc.method, "--out", "-", "-q"}, tc.args...)...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.method, code, stderr)
+		}
+		if stdout != quiet || strings.Contains(stdout, " done (") {
+			t.Errorf("%s --out -: standard output with progress differs from the one with -q:\n%s\nwant\n%s", tc.method, stdout, quiet)
+		}
+	}
 }

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
@@ -108,15 +107,15 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 	if extra.Oracle, err = o.loadOracle(s, needs.Oracle, cls, "", X, H, names); err != nil {
 		return err
 	}
-	var bar *progressbar.ProgressBar
-	if !o.quiet {
-		extra.Progress = progressOf(s, &bar, "classes") // fits one class against the rest call it
+	what := fitProgressWhat(mm.Name()) // a native fit's own units (greedytl-nway's)
+	if _, ovr := mm.(method.OneVsRest); ovr {
+		what = "classes"
 	}
+	var finish func()
+	extra.Progress, finish = fitProgressOf(s, o.quiet, what)
 	heedSignals(c.Context())
 	model, err := mm.FitMulti(c.Context(), d, method.ClassLabels{Names: cls.Names, Y: cls.Y}, extra)
-	if bar != nil {
-		_ = bar.Finish() // cleared, so that a message starts on a clean line
-	}
+	finish()
 	if err != nil {
 		if c.Context().Err() != nil {
 			return err

@@ -67,7 +67,9 @@ _DIR_PREFIX = "greedytl-fit-"
 _CLI_PREFIX = "greedytl: "
 
 # A progress line of greedytl's long work on a standard error that is not
-# a terminal ("classes: 3 of 10 done (30%), 2m0s": cmd/greedytl's
+# a terminal ("classes: 3 of 10 done (30%), 2m0s" of a fit one class
+# against the rest, "fitting greedytl-auto: 6 of 12 done (50%), 2m0s" of
+# greedytl-auto's committees or greedytl-nway's fits: cmd/greedytl's
 # lineProgress, at most one a tenth of the work and a minute), which
 # run_cli passes on when asked (echo).  greedytl's other lines of standard
 # error are its messages: a fit's warnings, which the package issues from
@@ -78,9 +80,10 @@ _PROGRESS_LINE = re.compile(r"[^:\n]+: [0-9]+ of [0-9]+ done \([0-9]+%\), [0-9hm
 #: Seconds without a line to pass on (echo) after which run_cli passes on
 #: one of its own while the command runs, "greedytl fit: still running,
 #: 2m0s" (the time since it started): a fit that writes no progress of its
-#: own (one that is not one class against the rest) still shows, once a
-#: minute as greedytl's progress lines at most, that it is working.  A
-#: variable so that a test can make the minutes pass.
+#: own (a method that reports none, or a minute without a tenth more of the
+#: work done) still shows, once a minute as greedytl's progress lines at
+#: most, that it is working.  A variable so that a test can make the
+#: minutes pass.
 HEARTBEAT = 60.0
 
 _INSTALL_HINT = (

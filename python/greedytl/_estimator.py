@@ -143,14 +143,16 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         progress on standard error (a notebook's), so that a long fit shows
         it is working: a line when it starts (``greedytl fit: fitting the
         default method on 40 examples of 2 classes``), greedytl's progress
-        lines as greedytl writes them — a fit one class against the rest (a
-        binary method on three or more classes) writes one when a tenth more
-        of the classes is fitted and a minute has passed since the last
-        (``classes: 30 of 100 done (30%), 2m0s``) — and, after a minute
-        without another line, ``greedytl fit: still running, 1m0s`` (for
-        every method, each minute), then a line when it is done, naming the
-        method fitted and the time (``greedytl fit: done (greedytl-auto),
-        2.5s``).  (greedytl's warnings reach the user as
+        lines as greedytl writes them — one when a tenth more of the work is
+        done and a minute has passed since the last: of the classes of a fit
+        one class against the rest (a binary method on three or more
+        classes: ``classes: 30 of 100 done (30%), 2m0s``), of greedytl-auto's
+        committees (``fitting greedytl-auto: 6 of 12 done (50%), 1m0s``), of
+        greedytl-nway's fits (``fitting greedytl-nway: …``) — and, after a
+        minute without another line, ``greedytl fit: still running, 1m0s``
+        (for every method, each minute), then a line when it is done, naming
+        the method fitted and the time (``greedytl fit: done
+        (greedytl-auto), 2.5s``).  (greedytl's warnings reach the user as
         :class:`GreedyTLWarning` whatever ``verbose`` is.)
 
     Attributes

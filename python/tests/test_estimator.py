@@ -1764,7 +1764,9 @@ def _progress_wrapper(tmp_path, cli, before_fit):
     return str(w)
 
 
-def test_verbose_passes_progress_lines_while_fit_runs(cli, tmp_path, monkeypatch):
+@pytest.mark.parametrize("line", ["classes: 3 of 10 done (30%), 1m0s",
+                                  "fitting greedytl-auto: 6 of 12 done (50%), 1m0s"])
+def test_verbose_passes_progress_lines_while_fit_runs(cli, tmp_path, monkeypatch, line):
     """verbose=1 passes greedytl fit's progress lines on to sys.stderr as
     greedytl writes them, while it runs: the wrapper writes one, then waits
     until it has reached sys.stderr (a marker file that the test's stderr
@@ -1772,10 +1774,11 @@ def test_verbose_passes_progress_lines_while_fit_runs(cli, tmp_path, monkeypatch
     the end (communicate) would time the wrapper out. Its other lines of
     standard error (a note naming the private model file) are not passed
     on, and the fit is not given -q. verbose=0 gives greedytl -q and passes
-    nothing on."""
+    nothing on. The lines are those of a fit one class against the rest
+    and of greedytl-auto's committees (cmd/greedytl's lineProgress, with
+    fitProgressWhat's phase)."""
     X, y = _data()
     marker = tmp_path / "seen"
-    line = "classes: 3 of 10 done (30%), 1m0s"
     wrapper = _progress_wrapper(tmp_path, cli, textwrap.dedent("""\
         case " $* " in *" -q "*) ;; *)
             echo '{line}' >&2
@@ -1814,9 +1817,9 @@ def test_verbose_passes_progress_lines_while_fit_runs(cli, tmp_path, monkeypatch
 
 
 def test_verbose_reports_every_fit(multiclass_cli, tmp_path, monkeypatch):
-    """verbose reports the progress of every fit, not only of those one
-    class against the rest (the only ones greedytl writes progress lines
-    of): a line when the fit starts, one each HEARTBEAT seconds without
+    """verbose reports the progress of every fit, not only of those that
+    greedytl writes progress lines of (one class against the rest,
+    greedytl-auto, greedytl-nway: here too short for one): a line when the fit starts, one each HEARTBEAT seconds without
     another line while the command runs (here 0.05 s, which the test makes
     pass: the wrapper fits only once such a line reached sys.stderr), and
     one when it is done, naming the method fitted — for greedytl-auto
