@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/plural"
@@ -372,7 +373,7 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 			case final(err):
 				return inputRows{}, err
 			}
-			return inputRows{}, o.predictError(err)
+			return inputRows{}, o.predictError(err, rec, rows.m)
 		}
 		if ctx.Err() != nil { // a stop as the last rows were scored
 			return inputRows{}, o.interrupted(ctx.Err())
@@ -473,18 +474,69 @@ func writeEvaluation(report io.Writer, format string, args ...any) error {
 }
 
 // predictError returns the input error of a model's Predict or Scores on
-// the inputs: for an input the model was fitted with and the command was
-// not given, which flag gives it; otherwise the error with the model and
-// the inputs named.
-func (o *predictOptions) predictError(err error) error {
+// the inputs (all m rows, whose columns the model names rec): for an input
+// the model was fitted with and the command was not given, which flag
+// gives it; for a score that overflowed, the file's row and column
+// (overflowError); otherwise the error with the model and the inputs
+// named.
+func (o *predictOptions) predictError(err error, rec sampleNames, m int) error {
 	var missing *method.MissingInputError
+	var overflow *greedytl.ScoreOverflowError
 	switch {
+	case errors.As(err, &overflow):
+		return o.overflowError(overflow, rec, m)
 	case errors.As(err, &missing) && missing.Input == "H":
 		return badInputf("%s was fitted with %s: give their scores with --source-scores FILE or the sources with --sources DIR", o.modelName(), plural.Count(missing.Columns, "source", "sources"))
 	case errors.As(err, &missing):
 		return badInputf("%s was fitted with %s: give them with --features FILE", o.modelName(), plural.Count(missing.Columns, "feature", "features"))
 	}
 	return badInput(fmt.Errorf("model %s on %s: %w", o.modelName(), o.data.describe(), err))
+}
+
+// overflowError returns the input error of a score that overflowed on
+// row e.Row of the m rows of the inputs, whose columns the model names rec:
+// it names the input file and the row and column as the file counts them
+// (a text file's line, and the row and column from 1; a .npy file's from
+// 0, as NumPy and the .npy reader's messages count them), the
+// column's name when the model records one, and the model — not the Go
+// API's prefix and 0-based row (greedytl.Model.Predict: the score of row
+// 2 …).
+func (o *predictOptions) overflowError(e *greedytl.ScoreOverflowError, rec sampleNames, m int) error {
+	path, names, unit := o.data.features, rec.features, "column"
+	if e.Input == "H" {
+		path, names = o.data.scores, rec.sources
+		if path == "" { // H computed from --sources, row for row of X
+			path, unit = o.data.features, "source"
+			if names == nil {
+				if ix, _, err := o.data.sources.load(); err == nil {
+					names = indexSourceNames(ix)
+				}
+			}
+		}
+	}
+	name, fromOne := displayName(path), o.data.isText(path)
+	place := fmt.Sprintf("%s row %d (rows and columns from 0, as NumPy counts them)", name, e.Row)
+	if fromOne {
+		place = fmt.Sprintf("%s row %d", name, e.Row+1)
+		if line := dataset.RowLine(path, e.Row, m); line > 0 {
+			place = fmt.Sprintf("%s:%d (row %d)", name, line, e.Row+1)
+		}
+	}
+	if e.Col < 0 {
+		return badInputf("model %s on %s: the row's score overflows float64 adding the source scores' terms to the features'", o.modelName(), place)
+	}
+	col := strconv.Itoa(e.Col)
+	if fromOne {
+		col = strconv.Itoa(e.Col + 1)
+	}
+	if e.Col < len(names) {
+		col += " (" + strconv.Quote(names[e.Col]) + ")"
+	}
+	if unit == "source" {
+		col += " of --sources " + o.data.sources.dir
+	}
+	return badInputf("model %s on %s: the row's score overflows float64 at %s %s = %s, too far outside the training range (mean %s, standard deviation %s)",
+		o.modelName(), place, unit, col, strconv.FormatFloat(e.Value, 'g', -1, 64), strconv.FormatFloat(e.Mean, 'g', -1, 64), strconv.FormatFloat(e.Scale, 'g', -1, 64))
 }
 
 // oneClassNote says, for the report of the balanced accuracy of the ±1
