@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl"
@@ -98,13 +100,15 @@ columns: predicted; every class of the model) as JSON. predict reads
 --features and --source-scores files (text; .npy in C order; .npy in
 Fortran order, in column strips; gzip-compressed or not) a block of rows
 at a time, both in step, holding a block of them, not the whole matrices,
-for a model that scores each row alone. Read whole are: a
+for a model that scores each row alone; so are --features with
+--sources, each block's source scores computed from its rows (gonum's
+matrix product sums a row's terms in one order, whatever rows are beside
+it; the openblas build, whose BLAS may order a product's sums by its
+size, reads them whole). Read whole are: a
 gzip-compressed .npy in Fortran order (its first row ends with its last
 column, at the end of the stream, which cannot be read again), the
 standard input and pipes (which could not be read again after an error),
---features with --sources (the source scores are one matrix product over
-every row, whose sums a BLAS orders by the product's size: scored in
-blocks, a row's scores could change in their last bits), and the rows of
+and the rows of
 a dictionary model, and of dictionary fitted one class against the rest
 (a row's scores depend on the others). It scores
 the rows of a multi-class model a block at a time, holding one block's
@@ -267,8 +271,8 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 // predictBinary returns the scores of the binary model on the sample and
 // its rows (scoreInBlocks), the model's column names rec; rowByRow says
 // that it scores each row alone (method.RowByRow): then the sample is read
-// in blocks, and a sample read whole (standard input, --sources, a block
-// that failed) is scored predictBlock rows at a time too, ctx checked
+// in blocks, and a sample read whole (standard input, a block that
+// failed) is scored predictBlock rows at a time too, ctx checked
 // between them, so that a stop signal ends the pass at the next block, as
 // it does reading a file in blocks (it was held until the whole pass
 // ended). A model that does not score each row alone scores the sample
@@ -322,6 +326,21 @@ func (o *predictOptions) predictBinary(ctx context.Context, s *streams, model me
 	return scores, rows, nil
 }
 
+// sourcesRowByRow reports whether the scores the sources of --sources give
+// a row of --features are the same bits whatever rows are scored beside
+// it, so that predict may compute them a block of rows at a time
+// (scanSample). They are under gonum's own BLAS: its matrix product
+// (Dgemm, which source.Set.Scores calls) sums each element's terms one
+// after another in the order of the features, whatever the product's
+// size, computed serially or in tiles shared among goroutines
+// (TestSourceScoresSameInBlocks checks it). Under another BLAS (the
+// openblas build's) a product may order its sums by its size, and
+// --features with --sources is read whole. A variable for the tests.
+var sourcesRowByRow = func() bool {
+	_, native := blas64.Implementation().(gonum.Implementation)
+	return native
+}
+
 // predictBlock is the rows of a features or source scores file that
 // predict reads and scores at once (scoreInBlocks); a variable for the
 // tests.
@@ -333,11 +352,13 @@ var predictBlock = 8192
 // one in Fortran order), of both files in lockstep — each block of X given with the same rows of H — and
 // gives each block to score, which keeps the block's scores or writes
 // them: predict holds a block of the inputs and the scores, not the whole
-// matrices. It returns the inputs' rows. Another sample (--sources, whose
-// scores of X come from one matrix product over all its rows, which a
-// BLAS may sum in an order chosen by the product's size; standard input or
-// a pipe, which could not be read again), or a nil score (a model that
-// does not score each row alone: method.RowByRow), it reads whole
+// matrices; with --sources (and --features alone) each block of X is given
+// with its rows' source scores, computed from the block when they are the
+// whole product's rows (sourcesRowByRow). It returns the inputs' rows.
+// Another sample (--sources under a BLAS that may sum a product's terms in
+// an order chosen by its size; standard input or a pipe, which could not
+// be read again), or a nil score (a model that does not score each row
+// alone: method.RowByRow), it reads whole
 // (loadData) and gives to whole, which keeps the sample's scores in place
 // of any score kept; so too when the model failed on a block, which gives
 // the error the whole sample gives (predictError), and when H's file
@@ -380,7 +401,7 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 		}
 		return rows, nil
 	}
-	if score == nil || f.sources.given() || !f.given() {
+	if score == nil || !f.given() || f.sources.given() && (f.features == "" || f.scores != "" || !sourcesRowByRow()) {
 		return fallback()
 	}
 	for _, p := range []string{f.features, f.scores} {
