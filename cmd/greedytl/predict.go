@@ -98,15 +98,15 @@ balanced_accuracy_score; the line says how many of the model's classes that
 is), and with --json these and the confusion matrix (rows: true classes,
 columns: predicted; every class of the model) as JSON. predict reads
 --features and --source-scores files (text; .npy in C order; .npy in
-Fortran order, in column strips; gzip-compressed or not) a block of rows
+Fortran order, in column strips, a gzip-compressed one decompressed into
+a temporary file first, as its first row ends with its last column, at
+the end of the stream; gzip-compressed or not) a block of rows
 at a time, both in step, holding a block of them, not the whole matrices,
 for a model that scores each row alone; so are --features with
 --sources, each block's source scores computed from its rows (gonum's
 matrix product sums a row's terms in one order, whatever rows are beside
 it; the openblas build, whose BLAS may order a product's sums by its
-size, reads them whole). Read whole are: a
-gzip-compressed .npy in Fortran order (its first row ends with its last
-column, at the end of the stream, which cannot be read again), the
+size, reads them whole). Read whole are: the
 standard input and pipes (which could not be read again after an error),
 and the rows of
 a dictionary model, and of dictionary fitted one class against the rest
@@ -348,8 +348,9 @@ var predictBlock = 8192
 
 // scoreInBlocks scores the sample when it is --features, --source-scores
 // or both, regular files, and score is not nil. It reads predictBlock rows
-// at a time (dataset.ScanMatrixRows: text, and .npy but a gzip-compressed
-// one in Fortran order), of both files in lockstep — each block of X given with the same rows of H — and
+// at a time (dataset.ScanMatrixRows: text and .npy, a gzip-compressed one
+// in Fortran order through a temporary file), of both files in lockstep —
+// each block of X given with the same rows of H — and
 // gives each block to score, which keeps the block's scores or writes
 // them: predict holds a block of the inputs and the scores, not the whole
 // matrices; with --sources (and --features alone) each block of X is given

@@ -3,8 +3,12 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -15,6 +19,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/greedytl/greedytl/dataset"
 )
 
 // peakRSS runs the built command (buildGreedytl) with args, a process of
@@ -96,5 +102,89 @@ func TestPredictSourcesHoldBlocks(t *testing.T) {
 		t.Errorf("predict's peak resident memory grew by %d bytes (%d on 40 rows, %d on %d) for %d bytes of features and source scores, want at most half of it", grew, base, peak, rows, size)
 	} else {
 		t.Logf("peak resident memory %d bytes on 40 rows, %d on %d: grew by %d for %d bytes of features and source scores", base, peak, rows, grew, size)
+	}
+}
+
+// TestPredictGzipFortranHoldBlocks checks that predict of a
+// gzip-compressed .npy of features in Fortran order (NumPy's order of a
+// transposed array, np.save of X.T.T, say) holds a block of them, not
+// all: its peak resident memory (peakRSS) exceeds that of the same
+// predict on 40 rows by less than half the matrix. It read such a file
+// whole (and its transpose), as the stream gives its first row only at
+// its end; it decompresses it into a temporary file, read in column
+// strips. The scores are the same as of the file uncompressed.
+func TestPredictGzipFortranHoldBlocks(t *testing.T) {
+	const rows, cols = 250000, 20
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(25, 3))
+	sample := func(r int) *mat.Dense {
+		A := mat.NewDense(r, cols, nil)
+		raw := A.RawMatrix().Data
+		for k := range raw {
+			raw[k] = rng.NormFloat64()
+		}
+		return A
+	}
+	labels := make([]string, 60)
+	for i := range labels {
+		labels[i] = strconv.Itoa(1 - 2*(i%2))
+	}
+	model := filepath.Join(dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--method", "greedytl", "--features", writeNPY(t, dir, "X.npy", sample(60)),
+		"--labels", writeText(t, dir, "y.txt", strings.Join(labels, "\n")+"\n"), "--out", model); code != 0 {
+		t.Fatal(stderr)
+	}
+	// A Fortran-order file: the bytes of Aᵀ in C order under a header of
+	// A's shape.
+	fortran := func(name string, A *mat.Dense, compress bool) string {
+		r, c := A.Dims()
+		var b bytes.Buffer
+		if err := dataset.WriteNPY(&b, A.T()); err != nil {
+			t.Fatal(err)
+		}
+		raw := b.Bytes()
+		end := bytes.IndexByte(raw, '\n')
+		head := strings.Replace(string(raw[:end]), "'fortran_order': False", "'fortran_order': True ", 1)
+		head = strings.Replace(head, fmt.Sprintf("(%d, %d)", c, r), fmt.Sprintf("(%d, %d)", r, c), 1)
+		copy(raw, head)
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := io.Writer(f)
+		var zw *gzip.Writer
+		if compress {
+			zw, _ = gzip.NewWriterLevel(f, gzip.BestSpeed)
+			w = zw
+		}
+		_, err = w.Write(raw)
+		if zw != nil {
+			err = errors.Join(err, zw.Close())
+		}
+		if err = errors.Join(err, f.Close()); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	A := sample(rows)
+	big := fortran("Xbig.npy.gz", A, true)
+	plain := fortran("Xbig.npy", A, false)
+	small := fortran("Xsmall.npy.gz", sample(40), true)
+	A = nil
+	out, want := filepath.Join(dir, "scores.txt"), filepath.Join(dir, "want.txt")
+	base := peakRSS(t, "predict", model, "--features", small, "--out", out)
+	peak := peakRSS(t, "predict", model, "--features", big, "--out", out)
+	peakRSS(t, "predict", model, "--features", plain, "--out", want)
+	size := uint64(rows * cols * 8)
+	if grew := peak - min(peak, base); grew > size/2 {
+		t.Errorf("predict's peak resident memory grew by %d bytes (%d on 40 rows, %d on %d) for a %d-byte matrix, want at most half of it", grew, base, peak, rows, size)
+	} else {
+		t.Logf("peak resident memory %d bytes on 40 rows, %d on %d: grew by %d for a %d-byte matrix", base, peak, rows, grew, size)
+	}
+	got, err1 := os.ReadFile(out)
+	wantScores, err2 := os.ReadFile(want)
+	if err := errors.Join(err1, err2); err != nil || !bytes.Equal(got, wantScores) || bytes.Count(got, []byte("\n")) != rows {
+		t.Errorf("scores of the compressed file: %d lines, the same as of the file uncompressed: %v (%v)", bytes.Count(got, []byte("\n")), bytes.Equal(got, wantScores), err)
 	}
 }
