@@ -155,7 +155,8 @@ func (m *Model) looError() float64 {
 // not evaluated), and X or H may be nil when the model uses none of its
 // columns. Predict returns an error when a present matrix has the wrong
 // number of columns, when X and H disagree on the number of rows, when both
-// are nil, or when a selected column holds a NaN or ±Inf value; and when m
+// are nil, when a selected column holds a NaN or ±Inf value, or when a
+// score overflows (a *ScoreOverflowError); and when m
 // is nil or inconsistent (a model built by hand: Selected, Weights, Mean
 // and Scale of different lengths, a column out of range or selected twice,
 // a weight, mean or scale that is not finite, a scale that is not
@@ -212,9 +213,46 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 			}
 			f[i] += w * ((x - mean) / scale)
 			if math.IsNaN(f[i]) || math.IsInf(f[i], 0) {
-				return nil, fmt.Errorf("greedytl.Model.Predict: the score of row %d overflows at %s column %d = %v, too far outside the training range (mean %v, standard deviation %v)", i, b.name, c.Index, x, mean, scale)
+				return nil, fmt.Errorf("greedytl.Model.Predict: %w", &ScoreOverflowError{Input: b.name, Row: i, Col: c.Index, Value: x, Mean: mean, Scale: scale})
 			}
 		}
 	}
 	return f, nil
+}
+
+// ScoreOverflowError reports a score that stopped being finite (±Inf, or
+// NaN from Inf − Inf) as a model summed its terms: an input value too far
+// outside the training range of its column. Model.Predict returns it, and
+// the linear models of package method; Error names the row and the column
+// from 0, as Go indexes them ("the score of row 2 overflows at X column 0
+// = 1e+308, …"), behind the caller's prefix, and a program that read the
+// inputs from a file names them as the file counts them (greedytl predict:
+// the file, its line and the column from 1).
+type ScoreOverflowError struct {
+	// Input is the matrix of the term that overflowed: "X" (features) or
+	// "H" (source scores).
+	Input string
+	// Row is the example's row of Input (from 0).
+	Row int
+	// Col is the column of Input (from 0) whose term made the score
+	// overflow, or −1 when each part of the score was finite and their
+	// sum, Input's terms added to the others', overflowed; then Value,
+	// Mean and Scale are 0.
+	Col int
+	// Value is the input's value at Row and Col.
+	Value float64
+	// Mean and Scale are the column's training mean and the standard
+	// deviation that standardises it: z = (Value − Mean)/Scale.
+	Mean, Scale float64
+}
+
+// Error returns "the score of row 2 overflows at X column 0 = 1e+308, too
+// far outside the training range (mean 0, standard deviation 0.001)",
+// rows and columns from 0; "the score of row 2 overflows adding H's
+// terms" when Col is −1.
+func (e *ScoreOverflowError) Error() string {
+	if e.Col < 0 {
+		return fmt.Sprintf("the score of row %d overflows adding %s's terms", e.Row, e.Input)
+	}
+	return fmt.Sprintf("the score of row %d overflows at %s column %d = %v, too far outside the training range (mean %v, standard deviation %v)", e.Row, e.Input, e.Col, e.Value, e.Mean, e.Scale)
 }

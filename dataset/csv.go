@@ -62,10 +62,10 @@ func ReadMatrixNames(path string, h HeaderRule, names *[]string) (*mat.Dense, er
 // rows (block ≥ 2), each a new matrix, a block at a time as it is read,
 // holding a block of values, not the whole matrix: a text file, a 2-D .npy
 // file in C order (NumPy's default; or of one row or column), compressed
-// or not, and an uncompressed one in Fortran order (read in column
-// strips); a gzip-compressed .npy file in Fortran order, whose first row
-// comes with its last column at the end of the stream, is read whole and
-// given at once (scanNPY).
+// or not, and one in Fortran order (read in column strips; a
+// gzip-compressed one, whose first row comes with its last column at the
+// end of the stream, decompressed into a temporary file first, and read
+// whole, given at once, when none can be made: scanNPY).
 // An error may follow blocks (a bad line after them, or a check of every
 // row at the end): then the file is not a matrix, the error is
 // ReadMatrixNames's for it, and what fn made of the blocks is to be

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -895,11 +896,13 @@ func (src *source) npyEnd(name string) error {
 // naming the row or element of the file): in C order (or of one row or
 // column) as the data comes (scanRows), from a regular file or a gzip
 // stream; in Fortran order from an uncompressed regular file in column
-// strips (scanColumns). Any other array — of another shape, or in Fortran
-// order in a gzip stream, whose first row needs its last column, at the
-// stream's end — it reads whole as ReadNPYMatrix reads it (the same matrix
-// or error) and gives fn at once. fn's error stops the reading and is
-// returned as it is.
+// strips (scanColumns), and from a gzip-compressed regular file, whose
+// first row needs its last column, at the stream's end, decompressed into
+// a temporary file first (scanSpilled). Any other array — of another
+// shape, in Fortran order in a gzip stream that is no regular file (a
+// pipe), or whose data no temporary file could take — it reads whole as
+// ReadNPYMatrix reads it (the same matrix or error) and gives fn at once.
+// fn's error stops the reading and is returned as it is.
 func (src *source) scanNPY(name string, block int, fn func(*mat.Dense) error) error {
 	l, err := readNPYHeader(src.br, name, src.size)
 	if err != nil {
@@ -914,6 +917,19 @@ func (src *source) scanNPY(name string, block int, fn func(*mat.Dense) error) er
 			return src.scanRows(l, name, block, fn)
 		case src.size >= 0 && src.file != nil && rows > block:
 			return src.scanColumns(l, name, block, fn)
+		case src.file != nil && rows > block && regular(src.file):
+			spilled, err := src.scanSpilled(l, name, block, fn)
+			if spilled {
+				return err
+			}
+			// No temporary file: read whole, from the start again.
+			if src, err = openPath(src.file.Name()); err != nil {
+				return err
+			}
+			defer src.close()
+			if l, err = readNPYHeader(src.br, name, src.size); err != nil {
+				return hintText(err, matrixHint)
+			}
 		}
 	}
 	a, err := l.decode(src.br, name, src.size >= 0)
@@ -1035,6 +1051,60 @@ func (src *source) scanColumns(l *npyLayout, name string, block int, fn func(*ma
 		}
 	}
 	return nil
+}
+
+// regular reports whether f is a regular file (not a pipe or a device),
+// which can be read again from its start.
+func regular(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode().IsRegular()
+}
+
+// scanSpilled is scanNPY of the 2-D Fortran-order array l of the
+// gzip-compressed regular file src.file, whose stream gives its first row
+// only with its last column, at the end: it decompresses the data into a
+// temporary file (os.CreateTemp's directory, removed before it returns)
+// and reads that in column strips (scanColumns), holding a block of rows,
+// not the array. It checks what reading the file whole checks, in the same
+// order, with the same errors: each value as it comes (an integer beyond
+// 2⁵³, by its row and column), the stream's length and its end (npyEnd:
+// trailing bytes, the gzip checksum), then each block's values (NaN and
+// infinities, the first in row order). spilled is false, and nothing was
+// given to fn, when the temporary file could not be made or written (a
+// full disk): src is then spent, and the caller reads the file again.
+func (src *source) scanSpilled(l *npyLayout, name string, block int, fn func(*mat.Dense) error) (spilled bool, err error) {
+	tmp, err := os.CreateTemp("", "greedytl-npy-*")
+	if err != nil {
+		return false, nil
+	}
+	defer func() {
+		tmp.Close()
+		os.Remove(tmp.Name())
+	}()
+	var scratch []float64
+	var writeErr error
+	err = l.eachChunk(src.br, name, func(chunk []byte, read int64) error {
+		var err error
+		if scratch, err = appendValues(scratch[:0], chunk, l.typ); err != nil {
+			return &Error{File: name, Err: l.locate(err, int(read/int64(l.typ.size)))}
+		}
+		if _, writeErr = tmp.Write(chunk); writeErr != nil {
+			return writeErr
+		}
+		return nil
+	})
+	switch {
+	case writeErr != nil:
+		return false, nil
+	case err == nil:
+		err = src.npyEnd(name)
+	}
+	if err != nil {
+		return true, hintText(err, matrixHint)
+	}
+	data := *l
+	data.offset = 0 // the temporary file holds the data alone
+	return true, (&source{file: tmp, size: l.nbytes}).scanColumns(&data, name, block, fn)
 }
 
 // firstValueError returns the error of the first value in file order of

@@ -719,7 +719,8 @@ func TestNPYVersionedSpellings(t *testing.T) {
 // in a 2-D array is named by its 0-based row and column, the same in C and
 // Fortran order and by every reader (whole, in blocks of rows, by rows on
 // demand), not by its position in the file (element 17 of the C-order
-// file, 43 of the Fortran-order one).
+// file, 43 of the Fortran-order one), each reader's message the same, the
+// hint ("save the array as float64") included.
 func TestNPYBigIntegerNamedByRowAndColumn(t *testing.T) {
 	const rows, cols = 20, 5
 	le := binary.LittleEndian
@@ -747,6 +748,9 @@ func TestNPYBigIntegerNamedByRowAndColumn(t *testing.T) {
 		for i, err := range errs {
 			if err == nil || !strings.HasPrefix(err.Error(), path+want) {
 				t.Errorf("%s, reader %d: error %v, want it to start %q", f.name, i, err, path+want)
+			} else if err.Error() != errs[0].Error() {
+				// openNPYRows lacked the hint (save the array as float64).
+				t.Errorf("%s, reader %d: error %q, want the whole reader's %q", f.name, i, err, errs[0])
 			}
 		}
 	}

@@ -37,9 +37,17 @@ var errNotRowReadable = errors.New("dataset: not readable by rows")
 
 // openNPYRows opens path for reading by rows and checks, in one sequential
 // pass, that it has at least one row and column and that every value is
-// finite (and exact, for integers), as ReadNPYMatrix does. It returns
-// errNotRowReadable for a file it cannot serve.
+// finite (and exact, for integers), as ReadNPYMatrix does, with its errors:
+// those of an array it cannot take carry the matrix readers' hint
+// (hintText's matrixHint: "save the array as float64 …" for an integer
+// beyond 2⁵³). It returns errNotRowReadable for a file it cannot serve.
 func openNPYRows(path string) (*npyRows, error) {
+	a, err := openNPYRowsNoHint(path)
+	return a, hintText(err, matrixHint)
+}
+
+// openNPYRowsNoHint is openNPYRows without the hint.
+func openNPYRowsNoHint(path string) (*npyRows, error) {
 	src, err := openPath(path)
 	if err != nil {
 		return nil, err
@@ -52,7 +60,7 @@ func openNPYRows(path string) (*npyRows, error) {
 	l, err := readNPYHeader(src.br, name, src.size)
 	if err != nil {
 		src.close()
-		return nil, hintText(err, matrixHint)
+		return nil, err
 	}
 	shape := l.intShape() // it fits: readNPYHeader knew the size
 	if len(shape) != 2 || l.fortran && shape[0] > 1 && shape[1] > 1 {
@@ -146,7 +154,8 @@ func (a *npyRows) readRows(rows []int) (*FeatureRows, error) {
 		} else {
 			var err error
 			if vals, err = appendValues(vals[:0], chunk, a.l.typ); err != nil {
-				return nil, &Error{File: a.name, Err: a.l.locate(err, rows[k]*a.cols)}
+				// Not reached unless the file changed: check read every value.
+				return nil, hintText(&Error{File: a.name, Err: a.l.locate(err, rows[k]*a.cols)}, matrixHint)
 			}
 			copy(b.F64[k*a.cols:], vals)
 		}

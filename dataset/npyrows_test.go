@@ -135,6 +135,7 @@ func TestOpenFolderErrors(t *testing.T) {
 	// Overwrite row 2, column 1 with a NaN.
 	copy(nan[len(nan)-4:], []byte{0, 0, 0xc0, 0x7f})
 	trunc := float32NPY(t, [][]float32{{1, 2}, {3, 4}})
+	big := npyFile(1, dict("<i8", false, "(2, 2)"), encode(binary.LittleEndian, []int64{1, 2, 3, 1<<60 + 1}))
 	for _, tt := range []struct {
 		name   string
 		raw    []byte
@@ -143,6 +144,7 @@ func TestOpenFolderErrors(t *testing.T) {
 	}{
 		{"NaN", nan, []int{0, 1, 0}, "features.npy: row 2 column 1 is NaN"},
 		{"truncated", trunc[:len(trunc)-3], []int{0, 1}, "truncated"},
+		{"integer beyond 2⁵³", big, []int{0, 1}, "features.npy: row 1 column 1: integer 1152921504606846977 is beyond 2⁵³"},
 		{"labels", trunc, []int{0, 1, 0}, "labels.npy has 3 labels but features.npy has 2 rows"},
 		{"label range", trunc, []int{0, 2}, "label 2 out of range"},
 	} {

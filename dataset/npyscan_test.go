@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -22,7 +23,11 @@ import (
 // (column) order, though a later column's comes in an earlier block; of a
 // gzip stream its end's error (bytes after the array, a damaged checksum)
 // before a NaN in its rows, as reading it whole reads to the end before it
-// checks the values. A gzip-compressed Fortran-order file is read whole.
+// checks the values. A gzip-compressed Fortran-order file is given in
+// blocks too (decompressed into a temporary file: scanSpilled), with the
+// errors reading it whole gives — an inexact integer before the stream's
+// truncation, the stream's end before a NaN — and, when no temporary file
+// can be made, read whole (TestScanMatrixRowsNPYNoTemporaryFile).
 func TestScanMatrixRowsNPY(t *testing.T) {
 	dir := t.TempDir()
 	const r, c = 25, 3
@@ -50,6 +55,8 @@ func TestScanMatrixRowsNPY(t *testing.T) {
 	}
 	badCRC := gzipped(npyFile(1, dict("<f8", false, shape), encode(le, nan)))
 	badCRC[len(badCRC)-8] ^= 1 // the CRC-32 of the member's content
+	fortranCRC := gzipped(npyFile(1, dict("<f8", true, shape), encode(le, f64)))
+	fortranCRC[len(fortranCRC)-8] ^= 1
 	// Two inexact integers of a Fortran-order file: (row 20, column 0),
 	// element 20 in file order, and (row 2, column 1), element 27, which
 	// an earlier block of rows holds.
@@ -87,7 +94,14 @@ func TestScanMatrixRowsNPY(t *testing.T) {
 		{"gzip-nan-after.npy", gzipped(npyFile(1, dict("<f8", false, shape), encode(le, nan)), []byte("more")), true},
 		{"gzip-nan-short.npy", gzipped(npyFile(1, dict("<f8", false, shape), encode(le, nan[:60]))), true},
 		{"gzip-nan-crc.npy", badCRC, true},
-		{"gzip-fortran.npy", gzipped(npyFile(1, dict("<f8", true, shape), encode(le, f64))), false},
+		{"gzip-fortran.npy", gzipped(npyFile(1, dict("<f8", true, shape), encode(le, f64))), true},
+		{"gzip-fortran-i8.npy", gzipped(npyFile(1, dict("<i8", true, shape), encode(le, i64))), true},
+		{"gzip-fortran-big.npy", gzipped(npyFile(1, dict("<i8", true, shape), encode(le, bigF))), true},
+		{"gzip-fortran-nan.npy", gzipped(npyFile(1, dict("<f8", true, shape), encode(le, nanF))), true},
+		{"gzip-fortran-nan-short.npy", gzipped(npyFile(1, dict("<f8", true, shape), encode(le, nanF[:60]))), true},
+		{"gzip-fortran-big-short.npy", gzipped(npyFile(1, dict("<i8", true, shape), encode(le, bigF[:60]))), true},
+		{"gzip-fortran-nan-after.npy", gzipped(npyFile(1, dict("<f8", true, shape), encode(le, nanF)), []byte("more")), true},
+		{"gzip-fortran-nan-crc.npy", fortranCRC, true},
 		{"gzip-huge.npy", gzipped(npyFile(1, dict("<f8", false, "(3, 1000000000000)"), encode(le, f64))), true},
 		{"sniffed.dat", npyFile(1, dict("<f8", false, shape), encode(le, f64)), true},
 	}
@@ -120,6 +134,51 @@ func TestScanMatrixRowsNPY(t *testing.T) {
 			if wantCalls := (wr + block - 1) / block; f.blocked && calls != wantCalls {
 				t.Errorf("%s block %d: %d blocks, want %d", f.name, block, calls, wantCalls)
 			}
+		}
+	}
+}
+
+// TestScanMatrixRowsNPYNoTemporaryFile checks that ScanMatrixRows gives a
+// gzip-compressed Fortran-order .npy file whole, in one call, as
+// ReadNPYMatrix reads it (or with its error), when no temporary file can
+// be made for it (TMPDIR names no directory): reading it again from its
+// start, as the stream it began to decompress is spent.
+func TestScanMatrixRowsNPYNoTemporaryFile(t *testing.T) {
+	dir := t.TempDir()
+	const r, c = 25, 3
+	f64 := make([]float64, r*c)
+	for k := range f64 {
+		f64[k] = float64(k%7) - 2.5/float64(k+1)
+	}
+	nan := slices.Clone(f64)
+	nan[2*r+17] = math.NaN()
+	shape := fmt.Sprintf("(%d, %d)", r, c)
+	t.Setenv("TMPDIR", filepath.Join(dir, "none"))
+	for _, name := range []string{"gzip-fortran.npy", "gzip-fortran-nan.npy"} {
+		vals := f64
+		if name == "gzip-fortran-nan.npy" {
+			vals = nan
+		}
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write(npyFile(1, dict("<f8", true, shape), encode(le, vals)))
+		zw.Close()
+		path := writeNPYFile(t, dir, name, gz.Bytes())
+		want, wantErr := ReadMatrix(path)
+		var got *mat.Dense
+		calls := 0
+		err := ScanMatrixRows(path, HeaderAuto, nil, 4, func(b *mat.Dense) error {
+			calls++
+			got = b
+			return nil
+		})
+		switch {
+		case wantErr != nil:
+			if err == nil || err.Error() != wantErr.Error() || calls != 0 {
+				t.Errorf("%s: error %v after %d calls, want %v", name, err, calls, wantErr)
+			}
+		case err != nil || calls != 1 || !mat.Equal(got, want):
+			t.Errorf("%s: %d calls, error %v, want the whole matrix in one", name, calls, err)
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
@@ -71,8 +72,8 @@ func (l *Linear) SourceWeights() []float64 {
 
 // Predict returns f for every row of d. It returns an error when X or H has
 // the wrong number of columns, when they disagree on the number of rows,
-// when a value is not finite, or when a score overflows (naming the row and
-// the column); and when l is nil or inconsistent (a model built by hand
+// when a value is not finite, or when a score overflows (a
+// *greedytl.ScoreOverflowError, naming the row and the column); and when l is nil or inconsistent (a model built by hand
 // whose scalers and weights disagree in length, or hold a non-finite
 // number or a negative scale: the checks Read makes).
 func (l *Linear) Predict(d Data) ([]float64, error) {
@@ -104,8 +105,8 @@ func (l *Linear) Predict(d Data) ([]float64, error) {
 // columns of non-zero weight: a column of weight 0 is not read, so that its
 // value, however far outside the training range, does not matter (its z_j
 // may be ±Inf, and 0·Inf is NaN). A is absent when s has no columns. It
-// returns an error naming the row and the column at which a score stops
-// being finite.
+// returns a *greedytl.ScoreOverflowError naming the row and the column at
+// which a score stops being finite.
 func addScores(f []float64, name string, A *mat.Dense, s standardize.Scaler, w []float64) error {
 	if s.Len() == 0 {
 		return nil
@@ -119,12 +120,12 @@ func addScores(f []float64, name string, A *mat.Dense, s standardize.Scaler, w [
 			}
 			acc += wj * s.Value(j, row[j])
 			if math.IsNaN(acc) || math.IsInf(acc, 0) {
-				return fmt.Errorf("method: predict: the score of row %d overflows at %s column %d = %v, too far outside the training range (mean %v, standard deviation %v)", i, name, j, row[j], s.Mean[j], s.Scale[j])
+				return fmt.Errorf("method: predict: %w", &greedytl.ScoreOverflowError{Input: name, Row: i, Col: j, Value: row[j], Mean: s.Mean[j], Scale: s.Scale[j]})
 			}
 		}
 		f[i] += acc
 		if math.IsNaN(f[i]) || math.IsInf(f[i], 0) {
-			return fmt.Errorf("method: predict: the score of row %d overflows adding %s's terms", i, name)
+			return fmt.Errorf("method: predict: %w", &greedytl.ScoreOverflowError{Input: name, Row: i, Col: -1})
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"slices"
@@ -334,4 +335,51 @@ func TestNilReaderWriter(t *testing.T) {
 		noPanic(name+": WriteMulti", ": no writer (nil)", func() error { return WriteMulti(nil, mm, FileInfo{}) })
 	}
 	noPanic("Read", "method: reading model: no reader (nil)", func() error { _, err := Read(nil); return err })
+}
+
+// TestPredictOverflowIsTyped: a score that overflows is a
+// *greedytl.ScoreOverflowError carrying the row, the column (from 0), the
+// value and the column's training mean and scale, from a linear model
+// (column 0 of X) as from a GreedyTL model (column 1 of H), the message
+// behind each one's prefix as before; a linear model whose X and H terms
+// are each finite and overflow as a sum names no column (Col −1).
+func TestPredictOverflowIsTyped(t *testing.T) {
+	l := smallLinear()
+	l.X.Scale[0] = 1e-300
+	X := mat.NewDense(2, 1, []float64{0, 1e10})
+	H := mat.NewDense(2, 2, []float64{1, -1, 2, 0})
+	gm := &greedytl.Model{
+		Selected:    []greedytl.Column{{Kind: greedytl.Source, Index: 1}},
+		Weights:     []float64{2},
+		Mean:        []float64{0.5},
+		Scale:       []float64{1e-300},
+		NumFeatures: 1, NumSources: 2,
+	}
+	_, lerr := l.Predict(Data{X: X, H: H})
+	_, gerr := gm.Predict(X, mat.NewDense(2, 2, []float64{1, 0.5, 2, 1e10}))
+	for _, tc := range []struct {
+		err    error
+		prefix string
+		want   greedytl.ScoreOverflowError
+	}{
+		{lerr, "method: predict: ", greedytl.ScoreOverflowError{Input: "X", Row: 1, Col: 0, Value: 1e10, Mean: l.X.Mean[0], Scale: 1e-300}},
+		{gerr, "greedytl.Model.Predict: ", greedytl.ScoreOverflowError{Input: "H", Row: 1, Col: 1, Value: 1e10, Mean: 0.5, Scale: 1e-300}},
+	} {
+		var e *greedytl.ScoreOverflowError
+		if !errors.As(tc.err, &e) || *e != tc.want || tc.err.Error() != tc.prefix+tc.want.Error() {
+			t.Errorf("error %v, want %q and a *greedytl.ScoreOverflowError %+v", tc.err, tc.prefix+tc.want.Error(), tc.want)
+		}
+	}
+	if want := fmt.Sprintf("the score of row 1 overflows at H column 1 = 1e+10, too far outside the training range (mean 0.5, standard deviation %v)", 1e-300); gerr == nil || !strings.HasSuffix(gerr.Error(), want) {
+		t.Errorf("GreedyTL's error %v, want it to end %q", gerr, want)
+	}
+	// Each part finite, their sum not.
+	l = smallLinear()
+	l.WX[0], l.WH[0], l.WH[1], l.B = 1e308, 1e308, 0, 0
+	l.X.Mean[0], l.X.Scale[0], l.H.Mean[0], l.H.Scale[0] = 0, 1, 0, 1
+	_, err := l.Predict(Data{X: mat.NewDense(1, 1, []float64{1.5}), H: mat.NewDense(1, 2, []float64{1.5, 0})})
+	var e *greedytl.ScoreOverflowError
+	if !errors.As(err, &e) || *e != (greedytl.ScoreOverflowError{Input: "H", Row: 0, Col: -1}) || err.Error() != "method: predict: the score of row 0 overflows adding H's terms" {
+		t.Errorf("a sum that overflows: error %v, want H's terms named, Col −1", err)
+	}
 }

@@ -153,23 +153,41 @@ func (f *dataFlags) scanMatrixRows(path string, names *[]string, block int, fn f
 }
 
 // errSecondInput stops scanSample when --source-scores, read beside
-// --features, failed or its rows ran out before or after X's: the caller
-// reads both whole (loadData), which gives the error reading them gives,
-// X's first.
+// --features, failed or its rows ran out before or after X's, or the
+// sources of --sources failed on a block of X: the caller reads both
+// whole (loadData), which gives the error reading them gives, X's first.
 var errSecondInput = errors.New("the source scores do not follow the features row for row")
 
 // scanSample reads the sample's --features and --source-scores (regular
 // files; either may be absent) in blocks of at most block rows
 // (scanMatrixRows), both in lockstep: it gives fn each block of X with the
-// same rows of H (nil when absent), and sets names as loadData sets them.
+// same rows of H (nil when absent; with --sources, and --features only,
+// the sources' scores of the block's rows: sourceScores), and sets names
+// as loadData sets them.
 // It returns the rows given. X's reader's errors and fn's are returned as
-// they are; when H's reader failed, or H has other rows than X,
-// errSecondInput. A block of H holding the rows of two of its file's
+// they are; when H's reader (or the sources) failed, or H has other rows
+// than X, errSecondInput. A block of H holding the rows of two of its file's
 // blocks (a range header dropped from the first makes it one row short)
 // is a copy, other blocks views of what the reader gave.
 func (f *dataFlags) scanSample(names *sampleNames, block int, fn func(X, H *mat.Dense) error) (int, error) {
 	m := 0
 	count := func(A *mat.Dense) { m += A.RawMatrix().Rows }
+	if f.sources.given() {
+		// Each block's source scores computed from it: its rows' scores
+		// are the whole product's (sourcesRowByRow). An error of the
+		// sources (their directory, X's columns, a score that is not
+		// finite, its row the block's) has the caller read the sample
+		// whole, which gives the error loadData gives.
+		err := f.scanMatrixRows(f.features, &names.features, block, func(X *mat.Dense) error {
+			H, err := f.sourceScores(X)
+			if err != nil {
+				return errSecondInput
+			}
+			count(X)
+			return fn(X, H)
+		})
+		return m, err
+	}
 	if f.features == "" || f.scores == "" {
 		if f.features == "" {
 			err := f.scanMatrixRows(f.scores, &names.sources, block, func(H *mat.Dense) error { count(H); return fn(nil, H) })
@@ -620,19 +638,8 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names sampleNames, err er
 		}
 	}
 	if srcDir != "" {
-		ix, set, err := f.sources.load()
-		if err != nil {
+		if H, err = f.sourceScores(X); err != nil {
 			return nil, nil, names, err
-		}
-		// The models ignore columns beyond their features, as liblinear
-		// does; X with more columns than the sources' dataset is features
-		// of another dataset, whose scores would be meaningless.
-		if c := X.RawMatrix().Cols; ix.NumFeatures > 0 && c != ix.NumFeatures {
-			return nil, nil, names, badInputf("%s has %s but the sources of %s were trained on %s (num_features of %s): --sources needs the features of their dataset (for X with other columns, give the sources' scores with --source-scores)",
-				displayName(f.features), plural.Count(c, "column", "columns"), srcDir, plural.Count(ix.NumFeatures, "feature", "features"), filepath.Join(srcDir, source.IndexFile))
-		}
-		if H, err = set.Scores(X); err != nil {
-			return nil, nil, names, badInputf("%s: %w", f.features, err)
 		}
 	}
 	if X != nil && H != nil {
@@ -653,6 +660,29 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names sampleNames, err er
 		}
 	}
 	return X, H, names, nil
+}
+
+// sourceScores returns the scores of the --sources directory's sources on
+// the rows of X, read from --features (all of them, or a block of them:
+// each row's scores are its own, summed in an order no other row changes
+// under gonum's BLAS: sourcesRowByRow), its errors input errors.
+func (f *dataFlags) sourceScores(X *mat.Dense) (*mat.Dense, error) {
+	ix, set, err := f.sources.load()
+	if err != nil {
+		return nil, err
+	}
+	// The models ignore columns beyond their features, as liblinear
+	// does; X with more columns than the sources' dataset is features
+	// of another dataset, whose scores would be meaningless.
+	if c := X.RawMatrix().Cols; ix.NumFeatures > 0 && c != ix.NumFeatures {
+		return nil, badInputf("%s has %s but the sources of %s were trained on %s (num_features of %s): --sources needs the features of their dataset (for X with other columns, give the sources' scores with --source-scores)",
+			displayName(f.features), plural.Count(c, "column", "columns"), f.sources.dir, plural.Count(ix.NumFeatures, "feature", "features"), filepath.Join(f.sources.dir, source.IndexFile))
+	}
+	H, err := set.Scores(X)
+	if err != nil {
+		return nil, badInputf("%s: %w", f.features, err)
+	}
+	return H, nil
 }
 
 // checkColumns returns an input error, naming the files, when the extra

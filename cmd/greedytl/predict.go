@@ -12,8 +12,11 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/plural"
@@ -95,15 +98,17 @@ balanced_accuracy_score; the line says how many of the model's classes that
 is), and with --json these and the confusion matrix (rows: true classes,
 columns: predicted; every class of the model) as JSON. predict reads
 --features and --source-scores files (text; .npy in C order; .npy in
-Fortran order, in column strips; gzip-compressed or not) a block of rows
+Fortran order, in column strips, a gzip-compressed one decompressed into
+a temporary file first, as its first row ends with its last column, at
+the end of the stream; gzip-compressed or not) a block of rows
 at a time, both in step, holding a block of them, not the whole matrices,
-for a model that scores each row alone. Read whole are: a
-gzip-compressed .npy in Fortran order (its first row ends with its last
-column, at the end of the stream, which cannot be read again), the
+for a model that scores each row alone; so are --features with
+--sources, each block's source scores computed from its rows (gonum's
+matrix product sums a row's terms in one order, whatever rows are beside
+it; the openblas build, whose BLAS may order a product's sums by its
+size, reads them whole). Read whole are: the
 standard input and pipes (which could not be read again after an error),
---features with --sources (the source scores are one matrix product over
-every row, whose sums a BLAS orders by the product's size: scored in
-blocks, a row's scores could change in their last bits), and the rows of
+and the rows of
 a dictionary model, and of dictionary fitted one class against the rest
 (a row's scores depend on the others). It scores
 the rows of a multi-class model a block at a time, holding one block's
@@ -266,8 +271,8 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 // predictBinary returns the scores of the binary model on the sample and
 // its rows (scoreInBlocks), the model's column names rec; rowByRow says
 // that it scores each row alone (method.RowByRow): then the sample is read
-// in blocks, and a sample read whole (standard input, --sources, a block
-// that failed) is scored predictBlock rows at a time too, ctx checked
+// in blocks, and a sample read whole (standard input, a block that
+// failed) is scored predictBlock rows at a time too, ctx checked
 // between them, so that a stop signal ends the pass at the next block, as
 // it does reading a file in blocks (it was held until the whole pass
 // ended). A model that does not score each row alone scores the sample
@@ -321,6 +326,21 @@ func (o *predictOptions) predictBinary(ctx context.Context, s *streams, model me
 	return scores, rows, nil
 }
 
+// sourcesRowByRow reports whether the scores the sources of --sources give
+// a row of --features are the same bits whatever rows are scored beside
+// it, so that predict may compute them a block of rows at a time
+// (scanSample). They are under gonum's own BLAS: its matrix product
+// (Dgemm, which source.Set.Scores calls) sums each element's terms one
+// after another in the order of the features, whatever the product's
+// size, computed serially or in tiles shared among goroutines
+// (TestSourceScoresSameInBlocks checks it). Under another BLAS (the
+// openblas build's) a product may order its sums by its size, and
+// --features with --sources is read whole. A variable for the tests.
+var sourcesRowByRow = func() bool {
+	_, native := blas64.Implementation().(gonum.Implementation)
+	return native
+}
+
 // predictBlock is the rows of a features or source scores file that
 // predict reads and scores at once (scoreInBlocks); a variable for the
 // tests.
@@ -328,15 +348,18 @@ var predictBlock = 8192
 
 // scoreInBlocks scores the sample when it is --features, --source-scores
 // or both, regular files, and score is not nil. It reads predictBlock rows
-// at a time (dataset.ScanMatrixRows: text, and .npy but a gzip-compressed
-// one in Fortran order), of both files in lockstep — each block of X given with the same rows of H — and
+// at a time (dataset.ScanMatrixRows: text and .npy, a gzip-compressed one
+// in Fortran order through a temporary file), of both files in lockstep —
+// each block of X given with the same rows of H — and
 // gives each block to score, which keeps the block's scores or writes
 // them: predict holds a block of the inputs and the scores, not the whole
-// matrices. It returns the inputs' rows. Another sample (--sources, whose
-// scores of X come from one matrix product over all its rows, which a
-// BLAS may sum in an order chosen by the product's size; standard input or
-// a pipe, which could not be read again), or a nil score (a model that
-// does not score each row alone: method.RowByRow), it reads whole
+// matrices; with --sources (and --features alone) each block of X is given
+// with its rows' source scores, computed from the block when they are the
+// whole product's rows (sourcesRowByRow). It returns the inputs' rows.
+// Another sample (--sources under a BLAS that may sum a product's terms in
+// an order chosen by its size; standard input or a pipe, which could not
+// be read again), or a nil score (a model that does not score each row
+// alone: method.RowByRow), it reads whole
 // (loadData) and gives to whole, which keeps the sample's scores in place
 // of any score kept; so too when the model failed on a block, which gives
 // the error the whole sample gives (predictError), and when H's file
@@ -372,14 +395,14 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 			case final(err):
 				return inputRows{}, err
 			}
-			return inputRows{}, o.predictError(err)
+			return inputRows{}, o.predictError(err, rec, rows.m)
 		}
 		if ctx.Err() != nil { // a stop as the last rows were scored
 			return inputRows{}, o.interrupted(ctx.Err())
 		}
 		return rows, nil
 	}
-	if score == nil || f.sources.given() || !f.given() {
+	if score == nil || !f.given() || f.sources.given() && (f.features == "" || f.scores != "" || !sourcesRowByRow()) {
 		return fallback()
 	}
 	for _, p := range []string{f.features, f.scores} {
@@ -473,18 +496,69 @@ func writeEvaluation(report io.Writer, format string, args ...any) error {
 }
 
 // predictError returns the input error of a model's Predict or Scores on
-// the inputs: for an input the model was fitted with and the command was
-// not given, which flag gives it; otherwise the error with the model and
-// the inputs named.
-func (o *predictOptions) predictError(err error) error {
+// the inputs (all m rows, whose columns the model names rec): for an input
+// the model was fitted with and the command was not given, which flag
+// gives it; for a score that overflowed, the file's row and column
+// (overflowError); otherwise the error with the model and the inputs
+// named.
+func (o *predictOptions) predictError(err error, rec sampleNames, m int) error {
 	var missing *method.MissingInputError
+	var overflow *greedytl.ScoreOverflowError
 	switch {
+	case errors.As(err, &overflow):
+		return o.overflowError(overflow, rec, m)
 	case errors.As(err, &missing) && missing.Input == "H":
 		return badInputf("%s was fitted with %s: give their scores with --source-scores FILE or the sources with --sources DIR", o.modelName(), plural.Count(missing.Columns, "source", "sources"))
 	case errors.As(err, &missing):
 		return badInputf("%s was fitted with %s: give them with --features FILE", o.modelName(), plural.Count(missing.Columns, "feature", "features"))
 	}
 	return badInput(fmt.Errorf("model %s on %s: %w", o.modelName(), o.data.describe(), err))
+}
+
+// overflowError returns the input error of a score that overflowed on
+// row e.Row of the m rows of the inputs, whose columns the model names rec:
+// it names the input file and the row and column as the file counts them
+// (a text file's line, and the row and column from 1; a .npy file's from
+// 0, as NumPy and the .npy reader's messages count them), the
+// column's name when the model records one, and the model — not the Go
+// API's prefix and 0-based row (greedytl.Model.Predict: the score of row
+// 2 …).
+func (o *predictOptions) overflowError(e *greedytl.ScoreOverflowError, rec sampleNames, m int) error {
+	path, names, unit := o.data.features, rec.features, "column"
+	if e.Input == "H" {
+		path, names = o.data.scores, rec.sources
+		if path == "" { // H computed from --sources, row for row of X
+			path, unit = o.data.features, "source"
+			if names == nil {
+				if ix, _, err := o.data.sources.load(); err == nil {
+					names = indexSourceNames(ix)
+				}
+			}
+		}
+	}
+	name, fromOne := displayName(path), o.data.isText(path)
+	place := fmt.Sprintf("%s row %d (rows and columns from 0, as NumPy counts them)", name, e.Row)
+	if fromOne {
+		place = fmt.Sprintf("%s row %d", name, e.Row+1)
+		if line := dataset.RowLine(path, e.Row, m); line > 0 {
+			place = fmt.Sprintf("%s:%d (row %d)", name, line, e.Row+1)
+		}
+	}
+	if e.Col < 0 {
+		return badInputf("model %s on %s: the row's score overflows float64 adding the source scores' terms to the features'", o.modelName(), place)
+	}
+	col := strconv.Itoa(e.Col)
+	if fromOne {
+		col = strconv.Itoa(e.Col + 1)
+	}
+	if e.Col < len(names) {
+		col += " (" + strconv.Quote(names[e.Col]) + ")"
+	}
+	if unit == "source" {
+		col += " of --sources " + o.data.sources.dir
+	}
+	return badInputf("model %s on %s: the row's score overflows float64 at %s %s = %s, too far outside the training range (mean %s, standard deviation %s)",
+		o.modelName(), place, unit, col, strconv.FormatFloat(e.Value, 'g', -1, 64), strconv.FormatFloat(e.Mean, 'g', -1, 64), strconv.FormatFloat(e.Scale, 'g', -1, 64))
 }
 
 // oneClassNote says, for the report of the balanced accuracy of the ±1

@@ -1,17 +1,13 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -176,110 +172,6 @@ func TestPredictBadRowAfterFirstBlock(t *testing.T) {
 	if _, err := os.Stat(out); code != 2 || stdout != "" || !os.IsNotExist(err) || !strings.Contains(stderr, want.Error()) {
 		t.Errorf("--out: exit %d, stdout %q, stderr %q, %s: %v; want 2, nothing, %q, no file", code, stdout, stderr, out, err, want)
 	}
-}
-
-// TestPredictHoldsABlock checks that predict of a CSV of features holds a
-// block of them, not all: the live heap, sampled while it runs, grows by
-// less than half the matrix (reading it whole held all of it, and more
-// while its slice grew). So too when a bad last line fails it: the
-// reader's error is the one reading the file whole gives, which is not read
-// again.
-func TestPredictHoldsABlock(t *testing.T) {
-	smallBlocks(t, 1000)
-	const rows, cols = 60000, 40
-	dir := t.TempDir()
-	rng := rand.New(rand.NewPCG(5, 6))
-	train := mat.NewDense(60, cols, nil)
-	labels := make([]string, 60)
-	for i := range 60 {
-		for j := range cols {
-			train.Set(i, j, rng.NormFloat64())
-		}
-		labels[i] = strconv.Itoa(1 - 2*(i%2))
-	}
-	model := filepath.Join(dir, "m.json")
-	if code, _, stderr := cli(t, "", "fit", "--method", "greedytl", "--features", writeNPY(t, dir, "X.npy", train),
-		"--labels", writeText(t, dir, "y.txt", strings.Join(labels, "\n")+"\n"), "--out", model); code != 0 {
-		t.Fatal(stderr)
-	}
-	features := filepath.Join(dir, "Xt.csv")
-	f, err := os.Create(features)
-	if err != nil {
-		t.Fatal(err)
-	}
-	line := make([]byte, 0, 1024)
-	for i := range rows {
-		line = line[:0]
-		for j := range cols {
-			if j > 0 {
-				line = append(line, ',')
-			}
-			line = strconv.AppendFloat(line, float64((i*7+j)%1000)/8, 'g', -1, 64)
-		}
-		if _, err := f.Write(append(line, '\n')); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
-	matrix := uint64(rows * cols * 8)
-	grew, code, stdout, stderr := liveHeapGrowth(func() (int, string, string) { return cli(t, "", "predict", model, "--features", features) })
-	if code != 0 || strings.Count(stdout, "\n") != rows {
-		t.Fatalf("exit %d, %d lines: %s", code, strings.Count(stdout, "\n"), stderr)
-	}
-	if grew > matrix/2 {
-		t.Errorf("the live heap grew by %d bytes while predict read a %d-byte matrix, want at most half of it", grew, matrix)
-	}
-	f, err = os.OpenFile(features, os.O_APPEND|os.O_WRONLY, 0)
-	if err == nil {
-		_, err = f.WriteString("1,x\n")
-		err = errors.Join(err, f.Close())
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, want := dataset.ReadMatrix(features)
-	if want == nil {
-		t.Fatal("the reader takes a bad last line")
-	}
-	grew, code, stdout, stderr = liveHeapGrowth(func() (int, string, string) { return cli(t, "", "predict", model, "--features", features) })
-	if code != 2 || stdout != "" || stderr != "greedytl: "+want.Error()+"\n" {
-		t.Fatalf("a bad last line: exit %d, stdout %d bytes, stderr %q; want 2, nothing, %q", code, len(stdout), stderr, want)
-	}
-	if grew > matrix/2 {
-		t.Errorf("a bad last line: the live heap grew by %d bytes while predict read a %d-byte matrix, want at most half of it", grew, matrix)
-	}
-}
-
-// liveHeapGrowth runs run and returns how much the live heap grew above
-// its size before run at its largest, sampled every millisecond, with what
-// run returned.
-func liveHeapGrowth(run func() (int, string, string)) (grew uint64, code int, stdout, stderr string) {
-	// The live heap at each collection: what predict holds, not the
-	// garbage that gc.go's policy lets grow between collections.
-	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	runtime.GC()
-	metrics.Read(live)
-	base := live[0].Value.Uint64()
-	done, peak := make(chan struct{}), make(chan uint64)
-	go func() {
-		var most uint64
-		for {
-			select {
-			case <-done:
-				peak <- most
-				return
-			case <-time.After(time.Millisecond):
-				metrics.Read(live)
-				most = max(most, live[0].Value.Uint64())
-			}
-		}
-	}()
-	code, stdout, stderr = run()
-	close(done)
-	most := <-peak
-	return most - min(most, base), code, stdout, stderr
 }
 
 // TestPredictModelErrorInLaterBlock checks that a model's error on a block
