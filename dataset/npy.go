@@ -1063,7 +1063,7 @@ func regular(f *os.File) bool {
 // scanSpilled is scanNPY of the 2-D Fortran-order array l of the
 // gzip-compressed regular file src.file, whose stream gives its first row
 // only with its last column, at the end: it decompresses the data into a
-// temporary file (os.CreateTemp's directory, removed before it returns)
+// temporary file (os.CreateTemp's directory, unlinked as soon as it is made)
 // and reads that in column strips (scanColumns), holding a block of rows,
 // not the array. It checks what reading the file whole checks, in the same
 // order, with the same errors: each value as it comes (an integer beyond
@@ -1077,9 +1077,15 @@ func (src *source) scanSpilled(l *npyLayout, name string, block int, fn func(*ma
 	if err != nil {
 		return false, nil
 	}
+	// Unlinked at once where the system allows it (the open file stays
+	// readable), so that a process killed while reading leaves no file
+	// behind; where it does not (Windows), it is removed on return.
+	removed := os.Remove(tmp.Name()) == nil
 	defer func() {
 		tmp.Close()
-		os.Remove(tmp.Name())
+		if !removed {
+			os.Remove(tmp.Name())
+		}
 	}()
 	var scratch []float64
 	var writeErr error

@@ -5,7 +5,9 @@ import (
 	"compress/gzip"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -180,5 +182,45 @@ func TestScanMatrixRowsNPYNoTemporaryFile(t *testing.T) {
 		case err != nil || calls != 1 || !mat.Equal(got, want):
 			t.Errorf("%s: %d calls, error %v, want the whole matrix in one", name, calls, err)
 		}
+	}
+}
+
+// TestScanMatrixRowsNPYSpillUnlinked: the temporary file of a
+// gzip-compressed Fortran-order array is unlinked while the blocks are
+// read (on systems that allow it), so that a process killed in the middle
+// leaves nothing in the temporary directory; and nothing is left after.
+func TestScanMatrixRowsNPYSpillUnlinked(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("an open file cannot be unlinked on Windows")
+	}
+	dir := t.TempDir()
+	tmp := filepath.Join(dir, "tmp")
+	if err := os.Mkdir(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
+	const r, c = 40, 3
+	vals := make([]float64, r*c)
+	for k := range vals {
+		vals[k] = float64(k%11) - 0.25
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(npyFile(1, dict("<f8", true, fmt.Sprintf("(%d, %d)", r, c)), encode(le, vals)))
+	zw.Close()
+	path := writeNPYFile(t, dir, "gzip-fortran.npy", gz.Bytes())
+	calls := 0
+	err := ScanMatrixRows(path, HeaderAuto, nil, 8, func(b *mat.Dense) error {
+		calls++
+		if left, err := os.ReadDir(tmp); err != nil || len(left) != 0 {
+			t.Errorf("block %d: the temporary directory holds %d entries (%v), want none", calls, len(left), err)
+		}
+		return nil
+	})
+	if err != nil || calls != r/8 {
+		t.Fatalf("%d calls, error %v, want %d blocks", calls, err, r/8)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("after the read the temporary directory holds %d entries, want none", len(left))
 	}
 }
