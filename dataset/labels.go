@@ -430,13 +430,14 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		gaps      labelGaps // before, between and after content lines
 		pending   gapLines  // since the last content line
 		split     labelSplitter
-		dsep      byte // the separator Excel's directive line names (sepDirective); 0: none, or blanks, detected as without one
+		dsep      byte   // the separator Excel's directive line names (sepDirective); 0: none, or blanks, detected as without one
+		directive string // that line, for messages
 	)
 	// sepOf is the separator of a line: the directive's, else its own.
 	sepOf := func(line []byte) byte { return cmp.Or(dsep, detectSep(line)) }
 	for line, ok := lr.next(); ok; line, ok = lr.next() {
 		if sep, ok := lr.sepDirective(line); ok {
-			dsep = sep
+			dsep, directive = sep, string(line)
 			continue
 		}
 		if isSkippable(line) {
@@ -476,7 +477,7 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			if lines == 2 && secondRowNumbered(firstLine, line) {
 				return nil, nil, labelGaps{}, rowNamesError(name, lr.line)
 			}
-			return nil, nil, labelGaps{}, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
+			return nil, nil, labelGaps{}, errorf(name, lr.line, "expected one label per line or all labels on line %d%s", firstNum, directiveNote(directive))
 		}
 		if err != nil {
 			err = &Error{File: name, Line: lr.line, Err: err}
@@ -541,6 +542,18 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		}
 	}
 	return all, allAt, gaps, nil
+}
+
+// directiveNote returns, for a label file whose first line, directive,
+// was read as Excel's separator line (sepDirective; "" when none was), the
+// note on an error about its lines: its separator splits every line, and
+// it holds no label, while a class "sep=;" (that a greedytl predict
+// before FormatLabel quoted one wrote bare) is written quoted.
+func directiveNote(directive string) string {
+	if directive == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (line 1, %s, was read as Excel's separator line, which names the separator of the lines below and holds no label: if it is a label, write it between double quotes)", strconv.Quote(directive))
 }
 
 // inBrackets reports whether first, a label file's first label, opens a

@@ -86,6 +86,10 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"wide later line", "y.csv", []byte("1\n2\n3,4\n"), "", "3: expected one label per line or all labels on line 1"},
 		{"wide first line", "y.csv", []byte("# labels\n1,2\n3\n"), "", "3: expected one label per line or all labels on line 2"},
 		{"tab later line", "y.txt", []byte("a\nb\tc\n"), "", "2: expected one label per line or all labels on line 1"},
+		// Excel's separator line above a class "sep=;" written bare (by
+		// a predict before FormatLabel quoted one): the note says how
+		// line 1 was read.
+		{"separator line", "y.txt", []byte("sep=;\nb\nsep=;\nb\n"), "", "3: expected one label per line or all labels on line 2 (line 1, \"sep=;\", was read as Excel's separator line, which names the separator of the lines below and holds no label: if it is a label, write it between double quotes)"},
 		{"two quoted fields", "y.csv", []byte("\"a\"\n\"b, c\",\"d\"\n"), "", "2: expected one label per line or all labels on line 1"},
 		{"two quoted fields first", "y.csv", []byte("\"a, b\",\"d\"\n\"c\"\n"), "", "2: expected one label per line or all labels on line 1"},
 		{"quoted field and a tab", "y.csv", []byte("\"a\"\n\"b, c\"\td\n"), "", "2: expected one label per line or all labels on line 1"},
