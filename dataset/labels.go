@@ -477,7 +477,24 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			if lines == 2 && secondRowNumbered(firstLine, line) {
 				return nil, nil, labelGaps{}, rowNamesError(name, lr.line)
 			}
-			return nil, nil, labelGaps{}, errorf(name, lr.line, "expected one label per line or all labels on line %d%s", firstNum, directiveNote(directive))
+			// One of the lines holds one label, this one, or the first,
+			// or where both hold more, a line further on: a file of one
+			// label a line, whose line of several may be a label that
+			// holds a tab.
+			here := lr.line // nextOneLabel reads on
+			at, num, other := line, here, firstNum
+			if !firstOne {
+				at, num, other = firstLine, firstNum, here
+			}
+			if tabbed(at, dsep) {
+				if !firstOne && !one {
+					other = nextOneLabel(lr, dsep)
+				}
+				if other > 0 {
+					return nil, nil, labelGaps{}, &Error{File: name, Line: num, Err: tabLabelError(at, other, num == firstNum)}
+				}
+			}
+			return nil, nil, labelGaps{}, errorf(name, here, "expected one label per line or all labels on line %d%s", firstNum, directiveNote(directive))
 		}
 		if err != nil {
 			err = &Error{File: name, Line: lr.line, Err: err}
@@ -542,6 +559,49 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		}
 	}
 	return all, allAt, gaps, nil
+}
+
+// nextOneLabel returns the number of the next line of lr that holds one
+// label (a content line of one field, split as a line of one label a line
+// is: at dsep, else at labelSep's), or 0 when none does (or the rest
+// cannot be read): it reads on past a line of several labels below a
+// first line of several, which are a table when no line holds one.
+func nextOneLabel(lr *lineReader, dsep byte) int {
+	for line, ok := lr.next(); ok; line, ok = lr.next() {
+		if !isSkippable(line) && oneField(line, cmp.Or(dsep, labelSep(line))) {
+			return lr.line
+		}
+	}
+	return 0
+}
+
+// tabbed reports whether line, a content line of a label file, splits
+// into labels at tabs (its separator: the directive's dsep, else
+// detectSep's), none quoted: a label that holds a tab, as Python's
+// csv.writer writes one (it quotes a field holding a comma, not a tab),
+// where the file holds one label a line.
+func tabbed(line []byte, dsep byte) bool {
+	if cmp.Or(dsep, detectSep(line)) != '\t' {
+		return false
+	}
+	var scratch []byte
+	var quoted []bool
+	_, err := splitQuoted(nil, line, '\t', &scratch, &quoted)
+	return err == nil && !slices.Contains(quoted, true)
+}
+
+// tabLabelError returns the error of line, a tabbed line of a file of
+// one label a line, as line other is: one label holding a tab, which no
+// label holds (checkLabel's message, as the .npy reader's and a quoted
+// label's), or, on the first line (first), all the labels of a file that
+// should have no other line.
+func tabLabelError(line []byte, other int, first bool) error {
+	_, err := checkLabel(string(bytes.TrimSpace(line)))
+	note := ""
+	if first {
+		note = ", or, if this line holds all the labels, separated by tabs, give no other line"
+	}
+	return fmt.Errorf("%w (one label a line, as line %d holds: replace the tab in the label%s)", err, other, note)
 }
 
 // directiveNote returns, for a label file whose first line, directive,

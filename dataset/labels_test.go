@@ -63,6 +63,15 @@ func TestReadLabels(t *testing.T) {
 	}
 }
 
+// tabLabel is the start of the error on the label v, holding a tab, of a
+// file of one label a line, on line, below or above the line other that
+// holds one label; tabFirstLine is its end when line is the first.
+func tabLabel(v, line, other string) string {
+	return line + ": label " + strconv.Quote(v) + " holds a tab or a line break: predict prints one class a line, and class names tab-separated (one label a line, as line " + other + " holds: replace the tab in the label"
+}
+
+const tabFirstLine = ", or, if this line holds all the labels, separated by tabs, give no other line)"
+
 func TestReadLabelsErrors(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -85,7 +94,17 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"table", "y.csv", []byte("1,2\n3,4\n"), "", "2: expected one label per line or all labels on line 1"},
 		{"wide later line", "y.csv", []byte("1\n2\n3,4\n"), "", "3: expected one label per line or all labels on line 1"},
 		{"wide first line", "y.csv", []byte("# labels\n1,2\n3\n"), "", "3: expected one label per line or all labels on line 2"},
-		{"tab later line", "y.txt", []byte("a\nb\tc\n"), "", "2: expected one label per line or all labels on line 1"},
+		// A tab inside a label of a file of one label a line (Python's
+		// csv.writer writes one unquoted), on its line, named as the
+		// .npy reader and a quoted label name it, where it was "expected
+		// one label per line" at the line after a first line with one.
+		{"tab later line", "y.txt", []byte("a\nb\tc\n"), "", tabLabel("b\tc", "2", "1") + ")"},
+		{"tab first line", "y.csv", []byte("\u00e9\t\u00e0\r\nb\r\n\u00e9\t\u00e0\r\n"), "", tabLabel("\u00e9\t\u00e0", "1", "2") + tabFirstLine},
+		{"tab first line only", "y.csv", []byte("a\tb \nc\nd\n"), "", tabLabel("a\tb", "1", "2") + tabFirstLine},
+		{"tab first lines", "y.csv", []byte("a\tb\na\tb\n# c\nc\na\tb\n"), "", tabLabel("a\tb", "1", "4") + tabFirstLine},
+		// Two labels a line, a tab between them: a table, as it was.
+		{"tab table", "y.txt", []byte("a\tb\nc\td\ne\tf\n"), "", "2: expected one label per line or all labels on line 1"},
+		{"quoted fields and a tab", "y.txt", []byte("\"a\"\t\"b\"\nc\n"), "", "2: expected one label per line or all labels on line 1"},
 		// Excel's separator line above a class "sep=;" written bare (by
 		// a predict before FormatLabel quoted one): the note says how
 		// line 1 was read.
