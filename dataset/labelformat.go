@@ -51,8 +51,11 @@ import (
 // blanks; ReadClasses's HeaderAuto takes the first line for a header
 // ("--labels-header no" reads it as a label) when it is a name that is no
 // number above names that all are, or a name found on no other line above
-// exactly two other names that each fill two lines or more; labels that
-// are all numbers are compared as numbers ("1" and "1.0" are one class),
+// exactly two other names that each fill two lines or more (but read for
+// the classes of the model that printed them, Classes.ReadFor, as predict
+// --labels reads them, a first line that is one of them is a label);
+// labels that are all numbers are compared as numbers ("1" and "1.0" are
+// one class),
 // and among them one written as an integer beyond 2⁵³ (bigInteger: a
 // 64-bit id) is refused; and of two names that are canonically
 // equivalent (canonicalTwin: "café" written with U+00E9 and with e and

@@ -173,6 +173,30 @@ func checkFormatRoundTrip(t *testing.T, dir string, names []string) int {
 			t.Fatalf("classes of %q, header %d: %q", vals, h, read)
 		}
 	}
+	// Each name first, alone, above two names of two lines each, as
+	// predict's output may be: read for the classes of the model that
+	// printed it (Classes.ReadFor), HeaderAuto reads it as a label, not
+	// as a header above two classes.
+	known := &Classes{Names: append([]string{"alpha", "beta"}, kept...)}
+	for _, n := range kept {
+		out := []string{n, "alpha", "alpha", "beta", "beta"}
+		writeLabelFile(t, path, out)
+		c, err := ReadClasses(path)
+		if err == nil {
+			c, err = c.ReadFor(known)
+		}
+		if err != nil {
+			t.Fatalf("classes of %q, read for %q: %v", out, known.Names, err)
+		}
+		as := c.As(known)
+		read := make([]string, len(as.Y))
+		for i, k := range as.Y {
+			read[i] = as.Names[k]
+		}
+		if !reflect.DeepEqual(read, out) {
+			t.Fatalf("classes of %q, read for %q: %q", out, known.Names, read)
+		}
+	}
 	// Among numbers (an unquoted "NA" is a missing value there), and
 	// first and last (a list printed: "[a" … "b]"), the names read back
 	// as written too.

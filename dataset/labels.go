@@ -235,7 +235,7 @@ func DecodeClassesHeader(r io.Reader, name string, h HeaderRule) (*Classes, erro
 	if err != nil {
 		return nil, err
 	}
-	return lf.classes(h)
+	return lf.classes(h, nil)
 }
 
 // labelFile decodes the label file src, named name in messages: a .npy
