@@ -248,6 +248,9 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 		if err == nil && texts == nil {
 			v, err = a.vector(name)
 		}
+		if be := (*bigIntError)(nil); errors.As(err, &be) {
+			be.vector = true // "row 2", as the label readers name a row ("row 2 is NaN")
+		}
 		if err != nil {
 			return nil, hintText(err, labelHint)
 		}

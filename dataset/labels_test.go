@@ -472,7 +472,12 @@ func TestBigIntegerLabels(t *testing.T) {
 	}
 	y := writeFile(t, "y.npy", buf.Bytes())
 	c, err := ReadClasses(y)
-	checkError(t, c, err, y+": element 1: integer 1234567890123456789 is beyond 2⁵³, which a float64 cannot hold exactly (it reads as 1.2345678901234568e+18, as integers near it do): labels are compared as float64s, so integers near it would read as one class: number the classes 0, 1, … (np.unique(y, return_inverse=True)[1])")
+	checkError(t, c, err, y+": row 1: integer 1234567890123456789 is beyond 2⁵³, which a float64 cannot hold exactly (it reads as 1.2345678901234568e+18, as integers near it do): labels are compared as float64s, so integers near it would read as one class: number the classes 0, 1, … (np.unique(y, return_inverse=True)[1])")
+	// A column of labels names the row alone too ("row 2 column 0" before),
+	// as the label readers name a NaN's ("row 2 is NaN").
+	col := writeFile(t, "col.npy", npyFile(1, dict("<i8", false, "(3, 1)"), encode(le, int64(0), int64(1), int64(1<<53+1))))
+	c, err = ReadClasses(col)
+	checkError(t, c, err, col+": row 2: integer 9007199254740993 is beyond 2⁵³, which a float64 cannot hold exactly (it reads as 9.007199254740992e+15, as integers near it do): labels are compared as float64s, so integers near it would read as one class: number the classes 0, 1, … (np.unique(y, return_inverse=True)[1])")
 	m, err := ReadMatrix(y)
 	checkError(t, m, err, y+": element 1: integer 1234567890123456789 is beyond 2⁵³, which a float64 cannot hold exactly (it reads as 1.2345678901234568e+18, as integers near it do): save the array as float64 (a.astype(np.float64)) if that rounding is meant")
 }
