@@ -28,6 +28,7 @@ type Classes struct {
 	vals   []string   // the labels as read
 	header *string    // the first value, when it was read as a header
 	src    *labelFile // the file's values and their places, a header included (nil when not read from a file)
+	rule   HeaderRule // the rule the first value was read by (ReadFor reads it again under HeaderAuto)
 }
 
 // ErrorOf returns err as an *Error naming the file and where the first
@@ -180,20 +181,46 @@ func ReadClasses(path string) (*Classes, error) {
 // that in the second case each of the two values must occur at least
 // twice: "owl, cat, dog" is three classes of one example (a one-shot task),
 // not a header above two. It is a guess where a file could be read either
-// way ("owl, cat, cat, dog, dog" reads as a header above two classes):
-// HeaderNo and HeaderYes say which. It returns an error for a file without
-// labels.
+// way ("owl, cat, cat, dog, dog" reads as a header above two classes, and
+// so does a test file of three classes whose one "owl" comes first):
+// HeaderNo and HeaderYes say which, and where the classes the labels must
+// be of are known (a model's), Classes.ReadFor reads the first value by
+// them. It returns an error for a file without labels.
 func ReadClassesHeader(path string, h HeaderRule) (*Classes, error) {
 	lf, err := readLabelFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return lf.classes(h)
+	return lf.classes(h, nil)
+}
+
+// ReadFor returns the labels of c read again knowing known, the classes
+// they must be of (a model's, at predict), when c's first value was read
+// by HeaderAuto from a text file; else c itself. A first value that is
+// one of known's classes (known.Lookup) is a label, never a header, so
+// that a file of labels, predict's output among them, whose first is a
+// class found nowhere else above two classes of two labels or more
+// ("fish, cat, cat, dog, dog") reads as the labels. One that is none of
+// them is read as the file says (ReadClassesHeader): not taken for a
+// header for that alone, since a misspelt first label is none of them
+// either, and is better refused at its line, before predict scores a
+// row, than found one label short after. It returns c itself when the
+// first value is read as before, and the error of a label the first
+// value's reading now checks.
+func (c *Classes) ReadFor(known *Classes) (*Classes, error) {
+	if c.src == nil || c.src.npy || c.rule != HeaderAuto {
+		return c, nil
+	}
+	if dropped := len(autoHeader(c.src.vals, known)) < len(c.src.vals); dropped == (c.header != nil) {
+		return c, nil
+	}
+	return c.src.classes(HeaderAuto, known)
 }
 
 // classes returns the classes of the label file lf, its first value read
-// as a header as h says (see ReadClassesHeader).
-func (lf *labelFile) classes(h HeaderRule) (*Classes, error) {
+// as a header as h says (see ReadClassesHeader), and HeaderAuto's by the
+// classes known when they are given (see Classes.ReadFor; nil: not known).
+func (lf *labelFile) classes(h HeaderRule, known *Classes) (*Classes, error) {
 	vals, all := lf.vals, lf.vals
 	switch {
 	case lf.npy || h == HeaderNo:
@@ -203,21 +230,12 @@ func (lf *labelFile) classes(h HeaderRule) (*Classes, error) {
 		}
 		vals = vals[1:]
 	default:
-		vals = dropNumericHeader(vals)
-		if v := dropBinaryHeader(vals); len(v) < len(vals) {
-			count := map[string]int{}
-			for _, x := range v {
-				count[x]++
-			}
-			if min(count[v[0]], count[otherValue(v)]) >= 2 {
-				vals = v
-			}
-		}
+		vals = autoHeader(vals, known)
 	}
 	if err := lf.checkLabels(len(all)-len(vals), true); err != nil {
 		return nil, err
 	}
-	c := &Classes{file: lf.name, vals: vals, src: lf}
+	c := &Classes{file: lf.name, vals: vals, src: lf, rule: h}
 	if len(vals) < len(all) {
 		c.header = &all[0]
 	}
@@ -296,6 +314,27 @@ func (c *Classes) ReadAsNames(known *Classes) bool {
 	}
 	_, ok := c.values()
 	return ok && c.src != nil
+}
+
+// autoHeader returns the values vals of a text label file without the
+// first when HeaderAuto reads it as a header (see ReadClassesHeader and,
+// for known, the classes the labels must be of, Classes.ReadFor; nil: not
+// known), else vals.
+func autoHeader(vals []string, known *Classes) []string {
+	if known != nil && known.Lookup(vals[0]) >= 0 {
+		return vals // a class: a label
+	}
+	vals = dropNumericHeader(vals)
+	if v := dropBinaryHeader(vals); len(v) < len(vals) {
+		count := map[string]int{}
+		for _, x := range v {
+			count[x]++
+		}
+		if min(count[v[0]], count[otherValue(v)]) >= 2 {
+			vals = v
+		}
+	}
+	return vals
 }
 
 // otherValue returns the first value of v that differs from v[0].

@@ -457,3 +457,80 @@ func TestClassesAs(t *testing.T) {
 		t.Error("labels that are names were read anew")
 	}
 }
+
+// TestClassesReadFor: a first line read by HeaderAuto is read again by the
+// classes the labels must be of (a model's): one of them is a label (a
+// test file, or predict's output, whose one "fish" comes first above two
+// classes of two or more labels was read as a header above them, and
+// --labels refused it: 4 labels for 5 rows); otherwise the file decides,
+// as before (a name that is none of them is not a header for that alone:
+// a misspelt label is refused at its line), and HeaderYes, HeaderNo and
+// .npy files are not read again.
+func TestClassesReadFor(t *testing.T) {
+	model := &Classes{Names: []string{"bird", "cat", "dog", "fish"}}
+	numeric := &Classes{Names: []string{"1", "2", "3"}}
+	for _, tc := range []struct {
+		text   string
+		h      HeaderRule
+		known  *Classes
+		labels []string // in file order, as As(known) names them
+		header string   // "-": none
+	}{
+		{"fish\ncat\ncat\ndog\ndog\n", HeaderAuto, model, []string{"fish", "cat", "cat", "dog", "dog"}, "-"},
+		{"fish\ncat\ncat\ncat\ncat\ndog\ndog\ndog\ndog\n", HeaderAuto, model, []string{"fish", "cat", "cat", "cat", "cat", "dog", "dog", "dog", "dog"}, "-"},
+		{"\"fish\"\n\"cat\"\n\"cat\"\n\"dog\"\n\"dog\"\n", HeaderAuto, model, []string{"fish", "cat", "cat", "dog", "dog"}, "-"},
+		// No class: the file decides, a header above two classes and
+		// above numbers, a label (a misspelt one?) above three.
+		{"species\ncat\ncat\ndog\ndog\n", HeaderAuto, model, []string{"cat", "cat", "dog", "dog"}, "species"},
+		{"\"\"\ncat\ncat\ndog\ndog\n", HeaderAuto, model, []string{"cat", "cat", "dog", "dog"}, ""},
+		{"label\n1\n2\n3\n", HeaderAuto, numeric, []string{"1", "2", "3"}, "label"},
+		{"fsh\ncat\ndog\nfish\n", HeaderAuto, model, []string{"fsh", "cat", "dog", "fish"}, "-"},
+		// Numbers compared by value: "2.0" is the class 2, a label.
+		{"2.0\n1\n1\n3\n3\n", HeaderAuto, numeric, []string{"2", "1", "1", "3", "3"}, "-"},
+		// A number that is no class stays a label, as auto reads one.
+		{"0\n1\n2\n", HeaderAuto, numeric, []string{"0", "1", "2"}, "-"},
+		// Among labels that are not all classes the file decides, as
+		// before: the unknown labels are the caller's error to report.
+		{"owl\ncat\ncow\ndog\n", HeaderAuto, model, []string{"owl", "cat", "cow", "dog"}, "-"},
+		{"owl\ncat\ncat\ncow\ncow\n", HeaderAuto, model, []string{"cat", "cat", "cow", "cow"}, "owl"},
+		// The rule given is kept.
+		{"fish\ncat\ncat\ndog\ndog\n", HeaderYes, model, []string{"cat", "cat", "dog", "dog"}, "fish"},
+		{"species\ncat\ndog\nfish\n", HeaderNo, model, []string{"species", "cat", "dog", "fish"}, "-"},
+	} {
+		c, err := DecodeClassesHeader(strings.NewReader(tc.text), "y.txt", tc.h)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.text, err)
+		}
+		r, err := c.ReadFor(tc.known)
+		if err != nil {
+			t.Fatalf("%q: ReadFor: %v", tc.text, err)
+		}
+		as := r.As(tc.known)
+		got := make([]string, len(as.Y))
+		for i, k := range as.Y {
+			got[i] = as.Names[k]
+		}
+		h, ok := r.Header()
+		if !ok {
+			h = "-"
+		}
+		if !slices.Equal(got, tc.labels) || h != tc.header {
+			t.Errorf("%q, %v: labels %q, header %q; want %q, %q", tc.text, tc.h, got, h, tc.labels, tc.header)
+		}
+		if (len(r.Y) == len(c.Y)) != (r == c) {
+			t.Errorf("%q: ReadFor returned a new Classes (%v) though the first value reads as before, or c itself though it does not", tc.text, r != c)
+		}
+	}
+	// A .npy file has no header: c itself.
+	var buf bytes.Buffer
+	if err := WriteNPYInts(&buf, []int{3, 1, 1, 2, 2}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := DecodeClassesHeader(&buf, "y.npy", HeaderAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := c.ReadFor(numeric); r != c || err != nil {
+		t.Errorf(".npy: ReadFor = %v, %v; want c itself", r, err)
+	}
+}

@@ -445,17 +445,29 @@ func mixedSepHint(line, header []byte, sep byte, cols int) string {
 const directiveSeps = ",;\t| "
 
 // sepDirective reports whether line, the lr's line just returned, is
-// Excel's separator directive: "sep=" and one character (sep=, sep=;
-// or sep= and a tab), which Excel writes on a CSV file's first line to
-// name its field separator and reads as that, not as a row. Only the
-// first line of the input (after a byte-order mark) is one, and only
-// for a separator the readers split fields at (directiveSeps; a space:
-// sep 0, runs of blanks): "sep=" and another character is a line as
-// any other (a header name "sep=a" or "sep=_"). The separator is
-// returned for the caller to split the fields at, in place of
-// detectSep's guess, and the line to be skipped.
+// Excel's separator directive (isSepDirective), which only the first line
+// of the input (after a byte-order mark) is, and returns its separator
+// for the caller to split the fields at, in place of detectSep's guess,
+// and the line to be skipped.
 func (lr *lineReader) sepDirective(line []byte) (sep byte, ok bool) {
-	if lr.line != 1 || len(line) != len("sep=")+1 || !bytes.EqualFold(line[:4], []byte("sep=")) || strings.IndexByte(directiveSeps, line[4]) < 0 {
+	if lr.line != 1 {
+		return 0, false
+	}
+	return isSepDirective(line)
+}
+
+// isSepDirective reports whether line is Excel's separator directive:
+// "sep=" (any case) and one character (sep=, sep=; or sep= and a tab),
+// which Excel writes on a CSV file's first line to name its field
+// separator and reads as that, not as a row; and returns the separator.
+// Only a separator the readers split fields at is one (directiveSeps; a
+// space: sep 0, runs of blanks): "sep=" and another character is a line
+// as any other (a header name "sep=a" or "sep=_"). It is the one rule of
+// the readers (sepDirective, of an input's first line) and of the writer
+// of label lines (FormatLabel quotes a label that is one, "sep=;", which
+// on a file's first line would be read so).
+func isSepDirective(line []byte) (sep byte, ok bool) {
+	if len(line) != len("sep=")+1 || !bytes.EqualFold(line[:4], []byte("sep=")) || strings.IndexByte(directiveSeps, line[4]) < 0 {
 		return 0, false
 	}
 	if line[4] == ' ' {

@@ -22,7 +22,8 @@ import (
 // quoted when, unquoted, it would read as something else or be refused:
 // it holds a comma (two labels) or a '"' (a quoted field's start); it is a
 // line the readers skip (blank, or a '#' first after blanks: a comment
-// line) or holds a comment after a label (inlineComment: "Song # 1", not
+// line; or, on a file's first line, Excel's separator line "sep=;", any
+// case, as isSepDirective reads one) or holds a comment after a label (inlineComment: "Song # 1", not
 // "Song #1"); it is a mark of a missing value ("NA": an unquoted
 // one among numbers is refused, and among quoted labels); a row of numbers
 // ("0.5 0.3"), a row number and a value ("1 a"), a LIBSVM row ("1 2:0.5");
@@ -50,8 +51,11 @@ import (
 // blanks; ReadClasses's HeaderAuto takes the first line for a header
 // ("--labels-header no" reads it as a label) when it is a name that is no
 // number above names that all are, or a name found on no other line above
-// exactly two other names that each fill two lines or more; labels that
-// are all numbers are compared as numbers ("1" and "1.0" are one class),
+// exactly two other names that each fill two lines or more (but read for
+// the classes of the model that printed them, Classes.ReadFor, as predict
+// --labels reads them, a first line that is one of them is a label);
+// labels that are all numbers are compared as numbers ("1" and "1.0" are
+// one class),
 // and among them one written as an integer beyond 2⁵³ (bigInteger: a
 // 64-bit id) is refused; and of two names that are canonically
 // equivalent (canonicalTwin: "café" written with U+00E9 and with e and
@@ -78,6 +82,9 @@ func FormatLabel(name string) (string, error) {
 // case is one of decodeLabelText's and checkLabels' rules on unquoted
 // labels.
 func labelNeedsQuotes(v string) bool {
+	if _, ok := isSepDirective([]byte(v)); ok {
+		return true // on a file's first line, Excel's separator line: skipped, and its separator splits the lines below
+	}
 	switch {
 	case strings.ContainsAny(v, `,"`):
 		return true // split at the comma; a '"' starts a quoted field

@@ -45,6 +45,9 @@ var labelFormatCases = map[string]string{
 	"[1, 0":     `"[1, 0"`,
 	",":         `","`,
 	"x,":        `"x,"`,
+	// Excel's separator directive (isSepDirective), which a file's first
+	// line is read as; "sep=," holds a comma too.
+	"sep=;": `"sep=;"`, "SEP=|": `"SEP=|"`, "Sep=,": `"Sep=,"`,
 	// Written as they are.
 	"cat": "cat", "New York": "New York", "C#": "C#", "C# 2": "C# 2",
 	"10 19": `"10 19"`, "1": "1", "-1": "-1", "[a]": "[a]", "(b)": "(b)",
@@ -52,6 +55,7 @@ var labelFormatCases = map[string]string{
 	"[a": "[a", "a]": "a]", "(b": "(b", "b)": "b)", "(": "(", ")": ")", "(:": "(:", "[]": "[]",
 	"café": "café", "1 star 2": "1 star 2", "NaN2": "NaN2", "a\u00a0b": "a\u00a0b",
 	"x:1": "x:1", "01": "01", "na": "na",
+	"sep=": "sep=", "sep=a": "sep=a", "sep=;;": "sep=;;", "sep=_": "sep=_",
 }
 
 // labelRefused are names no label file can hold (FormatLabel refuses
@@ -169,6 +173,30 @@ func checkFormatRoundTrip(t *testing.T, dir string, names []string) int {
 			t.Fatalf("classes of %q, header %d: %q", vals, h, read)
 		}
 	}
+	// Each name first, alone, above two names of two lines each, as
+	// predict's output may be: read for the classes of the model that
+	// printed it (Classes.ReadFor), HeaderAuto reads it as a label, not
+	// as a header above two classes.
+	known := &Classes{Names: append([]string{"alpha", "beta"}, kept...)}
+	for _, n := range kept {
+		out := []string{n, "alpha", "alpha", "beta", "beta"}
+		writeLabelFile(t, path, out)
+		c, err := ReadClasses(path)
+		if err == nil {
+			c, err = c.ReadFor(known)
+		}
+		if err != nil {
+			t.Fatalf("classes of %q, read for %q: %v", out, known.Names, err)
+		}
+		as := c.As(known)
+		read := make([]string, len(as.Y))
+		for i, k := range as.Y {
+			read[i] = as.Names[k]
+		}
+		if !reflect.DeepEqual(read, out) {
+			t.Fatalf("classes of %q, read for %q: %q", out, known.Names, read)
+		}
+	}
 	// Among numbers (an unquoted "NA" is a missing value there), and
 	// first and last (a list printed: "[a" … "b]"), the names read back
 	// as written too.
@@ -177,8 +205,8 @@ func checkFormatRoundTrip(t *testing.T, dir string, names []string) int {
 		vals = append(vals, n, "2")
 	}
 	readBack(t, path, vals)
-	for i := 1; i < len(kept); i++ {
-		readBack(t, path, []string{kept[i-1], "beta", kept[i]})
+	for i := range kept { // each name first too (Excel's "sep=;" is read so only there)
+		readBack(t, path, []string{kept[i], "beta", kept[(i+1)%len(kept)]})
 	}
 	// Two names, each given as the positive one.
 	for _, n := range kept {
@@ -276,7 +304,8 @@ type labelName string
 // of whole tokens (a row of numbers, a LIBSVM pair, a bracket, a comment,
 // a missing-value mark), which names made rune by rune rarely are.
 var labelTokens = []string{"0", "1", "10", "-3", "0.5", "1e5", "2:0.5", "k:v", "#", "#x", "[1", "1]", "[a", "b)",
-	"(a", "'a'", "'b']", "NA", "None", "null", "cat", "New", "C#", "\u00a0", ",", `"`}
+	"(a", "'a'", "'b']", "NA", "None", "null", "cat", "New", "C#", "\u00a0", ",", `"`,
+	"sep=;", "SEP=|", "sep=", "sep=a"}
 
 // Generate makes a labelName: half of them of up to 8 runes, half of up to
 // 4 tokens separated by blanks.

@@ -235,7 +235,7 @@ func DecodeClassesHeader(r io.Reader, name string, h HeaderRule) (*Classes, erro
 	if err != nil {
 		return nil, err
 	}
-	return lf.classes(h)
+	return lf.classes(h, nil)
 }
 
 // labelFile decodes the label file src, named name in messages: a .npy
@@ -247,6 +247,9 @@ func (src *source) labelFile(name string, npyName bool) (*labelFile, error) {
 		a, texts, err := src.npyLabels(name)
 		if err == nil && texts == nil {
 			v, err = a.vector(name)
+		}
+		if be := (*bigIntError)(nil); errors.As(err, &be) {
+			be.vector = true // "row 2", as the label readers name a row ("row 2 is NaN")
 		}
 		if err != nil {
 			return nil, hintText(err, labelHint)
@@ -430,13 +433,14 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		gaps      labelGaps // before, between and after content lines
 		pending   gapLines  // since the last content line
 		split     labelSplitter
-		dsep      byte // the separator Excel's directive line names (sepDirective); 0: none, or blanks, detected as without one
+		dsep      byte   // the separator Excel's directive line names (sepDirective); 0: none, or blanks, detected as without one
+		directive string // that line, for messages
 	)
 	// sepOf is the separator of a line: the directive's, else its own.
 	sepOf := func(line []byte) byte { return cmp.Or(dsep, detectSep(line)) }
 	for line, ok := lr.next(); ok; line, ok = lr.next() {
 		if sep, ok := lr.sepDirective(line); ok {
-			dsep = sep
+			dsep, directive = sep, string(line)
 			continue
 		}
 		if isSkippable(line) {
@@ -476,7 +480,24 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 			if lines == 2 && secondRowNumbered(firstLine, line) {
 				return nil, nil, labelGaps{}, rowNamesError(name, lr.line)
 			}
-			return nil, nil, labelGaps{}, errorf(name, lr.line, "expected one label per line or all labels on line %d", firstNum)
+			// One of the lines holds one label, this one, or the first,
+			// or where both hold more, a line further on: a file of one
+			// label a line, whose line of several may be a label that
+			// holds a tab.
+			here := lr.line // nextOneLabel reads on
+			at, num, other := line, here, firstNum
+			if !firstOne {
+				at, num, other = firstLine, firstNum, here
+			}
+			if tabbed(at, dsep) {
+				if !firstOne && !one {
+					other = nextOneLabel(lr, dsep)
+				}
+				if other > 0 {
+					return nil, nil, labelGaps{}, &Error{File: name, Line: num, Err: tabLabelError(at, other, num == firstNum)}
+				}
+			}
+			return nil, nil, labelGaps{}, errorf(name, here, "expected one label per line or all labels on line %d%s", firstNum, directiveNote(directive))
 		}
 		if err != nil {
 			err = &Error{File: name, Line: lr.line, Err: err}
@@ -541,6 +562,61 @@ func decodeLabelText(r io.Reader, name string) ([]string, []labelPos, labelGaps,
 		}
 	}
 	return all, allAt, gaps, nil
+}
+
+// nextOneLabel returns the number of the next line of lr that holds one
+// label (a content line of one field, split as a line of one label a line
+// is: at dsep, else at labelSep's), or 0 when none does (or the rest
+// cannot be read): it reads on past a line of several labels below a
+// first line of several, which are a table when no line holds one.
+func nextOneLabel(lr *lineReader, dsep byte) int {
+	for line, ok := lr.next(); ok; line, ok = lr.next() {
+		if !isSkippable(line) && oneField(line, cmp.Or(dsep, labelSep(line))) {
+			return lr.line
+		}
+	}
+	return 0
+}
+
+// tabbed reports whether line, a content line of a label file, splits
+// into labels at tabs (its separator: the directive's dsep, else
+// detectSep's), none quoted: a label that holds a tab, as Python's
+// csv.writer writes one (it quotes a field holding a comma, not a tab),
+// where the file holds one label a line.
+func tabbed(line []byte, dsep byte) bool {
+	if cmp.Or(dsep, detectSep(line)) != '\t' {
+		return false
+	}
+	var scratch []byte
+	var quoted []bool
+	_, err := splitQuoted(nil, line, '\t', &scratch, &quoted)
+	return err == nil && !slices.Contains(quoted, true)
+}
+
+// tabLabelError returns the error of line, a tabbed line of a file of
+// one label a line, as line other is: one label holding a tab, which no
+// label holds (checkLabel's message, as the .npy reader's and a quoted
+// label's), or, on the first line (first), all the labels of a file that
+// should have no other line.
+func tabLabelError(line []byte, other int, first bool) error {
+	_, err := checkLabel(string(bytes.TrimSpace(line)))
+	note := ""
+	if first {
+		note = ", or, if this line holds all the labels, separated by tabs, give no other line"
+	}
+	return fmt.Errorf("%w (one label a line, as line %d holds: replace the tab in the label%s)", err, other, note)
+}
+
+// directiveNote returns, for a label file whose first line, directive,
+// was read as Excel's separator line (sepDirective; "" when none was), the
+// note on an error about its lines: its separator splits every line, and
+// it holds no label, while a class "sep=;" (that a greedytl predict
+// before FormatLabel quoted one wrote bare) is written quoted.
+func directiveNote(directive string) string {
+	if directive == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (line 1, %s, was read as Excel's separator line, which names the separator of the lines below and holds no label: if it is a label, write it between double quotes)", strconv.Quote(directive))
 }
 
 // inBrackets reports whether first, a label file's first label, opens a

@@ -63,6 +63,15 @@ func TestReadLabels(t *testing.T) {
 	}
 }
 
+// tabLabel is the start of the error on the label v, holding a tab, of a
+// file of one label a line, on line, below or above the line other that
+// holds one label; tabFirstLine is its end when line is the first.
+func tabLabel(v, line, other string) string {
+	return line + ": label " + strconv.Quote(v) + " holds a tab or a line break: predict prints one class a line, and class names tab-separated (one label a line, as line " + other + " holds: replace the tab in the label"
+}
+
+const tabFirstLine = ", or, if this line holds all the labels, separated by tabs, give no other line)"
+
 func TestReadLabelsErrors(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -85,7 +94,21 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"table", "y.csv", []byte("1,2\n3,4\n"), "", "2: expected one label per line or all labels on line 1"},
 		{"wide later line", "y.csv", []byte("1\n2\n3,4\n"), "", "3: expected one label per line or all labels on line 1"},
 		{"wide first line", "y.csv", []byte("# labels\n1,2\n3\n"), "", "3: expected one label per line or all labels on line 2"},
-		{"tab later line", "y.txt", []byte("a\nb\tc\n"), "", "2: expected one label per line or all labels on line 1"},
+		// A tab inside a label of a file of one label a line (Python's
+		// csv.writer writes one unquoted), on its line, named as the
+		// .npy reader and a quoted label name it, where it was "expected
+		// one label per line" at the line after a first line with one.
+		{"tab later line", "y.txt", []byte("a\nb\tc\n"), "", tabLabel("b\tc", "2", "1") + ")"},
+		{"tab first line", "y.csv", []byte("\u00e9\t\u00e0\r\nb\r\n\u00e9\t\u00e0\r\n"), "", tabLabel("\u00e9\t\u00e0", "1", "2") + tabFirstLine},
+		{"tab first line only", "y.csv", []byte("a\tb \nc\nd\n"), "", tabLabel("a\tb", "1", "2") + tabFirstLine},
+		{"tab first lines", "y.csv", []byte("a\tb\na\tb\n# c\nc\na\tb\n"), "", tabLabel("a\tb", "1", "4") + tabFirstLine},
+		// Two labels a line, a tab between them: a table, as it was.
+		{"tab table", "y.txt", []byte("a\tb\nc\td\ne\tf\n"), "", "2: expected one label per line or all labels on line 1"},
+		{"quoted fields and a tab", "y.txt", []byte("\"a\"\t\"b\"\nc\n"), "", "2: expected one label per line or all labels on line 1"},
+		// Excel's separator line above a class "sep=;" written bare (by
+		// a predict before FormatLabel quoted one): the note says how
+		// line 1 was read.
+		{"separator line", "y.txt", []byte("sep=;\nb\nsep=;\nb\n"), "", "3: expected one label per line or all labels on line 2 (line 1, \"sep=;\", was read as Excel's separator line, which names the separator of the lines below and holds no label: if it is a label, write it between double quotes)"},
 		{"two quoted fields", "y.csv", []byte("\"a\"\n\"b, c\",\"d\"\n"), "", "2: expected one label per line or all labels on line 1"},
 		{"two quoted fields first", "y.csv", []byte("\"a, b\",\"d\"\n\"c\"\n"), "", "2: expected one label per line or all labels on line 1"},
 		{"quoted field and a tab", "y.csv", []byte("\"a\"\n\"b, c\"\td\n"), "", "2: expected one label per line or all labels on line 1"},
@@ -449,7 +472,12 @@ func TestBigIntegerLabels(t *testing.T) {
 	}
 	y := writeFile(t, "y.npy", buf.Bytes())
 	c, err := ReadClasses(y)
-	checkError(t, c, err, y+": element 1: integer 1234567890123456789 is beyond 2⁵³, which a float64 cannot hold exactly (it reads as 1.2345678901234568e+18, as integers near it do): labels are compared as float64s, so integers near it would read as one class: number the classes 0, 1, … (np.unique(y, return_inverse=True)[1])")
+	checkError(t, c, err, y+": row 1: integer 1234567890123456789 is beyond 2⁵³, which a float64 cannot hold exactly (it reads as 1.2345678901234568e+18, as integers near it do): labels are compared as float64s, so integers near it would read as one class: number the classes 0, 1, … (np.unique(y, return_inverse=True)[1])")
+	// A column of labels names the row alone too ("row 2 column 0" before),
+	// as the label readers name a NaN's ("row 2 is NaN").
+	col := writeFile(t, "col.npy", npyFile(1, dict("<i8", false, "(3, 1)"), encode(le, int64(0), int64(1), int64(1<<53+1))))
+	c, err = ReadClasses(col)
+	checkError(t, c, err, col+": row 2: integer 9007199254740993 is beyond 2⁵³, which a float64 cannot hold exactly (it reads as 9.007199254740992e+15, as integers near it do): labels are compared as float64s, so integers near it would read as one class: number the classes 0, 1, … (np.unique(y, return_inverse=True)[1])")
 	m, err := ReadMatrix(y)
 	checkError(t, m, err, y+": element 1: integer 1234567890123456789 is beyond 2⁵³, which a float64 cannot hold exactly (it reads as 1.2345678901234568e+18, as integers near it do): save the array as float64 (a.astype(np.float64)) if that rounding is meant")
 }

@@ -608,11 +608,17 @@ type bigIntError struct {
 	// either order.
 	dims    []int64
 	fortran bool
+	// vector: the array was read as one value a row (labels), whose
+	// element is named by its row alone, as the label readers' other
+	// messages name it (1-D or one column).
+	vector bool
 }
 
 func (e *bigIntError) Error() string {
 	at := fmt.Sprintf("element %d", e.elem)
-	if len(e.dims) == 2 && e.dims[0] > 0 && e.dims[1] > 0 {
+	if e.vector {
+		at = fmt.Sprintf("row %d", e.elem)
+	} else if len(e.dims) == 2 && e.dims[0] > 0 && e.dims[1] > 0 {
 		rows, cols := int(e.dims[0]), int(e.dims[1])
 		r, c := e.elem/cols, e.elem%cols
 		if e.fortran {

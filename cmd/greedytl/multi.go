@@ -169,7 +169,11 @@ func readMultiLabels(s *streams, f *dataFlags, classes []string) (*dataset.Class
 	if err != nil {
 		return nil, nil, err
 	}
-	y, err := classIndices(cls, &dataset.Classes{Names: classes}, "the model's classes", func(_ int, n string) error {
+	known := &dataset.Classes{Names: classes}
+	if cls, err = cls.ReadFor(known); err != nil { // the first line read by the classes: one of them is a label
+		return nil, nil, badInput(err)
+	}
+	y, err := classIndices(cls, known, "the model's classes", func(_ int, n string) error {
 		return fmt.Errorf("label %q is not one of the model's classes (%s)", n, strings.Join(quoteAll(classes), ", "))
 	})
 	if err != nil {

@@ -588,6 +588,9 @@ func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, rows 
 		return nil, err
 	}
 	known := &dataset.Classes{Names: append([]string{rec.Positive}, rec.Negative...)}
+	if cls, err = cls.ReadFor(known); err != nil { // the first line read by the classes: one of them is a label
+		return nil, badInput(err)
+	}
 	ks, err := classIndices(cls, known, "the model's classes", func(k int, n string) error {
 		hint := "" // a header on the first line, the one place of its value, is no label
 		if k == cls.Y[0] && !slices.Contains(cls.Y[1:], k) {
