@@ -490,9 +490,22 @@ func moderatedRows(train, d Data) [][]float64 {
 // X's and H's parts L2-normalised each on its own; each member's weights
 // and intercepts are the minimiser of ½‖W‖² + C Σ_i cross-entropy on those
 // normalised training rows (its gradient vanishes, brute force) at the C
-// it reports; without sources, the row-normalised member alone.
+// it reports; without sources, the row-normalised member alone. With
+// blocks of fewer than rowNormMinColumns columns (7 features and 5 sources
+// here) the members are linear in the rows instead: each block divided by
+// the square root of its number of columns, not by its norm, and the
+// member's weights, on the standardised rows, those of the fit on the
+// scaled rows divided by the same factor.
 func TestGreedyNWayDefinition(t *testing.T) {
-	const d, n = 7, 5
+	for _, dn := range [][2]int{{rowNormMinColumns, rowNormMinColumns}, {7, 5}} {
+		testGreedyNWayDefinition(t, dn[0], dn[1])
+	}
+}
+
+// testGreedyNWayDefinition is TestGreedyNWayDefinition with d features and
+// n sources.
+func testGreedyNWayDefinition(t *testing.T, d, n int) {
+	wide := d >= rowNormMinColumns && n >= rowNormMinColumns
 	for _, shots := range []int{1, 4} {
 		train, y, test, _ := multiProblem(21, 4, shots, 6, d, n)
 		mm, err := NewMulti("greedytl-nway")
@@ -518,6 +531,9 @@ func TestGreedyNWayDefinition(t *testing.T) {
 				for _, v := range out[p[0]:p[1]] {
 					s += v * v
 				}
+				if !wide {
+					s = float64(p[1] - p[0]) // a linear member: 1/√(columns)
+				}
 				for j := p[0]; j < p[1] && s > 0; j++ {
 					out[j] /= math.Sqrt(s)
 				}
@@ -532,10 +548,27 @@ func TestGreedyNWayDefinition(t *testing.T) {
 		for k, name := range []string{"features", "blocks"} {
 			l := e.members[k].(*LinearMulti)
 			C := l.hyper["C"]
-			if l.norm != NormaliseBlocks || C <= 0 || e.hyper["C_"+name] != C {
-				t.Fatalf("%d shots: member %d (%s) normalises %q, C %v (reported %v), want %q", shots, k, name, l.norm, C, e.hyper["C_"+name], NormaliseBlocks)
+			wantNorm := NormaliseBlocks
+			if !wide {
+				wantNorm = ""
+			}
+			if l.norm != wantNorm || C <= 0 || e.hyper["C_"+name] != C {
+				t.Fatalf("d %d, n %d, %d shots: member %d (%s) normalises %q, C %v (reported %v), want %q", d, n, shots, k, name, l.norm, C, e.hyper["C_"+name], wantNorm)
 			}
 			K, p := l.w.Dims()
+			// w: the weights of the fit, on the normalised (or scaled) rows.
+			w := mat.DenseCopyOf(l.w)
+			if !wide {
+				for c := range K {
+					for j := range p {
+						f := math.Sqrt(float64(d))
+						if j >= d {
+							f = math.Sqrt(float64(n))
+						}
+						w.Set(c, j, w.At(c, j)*f)
+					}
+				}
+			}
 			if name == "features" {
 				for c := range K {
 					for j := d; j < p; j++ {
@@ -551,13 +584,13 @@ func TestGreedyNWayDefinition(t *testing.T) {
 				u = normRows(z, name == "features")
 				prob = make([]float64, K)
 				for c := range K {
-					prob[c] = l.b[c] + mat.Dot(l.w.RowView(c), mat.NewVecDense(p, u))
+					prob[c] = l.b[c] + mat.Dot(w.RowView(c), mat.NewVecDense(p, u))
 				}
 				softmaxInPlace(prob)
 				return prob, u
 			}
-			gw := mat.DenseCopyOf(l.w) // ∂/∂W = W + C Σ_i (p_i − e_{y_i}) z_iᵀ
-			gb := make([]float64, K)   // ∂/∂b = C Σ_i (p_i − e_{y_i})
+			gw := mat.DenseCopyOf(w) // ∂/∂W = W + C Σ_i (p_i − e_{y_i}) z_iᵀ
+			gb := make([]float64, K) // ∂/∂b = C Σ_i (p_i − e_{y_i})
 			for i, z := range zt {
 				prob, u := probs(z)
 				for c := range K {
@@ -573,7 +606,7 @@ func TestGreedyNWayDefinition(t *testing.T) {
 			}
 			scale := C * float64(len(zt))
 			if g := max(mat.Norm(gw, math.Inf(1)), slices.Max(gb), -slices.Min(gb)); g > 1e-5*scale {
-				t.Errorf("%d shots, %s member: gradient %g at its weights (C = %v): not the minimiser", shots, name, g, C)
+				t.Errorf("d %d, n %d, %d shots, %s member: gradient %g at its weights (C = %v): not the minimiser", d, n, shots, name, g, C)
 			}
 			for i, z := range zs {
 				s, _ := probs(z)
@@ -589,12 +622,13 @@ func TestGreedyNWayDefinition(t *testing.T) {
 		for i := range want {
 			for c := range want[i] {
 				if math.Abs(got.At(i, c)-want[i][c]) > 1e-12 {
-					t.Fatalf("%d shots: row %d class %d: score %v, the definition gives %v", shots, i, c, got.At(i, c), want[i][c])
+					t.Fatalf("d %d, n %d, %d shots: row %d class %d: score %v, the definition gives %v", d, n, shots, i, c, got.At(i, c), want[i][c])
 				}
 			}
 		}
 	}
-	// Without sources: the row-normalised member alone.
+	// Without sources: the row-normalised member alone (linear with
+	// fewer than rowNormMinColumns features).
 	train, y, _, _ := multiProblem(22, 3, 2, 2, d, n)
 	train.H = nil
 	mm, _ := NewMulti("greedytl-nway")
@@ -602,8 +636,12 @@ func TestGreedyNWayDefinition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := model.(*ensembleModel); len(e.members) != 1 || e.members[0].(*LinearMulti).norm != NormaliseRows {
-		t.Errorf("without sources: %d members, want the row-normalised one", len(e.members))
+	wantNorm := NormaliseRows
+	if d < rowNormMinColumns {
+		wantNorm = ""
+	}
+	if e := model.(*ensembleModel); len(e.members) != 1 || e.members[0].(*LinearMulti).norm != wantNorm {
+		t.Errorf("d %d, without sources: %d members, want one normalising %q", d, len(e.members), wantNorm)
 	}
 }
 
