@@ -2714,7 +2714,17 @@ def _check_multiclass(cli, zoo, tmp_path, tail):
     for A in (X[44:], sparse.csr_matrix(X[44:])):
         DA = clf.decision_function(A)
         assert DA.flags["C_CONTIGUOUS"] and DA.dtype == lr.dtype and DA.shape == lr.shape
-        np.testing.assert_array_equal(DA, D)
+        if not sparse.issparse(A):
+            np.testing.assert_array_equal(DA, D)
+            continue
+        # The zoo's classifiers score a sparse X with scikit-learn's sparse
+        # product, whose sums run in another order than the dense one's
+        # (their scores may differ in the last bits, no more: checked here), and
+        # greedytl-nway's members that are linear in a narrow block (the
+        # zoo's few sources) pass those bits on: equal up to that rounding.
+        Hd, Hs = _zoo_scores(zoo, X[44:]), _zoo_scores(zoo, A)
+        np.testing.assert_allclose(Hs, Hd, rtol=1e-14, atol=0)
+        np.testing.assert_allclose(DA, D, rtol=1e-13, atol=1e-16)
     np.save(tmp_path / "X.npy", X[44:])
     np.save(tmp_path / "H.npy", _zoo_scores(zoo, X[44:]))
     (tmp_path / "m.json").write_text(json.dumps(clf.model_))
