@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -14,6 +16,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/dataset"
@@ -734,8 +737,52 @@ func TestCompletionUsage(t *testing.T) {
 		{[]string{"completion"}, 0, "Generate the autocompletion script", ""},
 		{[]string{"completion", "bash"}, 0, "# bash completion", ""},
 		{[]string{"completion", "fsh"}, 2, "", `greedytl: unknown command "fsh" for "greedytl completion" (see 'greedytl completion --help')` + "\n"},
-		{[]string{"completion", "bash", "extra"}, 2, "", `greedytl: unknown command "extra" for "greedytl completion bash" (see 'greedytl completion bash --help')` + "\n"},
+		{[]string{"completion", "bash", "extra"}, 2, "", `greedytl: greedytl completion bash takes no argument, and was given "extra" (see 'greedytl completion bash --help')` + "\n"},
 	})
+}
+
+// TestNoArgsCommands: every command that takes no positional argument
+// refuses a stray one with one message, naming it and saying the command
+// takes none, a usage error (exit 2) as predict's and inspect's too many
+// ("accepts 1 arg(s), received 2"). cobra's NoArgs said `unknown command
+// "extra" for "greedytl fit"`, as if fit had subcommands. Every leaf
+// command of the tree is tried, so that a new one is checked too: those
+// that take arguments say something else, never "unknown command".
+func TestNoArgsCommands(t *testing.T) {
+	want := map[string]bool{"fit": true, "bench": true, "demo": true, "experiment": true, "train-sources": true,
+		"synth": true, "version": true, "completion bash": true, "completion zsh": true, "completion fish": true, "completion powershell": true}
+	var leaves [][]string
+	var walk func(c *cobra.Command, path []string)
+	walk = func(c *cobra.Command, path []string) {
+		if !c.HasSubCommands() && c.Name() != "help" {
+			leaves = append(leaves, path)
+		}
+		for _, sub := range c.Commands() {
+			walk(sub, append(slices.Clone(path), sub.Name()))
+		}
+	}
+	walk(newRootCmd(&streams{in: strings.NewReader(""), out: io.Discard, err: io.Discard}), nil)
+	seen := 0
+	for _, path := range leaves {
+		name := strings.Join(path, " ")
+		// Two stray arguments after the flags a command requires: every
+		// one named, in order.
+		code, _, stderr := cli(t, "", append(slices.Clone(path), "extra", "more")...)
+		if !want[name] {
+			if strings.Contains(stderr, "unknown command") || strings.Contains(stderr, "takes no argument") {
+				t.Errorf("%s extra more: %q; a command that takes arguments does not refuse them so", name, stderr)
+			}
+			continue
+		}
+		seen++
+		msg := fmt.Sprintf("greedytl: greedytl %s takes no argument, and was given \"extra\", \"more\" (see 'greedytl %s --help')\n", name, name)
+		if code != exitInput || stderr != msg {
+			t.Errorf("%s extra more: exit %d, %q; want %d, %q", name, code, stderr, exitInput, msg)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d of the %d commands without arguments found among %v", seen, len(want), leaves)
+	}
 }
 
 // TestFitSameFileOnAnyCores: the README says that one build given the same

@@ -55,7 +55,8 @@ the numbers of features and sources it was trained on ("num_features",
 "num_sources" in --json) and an empty "selected". With --json it prints a JSON object
 whose "selected" array holds {"kind","index","weight"} objects in that order
 (with "reg_error" and "loo_error" after each step of a greedy method, and a
-named column's "name") and whose "sources" member, when present, is the
+named column's "name"), whose "greedy" says which order it is (true:
+selection order), and whose "sources" member, when present, is the
 recorded sources.
 
 A model fitted with --sources shows the sources directory it records (its
@@ -74,15 +75,18 @@ keeps no column, or its weights on the standardised columns sum to at most
 models"; fit warns of it, constant-model) — is marked so, with "constant":
 true in --json.
 
-For a multi-class model inspect shows, per class, the columns of non-zero
-weight by decreasing |weight| (--json: "per_class" of {"class", "selected"});
-nearest-neighbour and simpleshot models compare whole rows and have none,
-nor have dictionary's class models (one class against the rest). A class
-whose model is constant by its weights alone is marked so ("constant": true
-in its entry; a native model's class only when it keeps no column). Fitted
-one class against the rest by greedytl-auto, each class's model is shown as
-a binary greedytl-auto model is: its hyperparameters, its committee and its
-combined model (--json: the class's "hyperparameters" and "committee").`,
+For a multi-class model inspect shows, per class, the columns of the class's
+model as above for a binary model: fitted one class against the rest by a
+greedytl method or forward-reg, those selected, in selection order, with the
+errors after each step; otherwise those of non-zero weight by decreasing
+|weight| (--json: "per_class" of {"class", "greedy", "selected"}, each as a
+binary model's); nearest-neighbour and simpleshot models compare whole rows
+and have none, nor have dictionary's class models (one class against the
+rest). A class whose model is constant by its weights alone is marked so
+("constant": true in its entry; a native model's class only when it keeps
+no column). Fitted one class against the rest by greedytl-auto, each
+class's model is shown as a binary greedytl-auto model is: its
+hyperparameters, its committee and its combined model (--json: the class's "hyperparameters" and "committee").`,
 		Example: `  greedytl inspect model.json
   greedytl inspect --json model.json | jq '.selected[] | select(.kind == "source")'
   greedytl fit --features X.npy --labels y.txt | greedytl inspect -`,

@@ -422,7 +422,12 @@ func writeScoreRows(w io.Writer, scores *mat.Dense) error {
 // inspectClass is one class of inspect's JSON output for a multi-class
 // model.
 type inspectClass struct {
-	Class    string          `json:"class"`
+	Class string `json:"class"`
+	// Greedy reports whether Selected is in selection order, with the
+	// path's errors after each step (a greedy method's class model, one
+	// class against the rest), or by decreasing |weight|, as a binary
+	// model's inspectSummary.Greedy does.
+	Greedy   bool            `json:"greedy"`
 	Selected []inspectColumn `json:"selected"`
 	// Constant reports that the class's model (its score column) is
 	// constant to working precision by its weights alone
@@ -445,8 +450,8 @@ type inspectMultiSummary struct {
 	Hyperparameters map[string]float64 `json:"hyperparameters"`
 	Classes         []string           `json:"classes"`
 	// PerClass holds each class's columns (by decreasing |weight|, or in
-	// selection order for the greedy methods one against the rest); empty
-	// when the model has no per-column weights.
+	// selection order for the greedy methods one against the rest:
+	// inspectClass.Greedy); empty when the model has no per-column weights.
 	PerClass []inspectClass `json:"per_class"`
 	Sources  any            `json:"sources,omitempty"`
 }
@@ -464,10 +469,8 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 		sums, constant, _ := method.ClassWeightsConstant(m)
 		classModels := method.ClassModels(m)
 		for k, sl := range sel {
-			ic := inspectClass{Class: sum.Classes[k], Selected: []inspectColumn{}}
-			for _, c := range sl.Columns {
-				ic.Selected = append(ic.Selected, inspectColumn{Kind: c.Kind(), Index: c.Index, Weight: c.Weight, Name: names.of(c.Kind(), c.Index)})
-			}
+			ic := inspectClass{Class: sum.Classes[k], Greedy: sl.Greedy, Selected: inspectColumns(sl)}
+			nameColumns(ic.Selected, names)
 			if k < len(constant) {
 				ic.Constant, ic.weightSum = constant[k], sums[k]
 			}
@@ -522,7 +525,7 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 			}
 			continue
 		}
-		if err := printColumns(s.out, ic.Selected, false, o.top); err != nil {
+		if err := printColumns(s.out, ic.Selected, ic.Greedy, o.top); err != nil {
 			return err
 		}
 	}

@@ -517,6 +517,12 @@ and otherwise ignored).`,
 		}
 		c.Args = wrapArgs(c.Args)
 		for _, sub := range c.Commands() {
+			if c.Name() == "completion" {
+				// cobra's shells (bash, zsh, …) take no argument
+				// (cobra.NoArgs): refused as every command's without
+				// (noArgs).
+				sub.Args = nil
+			}
 			sub.Args = wrapArgs(sub.Args)
 		}
 		if !c.Runnable() {
@@ -565,10 +571,11 @@ func emptyStringFlag(c *cobra.Command) error {
 }
 
 // wrapArgs turns cobra's positional-argument errors into usage errors, and
-// refuses an empty argument.
+// refuses an empty argument; a command without a validator takes no
+// argument (noArgs).
 func wrapArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 	if v == nil {
-		v = cobra.NoArgs
+		v = noArgs
 	}
 	return func(c *cobra.Command, args []string) error {
 		if err := v(c, args); err != nil {
@@ -582,4 +589,17 @@ func wrapArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// noArgs refuses the arguments of a command that takes none, naming them:
+// "greedytl fit takes no argument, and was given "extra"". cobra.NoArgs
+// called a leaf command's stray argument an unknown command of it
+// (`unknown command "extra" for "greedytl fit"`), where the commands
+// that take arguments say how many they accept; a command with
+// subcommands (completion) still calls its argument an unknown command.
+func noArgs(c *cobra.Command, args []string) error {
+	if len(args) == 0 || c.HasSubCommands() {
+		return cobra.NoArgs(c, args)
+	}
+	return fmt.Errorf("%s takes no argument, and was given %s", c.CommandPath(), strings.Join(quoteAll(args), ", "))
 }

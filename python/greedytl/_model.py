@@ -864,9 +864,13 @@ class Scorer:
         out = {"method": self.method, "hyperparameters": copy.deepcopy(doc.get("hyperparameters"))}
         if self.classes is not None:
             out["classes"] = list(self.classes)
+            # Each class's columns as a binary model's (below): the order
+            # ("greedy": a class model of a greedy method, one class
+            # against the rest) and, in selection order, each step's errors.
             out["per_class"] = [] if sel is None else [
-                {"class": c, "selected": named(cols, ("kind", "index", "weight"))}
-                for c, cols in zip(self.classes, sel)]
+                {"class": c, "greedy": self.class_greedy(k),
+                 "selected": named(cols, ("kind", "index", "weight", "reg_error", "loo_error"))}
+                for k, (c, cols) in enumerate(zip(self.classes, sel))]
             constant = self.class_weights_constant() if sel is not None else None
             for k, pc in enumerate(out["per_class"]):
                 if constant is not None and constant[k]:
@@ -1529,6 +1533,12 @@ class MultiScorer(Scorer):
         if self.form == "linear":
             return [_sum_abs(wx) + _sum_abs(wh) == 0 for wx, wh in zip(self.wx, self.wh)]
         return None
+
+    def class_greedy(self, k):
+        """Whether class k's columns (selection()[k]) are in selection
+        order, as a binary model's ``greedy``: one class against the rest,
+        class k's model's; by decreasing |weight| for the other forms."""
+        return self.form == "one-vs-rest" and self.models[k].greedy
 
     def selection(self):
         if self.form == "linear":
