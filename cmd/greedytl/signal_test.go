@@ -576,37 +576,48 @@ func uniform(seed uint64) func() float64 {
 
 // readAll returns signalWhen's ready for cmd, started: true once the
 // process has read at least times as many bytes as the file at path holds
-// (rchar of /proc/PID/io) and then nothing more for 100 ms, so that it has
-// read its data and heeds its stop signals (heedSignals) and is at its
-// work. times is how often the command reads the file: train reads it
-// twice (countSVMLight counts its rows, then the decode reads it again),
-// so one size is met halfway through the second read, where a pause of
-// the loaded machine could pass for the quiet window. Where
-// /proc/PID/io cannot be read (not Linux), it is true 300 ms after its
-// first call.
+// (rchar of /proc/PID/io) and then, reading nothing more, used 100 ms of
+// CPU time (utime + stime of /proc/PID/stat, 10 ticks of Linux's USER_HZ of
+// 100), so that it has read its data and heeds its stop signals
+// (heedSignals) and is at its work. times is how often the command reads
+// the file: train reads it twice (countSVMLight counts its rows, then the
+// decode reads it again), so one size is met halfway through the second
+// read. The quiet window was 100 ms of wall-clock time, which a loaded
+// machine's pause between the last read and heedSignals outlasted: the
+// signal then ended fit at once ("stopped by SIGINT" and nothing more:
+// TestFitJSONStoppedMessage failed so beside other helpers' test runs, at
+// load 20-30); CPU time passes only while the process runs. Where /proc
+// cannot be read (not Linux), it is true 300 ms after its first call.
 func readAll(cmd *exec.Cmd, path string, times int64) func() bool {
 	var size int64
 	if fi, err := os.Stat(path); err == nil {
 		size = fi.Size()
 	}
-	var first, since time.Time
-	last := int64(-1)
+	var first time.Time
+	last, cpuSince := int64(-1), int64(0)
 	return func() bool {
-		now := time.Now()
 		if first.IsZero() {
-			first = now
+			first = time.Now()
 		}
-		stat, err := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/io")
-		if err != nil {
-			return now.Sub(first) > 300*time.Millisecond
+		proc := "/proc/" + strconv.Itoa(cmd.Process.Pid)
+		io, err := os.ReadFile(proc + "/io")
+		stat, serr := os.ReadFile(proc + "/stat")
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if err != nil || serr != nil || len(f) < 13 {
+			return time.Since(first) > 300*time.Millisecond
 		}
-		for _, line := range strings.Split(string(stat), "\n") {
+		// utime and stime, the 14th and 15th fields, the 12th and 13th
+		// after the command name.
+		utime, _ := strconv.ParseInt(f[11], 10, 64)
+		stime, _ := strconv.ParseInt(f[12], 10, 64)
+		cpu := utime + stime
+		for _, line := range strings.Split(string(io), "\n") {
 			if v, ok := strings.CutPrefix(line, "rchar: "); ok {
 				if n, err := strconv.ParseInt(v, 10, 64); err == nil && n != last {
-					last, since = n, now
+					last, cpuSince = n, cpu
 				}
 			}
 		}
-		return last >= times*size && now.Sub(since) > 100*time.Millisecond
+		return last >= times*size && cpu-cpuSince >= 10
 	}
 }
