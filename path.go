@@ -163,9 +163,27 @@ func (p *path) release() {
 			*x.dst = x.s[:cap(x.s)]
 		}
 		total += cap(*x.dst)
+		if poisonReleased {
+			fillNaN(x.s[:cap(x.s)])
+			fillNaN((*x.dst)[:cap(*x.dst)])
+		}
 	}
 	if total <= maxPooled {
 		pathPool.Put(b)
+	}
+}
+
+// poisonReleased, set only by tests, makes release fill every buffer it
+// hands back with NaN: a path read after its release (finish reading the
+// selected columns of buffers already handed back) then makes NaN weights
+// in any fit, where without it only a concurrent fit taking the buffers in
+// that window would change them (TestPathUnusedAfterRelease).
+var poisonReleased bool
+
+// fillNaN sets every value of s to NaN (poisonReleased).
+func fillNaN(s []float64) {
+	for i := range s {
+		s[i] = math.NaN()
 	}
 }
 

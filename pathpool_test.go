@@ -66,6 +66,46 @@ func TestPathBuffersConcurrent(t *testing.T) {
 	}
 }
 
+// TestPathUnusedAfterRelease checks that no fit reads its path's buffers
+// once release has handed them back to pathPool (finish reads the selected
+// columns there, so release must come after it): with poisonReleased every
+// buffer released is NaN at once, so that a read after the release makes
+// NaN weights, another model or an error in a fit alone, where without it
+// only a concurrent fit taking the buffers in that window changed the model
+// (TestPathBuffersConcurrent). Each form's exact and sampled fits, a λ
+// grid and the truncation at the lowest LOO error run twice, the second
+// time on the NaN buffers the first handed back, and must make the models
+// of fresh buffers bit for bit.
+func TestPathUnusedAfterRelease(t *testing.T) {
+	defer func() { poisonReleased = false }()
+	for _, form := range []int{formAuto, formPrimal, formDual} {
+		t.Run(formNames[form], func(t *testing.T) {
+			withForm(t, form, func(t *testing.T) {
+				poisonReleased = false
+				fits := freshPoolFits(t, rand.New(rand.NewPCG(37, 38)), []int{8, 30}, 60, []Options{
+					{Lambda: 0.5, FeatureFactor: 1, Sample: 9, Seed: 2, MaxK: 40},
+					{Lambda: 1, FeatureFactor: 1, MaxK: 30},
+					{FeatureFactor: 1, Sample: 5, Seed: 3, MaxK: 25, AutoLambda: true, StopAtMinLOO: true},
+				})
+				poisonReleased = true
+				pathPool = sync.Pool{}
+				for round := range 2 {
+					for _, f := range fits {
+						mod, err := Fit(context.Background(), nil, f.H, f.y, f.o)
+						if err != nil {
+							t.Fatalf("round %d, m = %d, %+v: %v", round, f.H.RawMatrix().Rows, f.o, err)
+						}
+						if !reflect.DeepEqual(mod, f.want) {
+							t.Fatalf("round %d, m = %d, %+v: with released buffers set to NaN, selects %v, weights %v; with fresh buffers %v, %v",
+								round, f.H.RawMatrix().Rows, f.o, mod.Selected, mod.Weights, f.want.Selected, f.want.Weights)
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
 // TestToDualOnDirtyBuffers checks that a primal path moved to the dual form
 // (toDual) on recycled buffers of arbitrary contents (NaN here) holds the
 // Ĝ and K_S + λI + β11ᵀ of a dual path that took the same steps from fresh

@@ -188,8 +188,9 @@ func TestClassBalancedWeights(t *testing.T) {
 // the unpenalised intercepts, that of the weighted loss, taken as at least
 // 1/10; so the parameters are within √(K(p+1))·g·max(C·m, 10) of the
 // minimiser (8.1e-6 at C = 10, m = 19, K = 3, p = 5; 8.4e-6 for FitMulti's
-// model). newton-cg stops at 1e-12 on the objective divided by C, orders
-// below. The bound is orders below the fits' difference from the
+// model). newton-cg stops at 1e-12 on the objective divided by C, or
+// where one more iteration no longer moves it (sklearnMultinomialScript),
+// orders below. The bound is orders below the fits' difference from the
 // unweighted ones, which the test checks (so that it tells the weighting
 // from none). (A tighter g is not reached: below about 1e-9 the objective's
 // decrease is lost in its rounding, and L-BFGS reports no convergence.)

@@ -161,7 +161,7 @@ func TestFitJSONStoppedMessage(t *testing.T) {
 	cmd := exec.Command(bin, "fit", "--features", x, "--labels", y, "--out", filepath.Join(dir, "m.json"), "--json")
 	var stdout bytes.Buffer
 	cmd.Stdout = &stdout
-	code, stderr, _ := signalWhen(t, cmd, readAll(cmd, x, 1), 0, syscall.SIGINT)
+	code, stderr, _ := signalWhen(t, cmd, readAll(cmd, x, 1), syscall.SIGINT)
 	const want = "stopped by SIGINT: "
 	if code != 130 || !strings.HasPrefix(stderr, "greedytl: "+want) {
 		t.Fatalf("exit %d, stderr %q; want 130 and %q", code, stderr, want)

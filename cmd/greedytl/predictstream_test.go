@@ -226,7 +226,7 @@ func TestPredictStopsOnSIGTERM(t *testing.T) {
 				defer f.Close()
 				cmd.Stdin = f
 			}
-			code, stderr, _ := signalWhen(t, cmd, ready, 0, syscall.SIGTERM)
+			code, stderr, _ := signalWhen(t, cmd, ready, syscall.SIGTERM)
 			if code == 0 {
 				t.Skip("predict finished before the signal")
 			}

@@ -49,17 +49,47 @@ func terminate(t *testing.T, bin string, ready func() bool, want []string, args 
 // within a minute of the signal.
 func stopWhen(t *testing.T, bin string, sig syscall.Signal, ready func() bool, args ...string) (int, string) {
 	t.Helper()
-	code, stderr, _ := signalWhen(t, exec.Command(bin, args...), ready, 0, sig)
+	code, stderr, _ := signalWhen(t, exec.Command(bin, args...), ready, sig)
 	return code, stderr
 }
 
 // signalWhen starts cmd (which has at least one argument, naming it in
 // messages), waits until ready reports true (polled every 10 ms), sends it
-// each of sigs, gap apart, and returns its exit status, its stderr and the
-// time from the first signal to its end. It fails the test when the
-// process ends before ready, or does not end within a minute of the
+// each of sigs, in order, at once, and returns its exit status, its stderr
+// and the time from the first signal to its end. It fails the test when
+// the process ends before ready, or does not end within a minute of the
 // signals.
-func signalWhen(t *testing.T, cmd *exec.Cmd, ready func() bool, gap time.Duration, sigs ...syscall.Signal) (code int, stderr string, took time.Duration) {
+//
+// Distinct signals need no pause between them (there was a fixed 300 ms):
+// none is lost, and the tests' outcome does not depend on the order in
+// which the process takes them (an inherited-ignored SIGINT or SIGHUP
+// followed by SIGTERM: had the first stopped the process, it would exit
+// 130 or 129 whichever came first). A signal equal to the one before it
+// merges with it while that one is still pending; for a second signal
+// that must arrive, use signalUntilEnd.
+func signalWhen(t *testing.T, cmd *exec.Cmd, ready func() bool, sigs ...syscall.Signal) (code int, stderr string, took time.Duration) {
+	t.Helper()
+	return signalProcess(t, cmd, ready, sigs, 0)
+}
+
+// resendEvery is how often signalUntilEnd sends its signal again.
+const resendEvery = 50 * time.Millisecond
+
+// signalUntilEnd is signalWhen for a process that a first sig cannot end
+// (it ignores its context): it sends sig, then again every resendEvery
+// until the process ends, so that a second one arrives. A second signal
+// sent a fixed 50 ms after the first merged with it whenever the first was
+// still pending, in the kernel or in the Go runtime's queue of the
+// process, which a loaded machine makes likely; the process then never
+// ended. (Not for a process the first signal may end: a signal that comes
+// once it has released its signals ends it by the default action.)
+func signalUntilEnd(t *testing.T, cmd *exec.Cmd, ready func() bool, sig syscall.Signal) (code int, stderr string, took time.Duration) {
+	t.Helper()
+	return signalProcess(t, cmd, ready, []syscall.Signal{sig}, sig)
+}
+
+// signalProcess is signalWhen, and signalUntilEnd when again is not 0.
+func signalProcess(t *testing.T, cmd *exec.Cmd, ready func() bool, sigs []syscall.Signal, again syscall.Signal) (code int, stderr string, took time.Duration) {
 	t.Helper()
 	name := cmd.Args[1]
 	var buf bytes.Buffer
@@ -77,29 +107,37 @@ func signalWhen(t *testing.T, cmd *exec.Cmd, ready func() bool, gap time.Duratio
 		}
 	}
 	sent := time.Now()
-	for i, sig := range sigs {
-		if i > 0 {
-			time.Sleep(gap)
-		}
+	for _, sig := range sigs {
 		if err := cmd.Process.Signal(sig); err != nil {
 			t.Fatal(err)
 		}
 	}
-	select {
-	case err := <-exited:
-		took = time.Since(sent)
-		if ee, ok := err.(*exec.ExitError); ok {
-			return ee.ExitCode(), buf.String(), took
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return 0, buf.String(), took
-	case <-time.After(time.Minute):
-		_ = cmd.Process.Kill()
-		t.Fatalf("%s did not stop within a minute of %v\n%s", name, sigs, buf.String())
+	var resend <-chan time.Time
+	if again != 0 {
+		tick := time.NewTicker(resendEvery)
+		defer tick.Stop()
+		resend = tick.C
 	}
-	return 0, "", 0
+	deadline := time.After(time.Minute)
+	for {
+		select {
+		case err := <-exited:
+			took = time.Since(sent)
+			if ee, ok := err.(*exec.ExitError); ok {
+				return ee.ExitCode(), buf.String(), took
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			return 0, buf.String(), took
+		case <-resend:
+			// An error here is the process's end, which exited reports.
+			_ = cmd.Process.Signal(again)
+		case <-deadline:
+			_ = cmd.Process.Kill()
+			t.Fatalf("%s did not stop within a minute of %v\n%s", name, sigs, buf.String())
+		}
+	}
 }
 
 // countLines returns the number of newline-terminated lines of path (0 if
@@ -266,14 +304,14 @@ func TestExperimentStopsOnSIGTERMWhileTrainingSources(t *testing.T) {
 // the inherited "ignore" back on and SIGINT stopped it.
 func TestInheritedIgnoredSIGINT(t *testing.T) {
 	bin := buildGreedytl(t)
-	data := datasettest.WriteFolder(t, datasettest.Blobs(9, 40, 60, 40, 1)).Dir
+	data := manySources(t)
 	out := filepath.Join(t.TempDir(), "sources")
 	models := func() int { m, _ := filepath.Glob(filepath.Join(out, "models", "*.model")); return len(m) }
 	// sh ignores SIGINT, then becomes greedytl (same process), which
 	// inherits the ignored disposition.
 	cmd := exec.Command("sh", "-c", `trap "" INT; exec "$0" "$@"`, bin, "train-sources", "--data", data,
 		"--negative-fraction", "0.25", "--workers", "1", "--out", out)
-	code, stderr, _ := signalWhen(t, cmd, func() bool { return models() >= 1 }, 300*time.Millisecond, syscall.SIGINT, syscall.SIGTERM)
+	code, stderr, _ := signalWhen(t, cmd, func() bool { return models() >= 1 }, syscall.SIGINT, syscall.SIGTERM)
 	if code != 143 || !strings.Contains(stderr, "stopped by SIGTERM") || strings.Contains(stderr, "stopped by SIGINT") {
 		t.Fatalf("exit %d, want 143 and \"stopped by SIGTERM\" (SIGINT ignored):\n%s", code, stderr)
 	}
@@ -343,7 +381,7 @@ func TestFirstSignalEndsCommandsWithNothingToKeep(t *testing.T) {
 				}
 				return true
 			}
-			code, stderr, _ := signalWhen(t, exec.Command(bin, tc.args(fifo, out)...), ready, 0, syscall.SIGTERM)
+			code, stderr, _ := signalWhen(t, exec.Command(bin, tc.args(fifo, out)...), ready, syscall.SIGTERM)
 			if code != 143 || !strings.Contains(stderr, "stopped by SIGTERM") {
 				t.Errorf("exit %d, want 143 and \"stopped by SIGTERM\":\n%s", code, stderr)
 			}
@@ -398,7 +436,7 @@ func TestSignalAsTheWorkFinishes(t *testing.T) {
 		}()
 		return true
 	}
-	code, stderr, _ := signalWhen(t, cmd, ready, 0, syscall.SIGTERM)
+	code, stderr, _ := signalWhen(t, cmd, ready, syscall.SIGTERM)
 	if code != 143 || !strings.Contains(stderr, "stopped by SIGTERM as the work finished") {
 		t.Errorf("exit %d, want 143 and \"stopped by SIGTERM as the work finished\":\n%s", code, stderr)
 	}
@@ -411,6 +449,18 @@ func TestSignalAsTheWorkFinishes(t *testing.T) {
 	}
 }
 
+// manySources writes a dataset folder of 120 classes of 20 examples in 120
+// dimensions, from which train-sources --negative-fraction 0.25 trains 90
+// sources, tens of milliseconds each, for the tests that stop it once its
+// first model is written and expect it to be still at work when their
+// signals come: seconds of work are left (the 30 sources of 40 classes
+// left about 1.3 s, whatever a loaded machine delays the test's poll by),
+// and the first model comes as soon.
+func manySources(t *testing.T) string {
+	t.Helper()
+	return datasettest.WriteFolder(t, datasettest.Blobs(9, 120, 20, 120, 1)).Dir
+}
+
 // TestSIGHUP stops train-sources with SIGHUP, as a terminal closed under
 // it sends: exit 129, saying so (it was not caught, and its default action
 // killed the process, leaving its temporary files). Under nohup, which
@@ -418,7 +468,7 @@ func TestSignalAsTheWorkFinishes(t *testing.T) {
 // SIGTERM, sent after it, stop it.
 func TestSIGHUP(t *testing.T) {
 	bin := buildGreedytl(t)
-	data := datasettest.WriteFolder(t, datasettest.Blobs(9, 40, 60, 40, 1)).Dir
+	data := manySources(t)
 	for _, tc := range []struct {
 		name   string
 		prefix []string // the command line before greedytl's
@@ -440,7 +490,7 @@ func TestSIGHUP(t *testing.T) {
 			args := append(append(slices.Clone(tc.prefix), bin), "train-sources", "--data", data,
 				"--negative-fraction", "0.25", "--workers", "1", "--out", out)
 			cmd := exec.Command(args[0], args[1:]...)
-			code, stderr, _ := signalWhen(t, cmd, func() bool { return models() >= 1 }, 300*time.Millisecond, tc.sigs...)
+			code, stderr, _ := signalWhen(t, cmd, func() bool { return models() >= 1 }, tc.sigs...)
 			if code != tc.code || !strings.Contains(stderr, tc.said) || (tc.said != "stopped by SIGHUP" && strings.Contains(stderr, "stopped by SIGHUP")) {
 				t.Fatalf("exit %d, want %d and %q:\n%s", code, tc.code, tc.said, stderr)
 			}
@@ -508,7 +558,7 @@ func TestTrainCrossValidationInterruptMessage(t *testing.T) {
 		{"train", "-C", "-e", "1e-9", "--data", data, "--out", filepath.Join(dir, "m")},
 	} {
 		cmd := exec.Command(bin, args...)
-		code, stderr, _ := signalWhen(t, cmd, readAll(cmd, data, 2), 0, syscall.SIGINT)
+		code, stderr, _ := signalWhen(t, cmd, readAll(cmd, data, 2), syscall.SIGINT)
 		if want := "greedytl: stopped by SIGINT: linear: cross-validation: fit interrupted\n"; code != 130 || !strings.Contains(stderr, want) {
 			t.Errorf("%v: exit %d, want 130 and %q:\n%s", args, code, want, stderr)
 		}
@@ -526,37 +576,48 @@ func uniform(seed uint64) func() float64 {
 
 // readAll returns signalWhen's ready for cmd, started: true once the
 // process has read at least times as many bytes as the file at path holds
-// (rchar of /proc/PID/io) and then nothing more for 100 ms, so that it has
-// read its data and heeds its stop signals (heedSignals) and is at its
-// work. times is how often the command reads the file: train reads it
-// twice (countSVMLight counts its rows, then the decode reads it again),
-// so one size is met halfway through the second read, where a pause of
-// the loaded machine could pass for the quiet window. Where
-// /proc/PID/io cannot be read (not Linux), it is true 300 ms after its
-// first call.
+// (rchar of /proc/PID/io) and then, reading nothing more, used 100 ms of
+// CPU time (utime + stime of /proc/PID/stat, 10 ticks of Linux's USER_HZ of
+// 100), so that it has read its data and heeds its stop signals
+// (heedSignals) and is at its work. times is how often the command reads
+// the file: train reads it twice (countSVMLight counts its rows, then the
+// decode reads it again), so one size is met halfway through the second
+// read. The quiet window was 100 ms of wall-clock time, which a loaded
+// machine's pause between the last read and heedSignals outlasted: the
+// signal then ended fit at once ("stopped by SIGINT" and nothing more:
+// TestFitJSONStoppedMessage failed so beside other helpers' test runs, at
+// load 20-30); CPU time passes only while the process runs. Where /proc
+// cannot be read (not Linux), it is true 300 ms after its first call.
 func readAll(cmd *exec.Cmd, path string, times int64) func() bool {
 	var size int64
 	if fi, err := os.Stat(path); err == nil {
 		size = fi.Size()
 	}
-	var first, since time.Time
-	last := int64(-1)
+	var first time.Time
+	last, cpuSince := int64(-1), int64(0)
 	return func() bool {
-		now := time.Now()
 		if first.IsZero() {
-			first = now
+			first = time.Now()
 		}
-		stat, err := os.ReadFile("/proc/" + strconv.Itoa(cmd.Process.Pid) + "/io")
-		if err != nil {
-			return now.Sub(first) > 300*time.Millisecond
+		proc := "/proc/" + strconv.Itoa(cmd.Process.Pid)
+		io, err := os.ReadFile(proc + "/io")
+		stat, serr := os.ReadFile(proc + "/stat")
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if err != nil || serr != nil || len(f) < 13 {
+			return time.Since(first) > 300*time.Millisecond
 		}
-		for _, line := range strings.Split(string(stat), "\n") {
+		// utime and stime, the 14th and 15th fields, the 12th and 13th
+		// after the command name.
+		utime, _ := strconv.ParseInt(f[11], 10, 64)
+		stime, _ := strconv.ParseInt(f[12], 10, 64)
+		cpu := utime + stime
+		for _, line := range strings.Split(string(io), "\n") {
 			if v, ok := strings.CutPrefix(line, "rchar: "); ok {
 				if n, err := strconv.ParseInt(v, 10, 64); err == nil && n != last {
-					last, since = n, now
+					last, cpuSince = n, cpu
 				}
 			}
 		}
-		return last >= times*size && now.Sub(since) > 100*time.Millisecond
+		return last >= times*size && cpu-cpuSince >= 10
 	}
 }

@@ -46,7 +46,7 @@ func TestTrainStopsWhileWritingModel(t *testing.T) {
 				return false
 			}
 			sigs := slices.Repeat([]syscall.Signal{syscall.SIGTERM}, signals)
-			code, stderr, took := signalWhen(t, exec.Command(bin, "train", "--max-features", strconv.Itoa(idx), "--data", data, "--out", out), writing, 0, sigs...)
+			code, stderr, took := signalWhen(t, exec.Command(bin, "train", "--max-features", strconv.Itoa(idx), "--data", data, "--out", out), writing, sigs...)
 			if code != 143 {
 				t.Errorf("exit %d, want 143\n%s", code, stderr)
 			}
@@ -80,7 +80,7 @@ func TestSecondSignalRemovesTemporaryFiles(t *testing.T) {
 		tmps, _ := filepath.Glob(filepath.Join(dir, ".out.tmp-*"))
 		return len(tmps) == 1
 	}
-	code, stderr, _ := signalWhen(t, cmd, writing, 50*time.Millisecond, syscall.SIGTERM, syscall.SIGTERM)
+	code, stderr, _ := signalUntilEnd(t, cmd, writing, syscall.SIGTERM)
 	if code != 143 {
 		t.Errorf("exit %d, want status 143\n%s", code, stderr)
 	}

@@ -6,6 +6,7 @@ import pathlib
 import os
 import pickle
 import re
+import select
 import shlex
 import shutil
 import signal
@@ -3415,7 +3416,34 @@ _SLOW_FIT = textwrap.dedent("""
 """)
 
 
-def _start_slow_fit(tmp_path, run="exec sleep 60"):
+#: How long the tests below wait for what takes a second or less on an idle
+#: machine (a Python process importing numpy and greedytl, a child ending
+#: on a signal): an overall deadline, generous because a loaded machine
+#: took over 10 s to start Python, never a count of polls.  What they
+#: assert holds however long the wait: the slow child sleeps for twice as
+#: long, and the demo's stop is told from its end by its report (its
+#: standard output is /dev/null: a greedytl left running wrote its table
+#: to the killed Python process's pipe at the end and died of SIGPIPE
+#: just before the report, passing for one that stopped).
+_DEADLINE = 300
+
+
+def _wait_until(done, what, stop=lambda: None):
+    """Waits until done() is true, looking every 0.05 s, for at most
+    _DEADLINE seconds; fails the test saying what did not happen when the
+    deadline passes, or at once when stop() returns a reason (the process
+    that was to do it has ended)."""
+    end = time.monotonic() + _DEADLINE
+    while not done():
+        reason = stop()
+        if reason:
+            pytest.fail("{}: {}".format(what, reason))
+        if time.monotonic() >= end:
+            pytest.fail("{} within {} s".format(what, _DEADLINE))
+        time.sleep(0.05)
+
+
+def _start_slow_fit(tmp_path, run="exec sleep {}".format(2 * _DEADLINE)):
     """A Python process fitting with a fake greedytl that records its pid and
     runs the shell command run (by default, sleeps); returns the process,
     the child's pid and the TMPDIR used."""
@@ -3429,18 +3457,29 @@ def _start_slow_fit(tmp_path, run="exec sleep 60"):
     # Waits until the child runs, however long the Python process takes to
     # start (importing numpy and greedytl took over 10 s on a loaded
     # machine), or until the Python process ends without starting it.
-    while not (pidfile.exists() and pidfile.read_text().strip()):
-        if proc.poll() is not None:
-            pytest.fail("the fake greedytl did not start: {}".format(proc.communicate()))
-        time.sleep(0.05)
+    _wait_until(lambda: pidfile.exists() and pidfile.read_text().strip(), "the fake greedytl did not start",
+                lambda: proc.poll() is not None and "the Python process ended: {}".format(proc.communicate()))
     assert os.listdir(tmpdir), "the fit's private directory exists while it runs"
     return proc, int(pidfile.read_text()), tmpdir
 
 
-def _gone(pid, timeout=10):
+def _gone(pid, timeout=_DEADLINE):
     """Whether process pid ends (or is a zombie) within timeout seconds
-    (0: whether it has now)."""
-    end = time.time() + timeout
+    (0: whether it has now): told by the end itself where a pidfd opens
+    (Linux 5.3, Python 3.9), by a look at /proc every 0.05 s elsewhere."""
+    try:
+        fd = os.pidfd_open(pid)
+    except ProcessLookupError:
+        return True
+    except (AttributeError, OSError):
+        fd = None
+    if fd is not None:
+        try:
+            # Readable once the process has ended (a zombie included).
+            return bool(select.select([fd], [], [], timeout)[0])
+        finally:
+            os.close(fd)
+    end = time.monotonic() + timeout
     while True:
         try:
             with open("/proc/{}/stat".format(pid)) as f:
@@ -3448,7 +3487,7 @@ def _gone(pid, timeout=10):
                     return True
         except FileNotFoundError:
             return True
-        if time.time() >= end:
+        if time.monotonic() >= end:
             return False
         time.sleep(0.05)
 
@@ -3457,10 +3496,15 @@ def _gone(pid, timeout=10):
 def test_keyboard_interrupt_cleans_up(tmp_path):
     """Ctrl-C during fit: KeyboardInterrupt, the child stopped, no files."""
     proc, child, tmpdir = _start_slow_fit(tmp_path)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
-    assert b"KeyboardInterrupt" in err
-    assert _gone(child), "greedytl still runs after the interrupted fit"
+    try:
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=_DEADLINE)
+        assert b"KeyboardInterrupt" in err
+        assert _gone(child), "greedytl still runs after the interrupted fit"
+    finally:
+        proc.kill()
+        if not _gone(child, timeout=0):
+            os.kill(child, signal.SIGKILL)
     assert os.listdir(tmpdir) == []
 
 
@@ -3555,19 +3599,18 @@ def test_killed_fit_cleans_up(tmp_path, cli):
     exists), so that greedytl has set the signal or will find its parent
     gone."""
     demo = tmp_path / "demo"
-    proc, child, tmpdir = _start_slow_fit(tmp_path, "exec {} demo --quiet --out {}".format(
+    proc, child, tmpdir = _start_slow_fit(tmp_path, "exec {} demo --quiet --out {} >/dev/null".format(
         shlex.quote(cli["path"]), shlex.quote(str(demo))))
     try:
-        for _ in range(600):
-            if (demo / "run").exists():
-                break
-            time.sleep(0.05)
+        _wait_until(lambda: (demo / "run").exists(), "greedytl demo did not start its run",
+                    lambda: _gone(child, timeout=0) and "greedytl ended")
         proc.kill()
         proc.communicate()
-        assert (demo / "run").exists(), "greedytl demo did not start"
         assert _gone(child), "greedytl still runs after its Python process was killed"
+        assert not (demo / "report").exists(), "greedytl finished its demo: its Python process's death did not stop it"
     finally:
-        if not _gone(child, timeout=1):
+        proc.kill()
+        if not _gone(child, timeout=0):
             os.kill(child, signal.SIGKILL)
     assert len(os.listdir(tmpdir)) == 1
     fake = _fake(tmp_path, "exit 1")
@@ -3616,22 +3659,26 @@ def test_killed_fit_through_a_wrapper_stops_greedytl(tmp_path, cli):
     wrapper running greedytl as a child: greedytl (its demo, a minute of
     work) stops although its parent, the wrapper, still runs."""
     demo = tmp_path / "demo"
-    proc, wrapper, tmpdir = _start_slow_fit(tmp_path, "{} demo --quiet --out {}; exit $?".format(
+    proc, wrapper, tmpdir = _start_slow_fit(tmp_path, "{} demo --quiet --out {} >/dev/null; exit $?".format(
         shlex.quote(cli["path"]), shlex.quote(str(demo))))
     child = None
+
+    def started():
+        nonlocal child
+        child = child or _child_of(wrapper)
+        return child and (demo / "run").exists()
+
     try:
-        for _ in range(600):
-            child = child or _child_of(wrapper)
-            if child and (demo / "run").exists():
-                break
-            time.sleep(0.05)
-        assert child and (demo / "run").exists(), "greedytl demo did not start under the wrapper"
+        _wait_until(started, "greedytl demo did not start its run under the wrapper",
+                    lambda: _gone(child or wrapper, timeout=0) and "greedytl or its wrapper ended")
         proc.kill()
         proc.communicate()
         assert _gone(child), "greedytl still runs after its Python process was killed"
+        assert not (demo / "report").exists(), "greedytl finished its demo: its Python process's death did not stop it"
     finally:
+        proc.kill()
         for pid in (child, wrapper):
-            if pid and not _gone(pid, timeout=1):
+            if pid and not _gone(pid, timeout=0):
                 os.kill(pid, signal.SIGKILL)
 
 
