@@ -83,6 +83,25 @@ func TestConstantModelOfRoundingNoise(t *testing.T) {
 // names a alone, as constant to working precision, as the binary fit's
 // constant-model warning does.
 func TestConstantClassesOfRoundingNoise(t *testing.T) {
+	dir := t.TempDir()
+	X, y := roundingNoiseClasses(t, dir)
+	for _, m := range []string{"no-transfer", "rls-srcfeat"} {
+		code, _, stderr := cli(t, "", "fit", "--method", m, "--features", X, "--labels", y, "--out", dir+"/"+m+".json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", m, code, stderr)
+		}
+		want := "greedytl: warning: the " + m + ` models of 1 of the 3 classes ("a") are constant to working precision: their scores on the 16 training examples differ by at most`
+		if !strings.Contains(stderr, want) {
+			t.Errorf("%s: no constant-classes warning of a's rounding noise:\n%s", m, stderr)
+		}
+	}
+}
+
+// roundingNoiseClasses writes to dir the rows and labels of
+// TestConstantClassesOfRoundingNoise: three classes, a's rows repeating
+// those of b and of c, so that a's least-squares weights are 0 exactly and
+// what the solvers compute for it is rounding.
+func roundingNoiseClasses(t *testing.T, dir string) (X, y string) {
 	R := [4][3]float64{{0.345584192064786, 0.8216181435011584, 0.33043707618338714}, {-1.303157231604361, 0.9053558666731177, 0.4463745723640113}, {-0.5369532353602852, 0.5811181041963531, 0.36457239618607573}, {0.294132496655526, 0.02842224131579679, 0.5467129866124469}}
 	S := [4][3]float64{{1.1, -0.4, 0.9}, {0.7, -1.2, 1.5}, {1.6, -0.2, 0.3}, {0.2, -0.9, 1.1}}
 	var xs, ys strings.Builder
@@ -97,16 +116,5 @@ func TestConstantClassesOfRoundingNoise(t *testing.T) {
 			}
 		}
 	}
-	dir := t.TempDir()
-	X, y := writeText(t, dir, "X.csv", xs.String()), writeText(t, dir, "y.txt", ys.String())
-	for _, m := range []string{"no-transfer", "rls-srcfeat"} {
-		code, _, stderr := cli(t, "", "fit", "--method", m, "--features", X, "--labels", y, "--out", dir+"/"+m+".json")
-		if code != 0 {
-			t.Fatalf("%s: exit %d: %s", m, code, stderr)
-		}
-		want := "greedytl: warning: the " + m + ` models of 1 of the 3 classes ("a") are constant to working precision: their scores on the 16 training examples differ by at most`
-		if !strings.Contains(stderr, want) {
-			t.Errorf("%s: no constant-classes warning of a's rounding noise:\n%s", m, stderr)
-		}
-	}
+	return writeText(t, dir, "X.csv", xs.String()), writeText(t, dir, "y.txt", ys.String())
 }

@@ -65,21 +65,7 @@ func TestInspectMarksConstantModels(t *testing.T) {
 // a (weights ~1e-20, which fit warns of), and not b nor c.
 func TestInspectMarksConstantClasses(t *testing.T) {
 	dir := t.TempDir()
-	R := [4][3]float64{{0.345584192064786, 0.8216181435011584, 0.33043707618338714}, {-1.303157231604361, 0.9053558666731177, 0.4463745723640113}, {-0.5369532353602852, 0.5811181041963531, 0.36457239618607573}, {0.294132496655526, 0.02842224131579679, 0.5467129866124469}}
-	S := [4][3]float64{{1.1, -0.4, 0.9}, {0.7, -1.2, 1.5}, {1.6, -0.2, 0.3}, {0.2, -0.9, 1.1}}
-	var xs, ys strings.Builder
-	for _, part := range []struct {
-		rows   [4][3]float64
-		labels []string
-	}{{R, []string{"a", "b"}}, {S, []string{"a", "c"}}} {
-		for _, l := range part.labels {
-			for _, r := range part.rows {
-				fmt.Fprintf(&xs, "%v,%v,%v\n", r[0], r[1], r[2])
-				fmt.Fprintln(&ys, l)
-			}
-		}
-	}
-	X, y := writeText(t, dir, "X.csv", xs.String()), writeText(t, dir, "y.txt", ys.String())
+	X, y := roundingNoiseClasses(t, dir)
 	model := dir + "/m.json"
 	if code, _, stderr := cli(t, "", "fit", "--method", "no-transfer", "--features", X, "--labels", y, "--out", model); code != 0 || !strings.Contains(stderr, `("a") are constant to working precision`) {
 		t.Fatalf("fit: exit %d, want the constant-classes warning of a: %s", code, stderr)
