@@ -220,6 +220,11 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 	return f, nil
 }
 
+// OverflowUnblamed ends the message of a ScoreOverflowError that blames
+// no one input (Input "", Col −1), after "overflows float64, ": its one
+// wording, which greedytl predict gives too.
+const OverflowUnblamed = "an input of the row too far outside the training range"
+
 // ScoreOverflowError reports a score that stopped being finite (±Inf, or
 // NaN from Inf − Inf) as a model summed its terms: an input value too far
 // outside the training range of its column. Model.Predict returns it, and
@@ -230,7 +235,10 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 // the file, its line and the column from 1).
 type ScoreOverflowError struct {
 	// Input is the matrix of the term that overflowed: "X" (features) or
-	// "H" (source scores).
+	// "H" (source scores); "" when Col is −1 and the score mixes every
+	// column of the row, so that no one input is to blame (a multi-class
+	// model's class scores, a dictionary model's codes times its weights,
+	// in package method).
 	Input string
 	// Row is the example's row of Input (from 0).
 	Row int
@@ -249,8 +257,13 @@ type ScoreOverflowError struct {
 // Error returns "the score of row 2 overflows at X column 0 = 1e+308, too
 // far outside the training range (mean 0, standard deviation 0.001)",
 // rows and columns from 0; "the score of row 2 overflows adding H's
-// terms" when Col is −1.
+// terms" when Col is −1, and "the score of row 2 overflows float64, an
+// input of the row too far outside the training range" when Input is ""
+// too.
 func (e *ScoreOverflowError) Error() string {
+	if e.Col < 0 && e.Input == "" {
+		return fmt.Sprintf("the score of row %d overflows float64, %s", e.Row, OverflowUnblamed)
+	}
 	if e.Col < 0 {
 		return fmt.Sprintf("the score of row %d overflows adding %s's terms", e.Row, e.Input)
 	}

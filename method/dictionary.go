@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/sparsecode"
 	"github.com/greedytl/greedytl/standardize"
@@ -353,13 +354,24 @@ func (*dictionaryModel) SourceWeights() []float64 { return nil }
 
 // Predict returns the ridge scores of the OMP codes of the rows of d. It
 // returns an error when X or H has the wrong number of columns, when they
-// disagree on the number of rows, or when a value is not finite.
+// disagree on the number of rows, or when a value is not finite; and a
+// *greedytl.ScoreOverflowError when a row's score overflows, naming the
+// column when its standardised value overflows (standardiseOverflow), else
+// none (Col −1, Input "": the codes times the weights overflow).
 func (dm *dictionaryModel) Predict(d Data) ([]float64, error) {
 	if _, err := checkInputs(d, dm.x.Len(), dm.h.Len()); err != nil {
 		return nil, fmt.Errorf("method: predict: %w", err)
 	}
 	signals, err := dictSignals(dm.x, dm.h, d, false)
 	if err != nil {
+		// X is standardised first: an H error means X's values did not
+		// overflow.
+		if o := standardiseOverflow("X", d.X, dm.x); o != nil {
+			return nil, fmt.Errorf("method: predict: %w", o)
+		}
+		if o := standardiseOverflow("H", d.H, dm.h); o != nil {
+			return nil, fmt.Errorf("method: predict: %w", o)
+		}
 		return nil, err
 	}
 	codes, err := pathCodes(context.Background(), dm.path, signals, dm.sparsity)
@@ -377,9 +389,12 @@ func (dm *dictionaryModel) Predict(d Data) ([]float64, error) {
 		f[i] += dm.b
 	}
 	// Large weights (a hand-edited file) or codes overflow here, where a
-	// linear model's scores say at which column (addScores).
-	if err := standardize.CheckFiniteVector("the score of", f); err != nil {
-		return nil, fmt.Errorf("method: predict: %w: the row's codes times the weights overflow float64", err)
+	// linear model's scores say at which column (addScores): a code mixes
+	// every column of its row, so no one column is to blame.
+	for i, v := range f {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("method: predict: %w", &greedytl.ScoreOverflowError{Row: i, Col: -1})
+		}
 	}
 	return f, nil
 }

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/sparsecode"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/floats"
@@ -166,7 +168,9 @@ func TestDictionaryEdgeCases(t *testing.T) {
 
 // TestDictionaryPredictOverflow: a dictionary model whose weights are
 // large enough for a score to overflow (a hand-edited file: weight 1e308)
-// returns an error naming the row, never a ±Inf score (it printed +Inf).
+// returns an error naming the row, never a ±Inf score (it printed +Inf): a
+// *greedytl.ScoreOverflowError of the first row whose score overflows,
+// blaming no column (a code mixes every column of its row).
 func TestDictionaryPredictOverflow(t *testing.T) {
 	train, test := damSplit(51, 5, 20, 10, 2)
 	meth, _ := New("dictionary")
@@ -199,8 +203,24 @@ func TestDictionaryPredictOverflow(t *testing.T) {
 		if err == nil {
 			t.Fatalf("weights %g: scores %v, want an overflow error", big, f[:3])
 		}
-		if !strings.HasPrefix(err.Error(), "method: predict: the score of row ") || !strings.Contains(err.Error(), "overflow") {
-			t.Errorf("weights %g: %v; want the row whose score overflows", big, err)
+		var e *greedytl.ScoreOverflowError
+		if !errors.As(err, &e) || e.Input != "" || e.Col != -1 || err.Error() != "method: predict: "+e.Error() {
+			t.Fatalf("weights %g: %v; want a *greedytl.ScoreOverflowError blaming no column", big, err)
+		}
+		// e.Row is the first row whose score overflows: the rows before it
+		// score, and it does not.
+		rows := func(k int) Data {
+			_, cx := test.X.Dims()
+			_, ch := test.H.Dims()
+			return Data{X: dense(test.X).Slice(0, k, 0, cx), H: dense(test.H).Slice(0, k, 0, ch)}
+		}
+		if e.Row > 0 {
+			if _, err := edited.Predict(rows(e.Row)); err != nil {
+				t.Errorf("weights %g: rows before %d: %v, want scores", big, e.Row, err)
+			}
+		}
+		if _, err := edited.Predict(rows(e.Row + 1)); err == nil || err.Error() != "method: predict: "+e.Error() {
+			t.Errorf("weights %g: rows to %d: %v, want %v", big, e.Row, err, e)
 		}
 	}
 }

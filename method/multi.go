@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/validate"
 	"github.com/greedytl/greedytl/standardize"
@@ -319,6 +320,9 @@ func (b blockScaler) transform(data Data) (*mat.Dense, error) {
 		}
 		z, err := s.Transform(A)
 		if err != nil {
+			if o := standardiseOverflow(name, A, s); o != nil {
+				return fmt.Errorf("method: predict: %w", o)
+			}
 			return fmt.Errorf("method: %s: %w", name, err)
 		}
 		for i := 0; i < rows; i++ {
@@ -349,14 +353,43 @@ func (b blockScaler) check() error {
 	return nil
 }
 
-// checkFiniteScores returns an error naming the first score of s that is
-// not finite (an overflow far outside the training range).
+// standardiseOverflow returns a *greedytl.ScoreOverflowError naming the
+// first value of A (named name), in row order, whose standardised value
+// s.Value(j, v) overflows — where s.Transform(A) stopped, once
+// checkInputs has found A's values finite — or nil when none does. The
+// value's term, and so the score, overflows there: the error a linear
+// model's scores give (addScores), naming the column to blame.
+func standardiseOverflow(name string, A mat.Matrix, s standardize.Scaler) *greedytl.ScoreOverflowError {
+	if s.Check() != nil {
+		return nil
+	}
+	r, c := dims(A)
+	if c != s.Len() {
+		return nil
+	}
+	for i := range r {
+		for j := range c {
+			v := A.At(i, j)
+			if standardize.Finite(v) && math.IsInf(s.Value(j, v), 0) {
+				return &greedytl.ScoreOverflowError{Input: name, Row: i, Col: j, Value: v, Mean: s.Mean[j], Scale: s.Scale[j]}
+			}
+		}
+	}
+	return nil
+}
+
+// checkFiniteScores returns the error of the first score of s that is not
+// finite (an input far outside the training range): a
+// *greedytl.ScoreOverflowError naming its row of s and no column (Col −1,
+// Input ""), as a class's score sums every column's terms. A block's
+// error counts from the block's first row: ScoreBlocks and PredictContext
+// give Scores' error on the whole input instead.
 func checkFiniteScores(s *mat.Dense) error {
 	r, c := s.Dims()
 	for i := 0; i < r; i++ {
-		for k, v := range s.RawRowView(i)[:c] {
+		for _, v := range s.RawRowView(i)[:c] {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("method: predict: row %d: the score of class %d is %v (an input far outside the training range?)", i, k, v)
+				return fmt.Errorf("method: predict: %w", &greedytl.ScoreOverflowError{Row: i, Col: -1})
 			}
 		}
 	}

@@ -454,8 +454,8 @@ const maxNearestRatio = 1 << 26
 // training row of the class. A row farther than maxNearestRatio times the
 // largest norm of a standardised training row, r > 0 (nn.radius; a row of
 // norm +Inf included), scores −Inf for every class, which Scores refuses as the
-// linear forms' overflowing scores (checkFiniteScores: "row i: the score
-// of class 0 is -Inf (an input far outside the training range?)"): its
+// linear forms' overflowing scores (checkFiniteScores: a
+// *greedytl.ScoreOverflowError naming the row and no column): its
 // distances are too close to its norm to rank the rows (a row of 1e308
 // in every column scored about −1.45e308 for every class and was given
 // the first; rows (0, 1e5) of class a and (1, 0) of class b gave (1e20, 0)

@@ -3,11 +3,13 @@ package method
 import (
 	"bytes"
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
@@ -181,7 +183,8 @@ func TestOneClassNearestNeighbour(t *testing.T) {
 // TestNearestNeighbourRefusesRowsBeyondResolution: a row farther than
 // maxNearestRatio (2^26) times the largest norm r of a training row is
 // refused with checkFiniteScores' error, that of the linear forms'
-// overflowing scores (a row of 1e300 in every column scored the same
+// overflowing scores (a *greedytl.ScoreOverflowError naming the row and
+// no column) (a row of 1e300 in every column scored the same
 // finite value for every class and was given the first). Just below the
 // bound a row still gets the brute-force nearest row's class, just above
 // it is refused, with r the norm of a middle row (not the first or last).
@@ -198,9 +201,10 @@ func TestNearestNeighbourRefusesRowsBeyondResolution(t *testing.T) {
 	_, n := test.H.Dims()
 	huge := Data{X: mat.NewDense(r, c, slices.Repeat([]float64{1e300}, r*c)), H: mat.NewDense(r, n, slices.Repeat([]float64{1e300}, r*n))}
 	model, _ := multiFile(t, "nearest-neighbour", train, y)
-	const refused = "method: predict: row 0: the score of class 0 is -Inf (an input far outside the training range?)"
-	if got, err := model.Predict(huge); err == nil || err.Error() != refused {
-		t.Errorf("rows of 1e300: %v %v, want checkFiniteScores' error", got, err)
+	const refused = "method: predict: the score of row 0 overflows float64, an input of the row too far outside the training range"
+	var e *greedytl.ScoreOverflowError
+	if got, err := model.Predict(huge); err == nil || err.Error() != refused || !errors.As(err, &e) || *e != (greedytl.ScoreOverflowError{Row: 0, Col: -1}) {
+		t.Errorf("rows of 1e300: %v %v, want checkFiniteScores' error, a *greedytl.ScoreOverflowError of row 0 blaming no column", got, err)
 	}
 	identity := standardize.Scaler{Mean: make([]float64, 2), Scale: []float64{1, 1}}
 	model2 := func(rows []float64, class []int) *nearestNeighbourModel {

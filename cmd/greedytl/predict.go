@@ -525,7 +525,7 @@ func (o *predictOptions) predictError(err error, rec sampleNames, m int) error {
 // 2 …).
 func (o *predictOptions) overflowError(e *greedytl.ScoreOverflowError, rec sampleNames, m int) error {
 	path, names, unit := o.data.features, rec.features, "column"
-	if e.Input == "H" {
+	if e.Input == "H" || (e.Input == "" && path == "" && o.data.scores != "") {
 		path, names = o.data.scores, rec.sources
 		if path == "" { // H computed from --sources, row for row of X
 			path, unit = o.data.features, "source"
@@ -540,9 +540,16 @@ func (o *predictOptions) overflowError(e *greedytl.ScoreOverflowError, rec sampl
 	place := fmt.Sprintf("%s row %d (rows and columns from 0, as NumPy counts them)", name, e.Row)
 	if fromOne {
 		place = fmt.Sprintf("%s row %d", name, e.Row+1)
-		if line := dataset.RowLine(path, e.Row, m); line > 0 {
-			place = fmt.Sprintf("%s:%d (row %d)", name, line, e.Row+1)
+		// Only a regular file is read again for the line: a FIFO (read
+		// once) has no writer left, and opening it would wait for one.
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+			if line := dataset.RowLine(path, e.Row, m); line > 0 {
+				place = fmt.Sprintf("%s:%d (row %d)", name, line, e.Row+1)
+			}
 		}
+	}
+	if e.Col < 0 && e.Input == "" { // no one input to blame
+		return badInputf("model %s on %s: the row's score overflows float64, %s", o.modelName(), place, greedytl.OverflowUnblamed)
 	}
 	if e.Col < 0 {
 		return badInputf("model %s on %s: the row's score overflows float64 adding the source scores' terms to the features'", o.modelName(), place)

@@ -187,7 +187,7 @@ func TestPredictModelErrorInLaterBlock(t *testing.T) {
 		return cli(t, "", "predict", model, "--features", inf)
 	}
 	code, stdout, whole := run(rows + 1)
-	if code != 2 || stdout != "" || !strings.Contains(whole, "row 9999:") {
+	if code != 2 || stdout != "" || !strings.Contains(whole, "inf.csv:10001 (row 10000): the row's score overflows float64") {
 		t.Fatalf("read whole: exit %d, stdout %d bytes, stderr %q; want 2, nothing, the 10000th row's error", code, len(stdout), whole)
 	}
 	if code, stdout, stderr := run(64); code != 2 || stdout != "" || stderr != whole {

@@ -17,9 +17,11 @@ func TestPredictModelErrorInLaterBlockEveryWay(t *testing.T) {
 	inf, text := withLine(t, dir, "inf.csv", Xcsv, 10000, "1e308,1e308,1e308,1e308,1e308")
 	smallBlocks(t, rows+1)
 	code, _, want := cli(t, "", "predict", model, "--features", inf)
-	if code != 2 || !strings.Contains(want, "row 9999:") {
+	if code != 2 || !strings.Contains(want, "inf.csv:10001 (row 10000): the row's score overflows float64") {
 		t.Fatalf("read whole: exit %d, stderr %q; want 2, the 10000th row's error", code, want)
 	}
+	// The standard input, read once, names the row without its line.
+	stdinWant := strings.Replace(want, inf+":10001 (row 10000)", "<stdin> row 10000", 1)
 	for _, c := range []struct {
 		name, stdin, want string
 		block             int
@@ -27,8 +29,8 @@ func TestPredictModelErrorInLaterBlockEveryWay(t *testing.T) {
 	}{
 		{"--scores, whole", "", want, rows + 1, []string{"--features", inf, "--scores"}},
 		{"--scores, in blocks of 64", "", want, 64, []string{"--features", inf, "--scores"}},
-		{"standard input", text, strings.Replace(want, inf, "<stdin>", 1), 64, []string{"--features", "-"}},
-		{"standard input, --scores", text, strings.Replace(want, inf, "<stdin>", 1), 64, []string{"--features", "-", "--scores"}},
+		{"standard input", text, stdinWant, 64, []string{"--features", "-"}},
+		{"standard input, --scores", text, stdinWant, 64, []string{"--features", "-", "--scores"}},
 	} {
 		smallBlocks(t, c.block)
 		code, _, stderr := cli(t, c.stdin, append([]string{"predict", model}, c.args...)...)

@@ -66,8 +66,8 @@ func TestPredictScoresReadAgainWritesNoRowTwice(t *testing.T) {
 		o := &predictOptions{model: "m.json", scores: true}
 		o.data = dataFlags{features: from, labelSettings: &labelSettings{header: "auto"}}
 		err := runPredictMulti(context.Background(), s, o, model, sampleNames{})
-		if err == nil || !strings.Contains(err.Error(), fmt.Sprint(bad)) {
-			t.Fatalf("from %s: error %v, want the model's error on row %d", from, err, bad)
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("row %d", bad+1)) || !strings.Contains(err.Error(), "the row's score overflows float64") {
+			t.Fatalf("from %s: error %v, want the model's error on row %d (from 0)", from, err, bad)
 		}
 		got[from] = out.String()
 	}
