@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 
@@ -741,10 +742,15 @@ func SkippedBlankLines(path string) (first, n int) {
 // RowLine returns the line (from 1) of row i (from 0) of the n rows that
 // DecodeCSV read from the text matrix file path: its rows are its last n
 // content lines (a header and Excel's separator directive come first,
-// blank and comment lines are none). It returns 0 for standard input (read
-// once), a .npy file, or a file that no longer has n rows.
+// blank and comment lines are none). It returns 0 for standard input, a
+// named pipe or any other file that is not a regular file (read once: a
+// second open of a pipe would wait for a writer that never comes), a .npy
+// file, or a file that no longer has n rows.
 func RowLine(path string, i, n int) int {
 	if path == "-" || i < 0 || i >= n {
+		return 0
+	}
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
 		return 0
 	}
 	src, err := openPath(path)
