@@ -711,21 +711,13 @@ func allEmpty(fields [][]byte) bool {
 // than one column; of a run of them, the last), and how many such places
 // there are. A row missing there goes
 // unnoticed until a count of rows differs, which they may explain. It
-// returns 0, 0 for standard input (read once), a .npy file, or a file it
-// cannot read (whose error was reported).
+// returns 0, 0 where reopenText does not read the file again.
 func SkippedBlankLines(path string) (first, n int) {
-	if path == "-" {
+	lr, done := reopenText(path)
+	if lr == nil {
 		return 0, 0
 	}
-	src, err := openPath(path)
-	if err != nil {
-		return 0, 0
-	}
-	defer src.close()
-	if src.isNPY() {
-		return 0, 0
-	}
-	lr := newLineReader(src.br, displayName(path))
+	defer done()
 	for rows := 0; ; rows++ {
 		if _, ok := lr.content(); !ok {
 			return first, n
@@ -742,26 +734,17 @@ func SkippedBlankLines(path string) (first, n int) {
 // RowLine returns the line (from 1) of row i (from 0) of the n rows that
 // DecodeCSV read from the text matrix file path: its rows are its last n
 // content lines (a header and Excel's separator directive come first,
-// blank and comment lines are none). It returns 0 for standard input, a
-// named pipe or any other file that is not a regular file (read once: a
-// second open of a pipe would wait for a writer that never comes), a .npy
-// file, or a file that no longer has n rows.
+// blank and comment lines are none). It returns 0 where reopenText does
+// not read the file again, or for a file that no longer has n rows.
 func RowLine(path string, i, n int) int {
-	if path == "-" || i < 0 || i >= n {
+	if i < 0 || i >= n {
 		return 0
 	}
-	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+	lr, done := reopenText(path)
+	if lr == nil {
 		return 0
 	}
-	src, err := openPath(path)
-	if err != nil {
-		return 0
-	}
-	defer src.close()
-	if src.isNPY() {
-		return 0
-	}
-	lr := newLineReader(src.br, displayName(path))
+	defer done()
 	var lines []int // the content lines' numbers
 	for {
 		if _, ok := lr.content(); !ok {
@@ -773,4 +756,28 @@ func RowLine(path string, i, n int) int {
 		return 0
 	}
 	return lines[len(lines)-n+i]
+}
+
+// reopenText opens the text matrix file path again, for what the reading
+// that reported a problem did not keep (a line's number), and returns its
+// line reader and the function that closes it; or nil for standard input,
+// a named pipe or any other file that is not a regular file (read once: a
+// second open of a pipe would wait for a writer that never comes), a .npy
+// file, or a file it cannot open (whose error was reported).
+func reopenText(path string) (*lineReader, func()) {
+	if path == "-" {
+		return nil, nil
+	}
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() {
+		return nil, nil
+	}
+	src, err := openPath(path)
+	if err != nil {
+		return nil, nil
+	}
+	if src.isNPY() {
+		src.close()
+		return nil, nil
+	}
+	return newLineReader(src.br, displayName(path)), func() { src.close() }
 }

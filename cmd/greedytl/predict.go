@@ -540,12 +540,8 @@ func (o *predictOptions) overflowError(e *greedytl.ScoreOverflowError, rec sampl
 	place := fmt.Sprintf("%s row %d (rows and columns from 0, as NumPy counts them)", name, e.Row)
 	if fromOne {
 		place = fmt.Sprintf("%s row %d", name, e.Row+1)
-		// Only a regular file is read again for the line: a FIFO (read
-		// once) has no writer left, and opening it would wait for one.
-		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-			if line := dataset.RowLine(path, e.Row, m); line > 0 {
-				place = fmt.Sprintf("%s:%d (row %d)", name, line, e.Row+1)
-			}
+		if line := dataset.RowLine(path, e.Row, m); line > 0 {
+			place = fmt.Sprintf("%s:%d (row %d)", name, line, e.Row+1)
 		}
 	}
 	if e.Col < 0 && e.Input == "" { // no one input to blame
