@@ -645,12 +645,15 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names sampleNames, err er
 	if X != nil && H != nil {
 		if mx, mh := X.RawMatrix().Rows, H.RawMatrix().Rows; mx != mh {
 			// One row more in a text file: a header of numbers read as a row?
-			var note string
+			var note string // each blank-line note reads its file again: once
 			switch {
-			case mx < mh && blankNote(f.features) != "":
+			case mx < mh:
 				note = blankNote(f.features)
-			case mh < mx && blankNote(f.scores) != "":
+			case mh < mx:
 				note = blankNote(f.scores)
+			}
+			switch {
+			case note != "":
 			case mh == mx+1 && f.hintsHeader(f.scores, H):
 				note = headerNote(f.scores, H.RawRowView(0))
 			case mx == mh+1 && f.hintsHeader(f.features, X):
