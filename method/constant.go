@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/greedytl/greedytl"
+	"gonum.org/v1/gonum/mat"
 )
 
 // epsilon is the float64 rounding unit ε = 2⁻⁵² of the constant-model
@@ -143,35 +144,32 @@ func ConstantClasses(ctx context.Context, model MultiModel, train Data) (classes
 		}
 		return classes, true, nil
 	}
-	var scores [][]float64 // per class, when some class keeps a column
+	var S *mat.Dense // the classes' scores, once some class keeps a column
+	tried := false   // whether they were asked for (once, failed or not)
+	var col []float64
 	for k := range min(K, len(sel)) {
 		if len(sel[k].Columns) == 0 {
 			classes = append(classes, ClassConstancy{Class: k, Constancy: Constancy{Constant: true, NoColumn: true}})
 			continue
 		}
-		if scores == nil {
+		if !tried {
+			tried = true
 			if err := ctx.Err(); err != nil {
 				return nil, true, err
 			}
-			S, err := model.Scores(train)
-			if err != nil {
-				continue
-			}
-			r, c := S.Dims()
-			if r == 0 || c != K {
-				continue
-			}
-			scores = make([][]float64, K)
-			for j := range K {
-				scores[j] = make([]float64, r)
-				for i := range r {
-					scores[j][i] = S.At(i, j)
+			if s, err := model.Scores(train); err == nil {
+				if r, c := s.Dims(); r > 0 && c == K {
+					S = s
 				}
 			}
 		}
-		spread, bound, constant := ScoresConstant(scores[k])
+		if S == nil {
+			continue
+		}
+		col = mat.Col(col, k, S)
+		spread, bound, constant := ScoresConstant(col)
 		if constant {
-			classes = append(classes, ClassConstancy{Class: k, Constancy: Constancy{Constant: true, Rows: len(scores[k]), Spread: spread, Bound: bound}})
+			classes = append(classes, ClassConstancy{Class: k, Constancy: Constancy{Constant: true, Rows: len(col), Spread: spread, Bound: bound}})
 		}
 	}
 	return classes, true, nil
