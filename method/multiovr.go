@@ -99,6 +99,7 @@ func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Ext
 	models := make([]Model, K)
 	scale := make([]float64, K)
 	trainScores := mat.NewDense(len(y.Y), K, nil)
+	done := newFitProgress(extra.Progress, K) // a class a unit
 	for k := range K {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -127,9 +128,7 @@ func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Ext
 		for i, v := range f {
 			trainScores.Set(i, k, v/scale[k]) // as Scores computes them
 		}
-		if extra.Progress != nil {
-			extra.Progress(k+1, K)
-		}
+		done.add(ctx)
 	}
 	model := &ovrModel{multiBase: multiBase{o.Binary.Name(), slices.Clone(y.Names), map[string]float64{}}, models: models, scale: scale}
 	if checkFiniteScores(trainScores) == nil { // else Predict's error, not a class
