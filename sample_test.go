@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestDrawIsIntN checks that the sampled search's draw gives what
@@ -208,5 +210,91 @@ func TestSweepWorth(t *testing.T) {
 			t.Errorf("n = %d, r = %d, max_k = %d, %d paths: sweepWorth %v, want %v", c.n, c.r, c.maxK, c.paths, got, c.want)
 		}
 		e.release()
+	}
+}
+
+// TestSweepReadsAsDrawn checks that every column the sweep caches holds,
+// bit for bit, the statistics and standardised values that reading the
+// column alone gives (standardizeChunk on a copy, the definition that
+// the lazy reading matches), that it caches each non-constant column
+// once under its own index and marks the constant ones, over problems
+// whose constant columns fall inside groups of eight (the pair kernel's
+// unit, which then hands the group to standardizeRows) and shift the
+// cache's slots off the groups' alignment across cache chunks, with
+// features scaled by γ ≠ 1 before the sources, and with slotOf held in a
+// map as well as an array.
+func TestSweepReadsAsDrawn(t *testing.T) {
+	rng := rand.New(rand.NewPCG(61, 62))
+	for _, small := range []bool{true, false} {
+		for _, tc := range []struct {
+			m, d, n int
+			gamma   float64
+			consts  []int // constant source columns
+		}{
+			{20, 0, 4995, 1, nil},
+			{20, 0, 1300, 1, []int{3, 9, 10, 250, 251, 252, 700}},
+			{7, 37, 600, 2.5, []int{0, 17, 18, 19, 20, 21, 22, 23, 24, 300}},
+			{13, 5, 8, 0.5, []int{7}},
+		} {
+			X, H := randDense(rng, tc.m, tc.d), randDense(rng, tc.m, tc.n)
+			for _, j := range tc.consts {
+				for i := range tc.m {
+					H.Set(i, j, 1.5)
+				}
+			}
+			var Xm mat.Matrix
+			if X != nil {
+				Xm = X
+			}
+			in, err := newInputs("test", Xm, H, randLabels(rng, tc.m), tc.gamma)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !small {
+				setForTest(t, &slotArrayMax, 0)
+			}
+			e := newSample(in, 5, 1)
+			if !e.sweep() {
+				t.Fatalf("m = %d, d = %d, n = %d: sweep read nothing", tc.m, tc.d, tc.n)
+			}
+			col := make([]float64, tc.m)
+			seen := make(map[int]bool)
+			for j := range tc.d + tc.n {
+				b, jl, gamma := &in.h, j-tc.d, 1.0
+				if j < tc.d {
+					b, jl, gamma = &in.x, j, tc.gamma
+				}
+				b.column(jl, col)
+				var st [1]colStats
+				var f [1]float64
+				if standardizeChunk(col, tc.m, 1, gamma, st[:], f[:]) >= 0 {
+					t.Fatalf("column %d fails", j)
+				}
+				sl := e.slot(j)
+				if st[0].scale == 0 {
+					if sl >= 0 {
+						t.Errorf("m = %d, n = %d: constant column %d has slot %d", tc.m, tc.n, j, sl)
+					}
+					continue
+				}
+				if sl <= 0 || seen[int(sl)] {
+					t.Fatalf("m = %d, n = %d: column %d has slot %d", tc.m, tc.n, j, sl)
+				}
+				s := int(sl) - 1
+				seen[int(sl)] = true
+				if e.global(s) != j || e.stats(s) != st[0] || e.mark[s] != 0 {
+					t.Errorf("m = %d, n = %d: column %d: slot %d holds column %d, %+v, mark %d; read alone, %+v", tc.m, tc.n, j, s, e.global(s), e.stats(s), e.mark[s], st[0])
+				}
+				for i, v := range e.col(s) {
+					if math.Float64bits(v) != math.Float64bits(col[i]) {
+						t.Fatalf("m = %d, n = %d: column %d, row %d: swept %v, read alone %v", tc.m, tc.n, j, i, v, col[i])
+					}
+				}
+			}
+			if len(seen) != len(e.slots) || len(e.mark) != len(e.slots) {
+				t.Errorf("m = %d, n = %d: %d columns cached in %d slots (%d marks)", tc.m, tc.n, len(seen), len(e.slots), len(e.mark))
+			}
+			e.release()
+		}
 	}
 }
