@@ -470,7 +470,7 @@ func (p *path) solvePrimal(k int) (x []float64, err error) {
 	}
 	x = make([]float64, k1)
 	gemv(x, B, k1, m, p.y)
-	lapack64.Potrs(tri, blas64.General{Rows: k1, Cols: 1, Stride: 1, Data: x})
+	potrs1(tri, x)
 	// a = (y − Bᵀx)/λ.
 	copy(p.a, p.y)
 	blas64.Gemv(blas.Trans, -1, blas64.General{Rows: k1, Cols: m, Stride: m, Data: B}, blas64.Vector{N: k1, Inc: 1, Data: x}, 1, blas64.Vector{N: m, Inc: 1, Data: p.a})
@@ -509,6 +509,46 @@ func (p *path) solvePrimal(k int) (x []float64, err error) {
 	return x, nil
 }
 
+// potrs1 solves RᵀR x = b in place for the one right-hand side b, R the
+// upper triangular Cholesky factor tri (row-major): what lapack64.Potrs
+// computes, bit for bit. Where blas64 routes to gonum's BLAS (the package's
+// tests and builds without OpenBLAS) it repeats gonum's Dtrsm for one
+// column (Left, Upper, NonUnit, α = 1: each row scaled by 1/r_kk, each
+// update y + (−r)·x with its product rounded, a zero entry skipped), whose
+// general loops cost ten times the arithmetic at these sizes
+// (TestPotrs1); elsewhere it calls lapack64.Potrs.
+func potrs1(tri blas64.Triangular, b []float64) {
+	if _, ok := blas64.Implementation().(gonum.Implementation); !ok {
+		lapack64.Potrs(tri, blas64.General{Rows: tri.N, Cols: 1, Stride: 1, Data: b})
+		return
+	}
+	n, lda := tri.N, tri.Stride
+	if n == 0 {
+		return
+	}
+	a, b := tri.Data[:(n-1)*lda+n], b[:n]
+	// Rᵀ y = b (Dtrsm, Left, Upper, Trans).
+	for k := range n {
+		bk := b[k] * (1 / a[k*lda+k])
+		b[k] = bk
+		for i, va := range a[k*lda+k+1 : k*lda+n] {
+			if va != 0 {
+				b[k+1+i] += float64(-va * bk)
+			}
+		}
+	}
+	// R x = y (Dtrsm, Left, Upper, NoTrans).
+	for i := n - 1; i >= 0; i-- {
+		bi := b[i]
+		for ka, va := range a[i*lda+i+1 : i*lda+n] {
+			if va != 0 {
+				bi += float64(-va * b[i+1+ka])
+			}
+		}
+		b[i] = bi * (1 / a[i*lda+i])
+	}
+}
+
 // condMax is the largest 1-norm condition number of K_S + λI + β11ᵀ that
 // refresh accepts (gonum's mat.ConditionTolerance).
 const condMax = 1e16
@@ -524,7 +564,7 @@ func (p *path) refresh() error {
 		return fmt.Errorf("greedytl.Fit: K_S + λI is not numerically positive definite at step %d: %s", len(p.sel), p.tooSmall())
 	}
 	copy(p.a, p.y)
-	lapack64.Potrs(tri, blas64.General{Rows: m, Cols: 1, Stride: 1, Data: p.a})
+	potrs1(tri, p.a)
 	if _, ok := lapack64.Potri(tri); !ok {
 		return fmt.Errorf("greedytl.Fit: K_S + λI is singular at step %d: %s", len(p.sel), p.tooSmall())
 	}
