@@ -770,6 +770,24 @@ func (sc *scorer) t8(zs *[8]*float64) (t [8]float64) {
 	return t
 }
 
+// t16 returns t = aᵀz for the sixteen columns of zs, summed as score4
+// sums it (t16Vec); each column holds at least m values.
+func (sc *scorer) t16(zs *[16]*float64) (t [16]float64) {
+	m := sc.m
+	if m == 0 {
+		return t
+	}
+	t16Vec(zs, &sc.a[:m][0], m, &t)
+	return t
+}
+
+// t16Go is t16Vec in Go: t4Go for the columns zs[0:4], …, zs[12:16].
+func t16Go(zs *[16]*float64, a *float64, m int, out *[16]float64) {
+	for g := 0; g < 16; g += 4 {
+		t4Go(zs[g], zs[g+1], zs[g+2], zs[g+3], a, m, (*[4]float64)(out[g:g+4]))
+	}
+}
+
 // t8Go is t8Vec in Go: t4Go for the columns zs[0:4], then for zs[4:8].
 func t8Go(zs *[8]*float64, a *float64, m int, out *[8]float64) {
 	t4Go(zs[0], zs[1], zs[2], zs[3], a, m, (*[4]float64)(out[:4]))
