@@ -5,8 +5,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/greedytl/greedytl/internal/cputime"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -296,5 +299,40 @@ func TestSweepReadsAsDrawn(t *testing.T) {
 			}
 			e.release()
 		}
+	}
+}
+
+// BenchmarkSampleSweep times the sampled search's sweep alone at the
+// shape of BenchmarkFitSample59 (m = 20, N = 4,995): reading and
+// standardising every column of the row-major input into the cache, with
+// the engine's set-up and release; "kernel-ns/op" is the part spent in
+// standardizePair itself, timed over the same pairs into a scratch block.
+func BenchmarkSampleSweep(b *testing.B) {
+	H, y := benchProblem(20, 4995)
+	in, err := newInputs("bench", nil, H, y, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	measureCPU(b, func() {
+		e := newSample(in, 59, 1)
+		if !e.sweep() {
+			b.Fatal("sweep read nothing")
+		}
+		e.release()
+	})
+	m, N := 20, 4995
+	dst := make([]float64, 8*m)
+	var out [24]float64
+	rows := H.RawMatrix().Data
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start, ok := cputime.Thread()
+	for range 200 {
+		for j := 0; j+8 <= N; j += 8 {
+			standardizePair(&rows[j], &rows[j+4], N, m, 1.0/20, 1, &dst[0], &dst[4*m], &out)
+		}
+	}
+	if end, _ := cputime.Thread(); ok {
+		b.ReportMetric(float64(end-start)/200, "kernel-ns/op")
 	}
 }
