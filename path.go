@@ -127,7 +127,10 @@ func newPathFor(y []float64, lambda float64, fs featureScale, maxK, r int) *path
 // recycled across fits through pathPool rather than allocated (and
 // zeroed) afresh: selZ and U, O(k·m) each, and the dual form's G, kl and
 // fac, O(m²) each.
-type pathBuffers struct{ selZ, U, G, kl, fac []float64 }
+type pathBuffers struct {
+	selZ, U, G, kl, fac []float64
+	final               *pathBuffers // the buffers of the path's final solve (weights)
+}
 
 var pathPool sync.Pool
 
@@ -149,9 +152,19 @@ func pathFloats(buf *[]float64, n, c int) []float64 {
 // must not be used afterwards. The model finish made from p shares none
 // of them.
 func (p *path) release() {
+	if b, total := p.giveBack(); b != nil && total <= maxPooled {
+		pathPool.Put(b)
+	}
+}
+
+// giveBack stores p's recycled buffers back into p.bufs (the larger of
+// each buffer and what p grew it into) and returns it with the floats it
+// holds (its final solve's buffers included), or nil when p has none; p
+// must not be used afterwards.
+func (p *path) giveBack() (*pathBuffers, int) {
 	b := p.bufs
 	if b == nil {
-		return
+		return nil, 0
 	}
 	p.bufs = nil
 	total := 0
@@ -168,9 +181,10 @@ func (p *path) release() {
 			fillNaN((*x.dst)[:cap(*x.dst)])
 		}
 	}
-	if total <= maxPooled {
-		pathPool.Put(b)
+	if f := b.final; f != nil {
+		total += cap(f.selZ) + cap(f.U) + cap(f.G) + cap(f.kl) + cap(f.fac)
 	}
+	return b, total
 }
 
 // poisonReleased, set only by tests, makes release fill every buffer it
@@ -205,6 +219,7 @@ func newPathPrimalBufs(y []float64, lambda float64, fs featureScale, maxK int, b
 	}
 	p.U = pathFloats(ub, m, (cap(p.sel)+1)*m)
 	p.dg = make([]float64, m)
+	p.v = make([]float64, 0, cap(p.sel)+1) // gPrimal's, room for every step
 	u0 := math.Sqrt(beta / (lambda * p.s))
 	for i := range m {
 		p.U[i] = u0
@@ -455,7 +470,7 @@ func (p *path) solvePrimal(k int) (x []float64, err error) {
 	}
 	x = make([]float64, k1)
 	gemv(x, B, k1, m, p.y)
-	lapack64.Potrs(tri, blas64.General{Rows: k1, Cols: 1, Stride: 1, Data: x})
+	potrs1(tri, x)
 	// a = (y − Bᵀx)/λ.
 	copy(p.a, p.y)
 	blas64.Gemv(blas.Trans, -1, blas64.General{Rows: k1, Cols: m, Stride: m, Data: B}, blas64.Vector{N: k1, Inc: 1, Data: x}, 1, blas64.Vector{N: m, Inc: 1, Data: p.a})
@@ -494,6 +509,46 @@ func (p *path) solvePrimal(k int) (x []float64, err error) {
 	return x, nil
 }
 
+// potrs1 solves RᵀR x = b in place for the one right-hand side b, R the
+// upper triangular Cholesky factor tri (row-major): what lapack64.Potrs
+// computes, bit for bit. Where blas64 routes to gonum's BLAS (the package's
+// tests and builds without OpenBLAS) it repeats gonum's Dtrsm for one
+// column (Left, Upper, NonUnit, α = 1: each row scaled by 1/r_kk, each
+// update y + (−r)·x with its product rounded, a zero entry skipped), whose
+// general loops cost ten times the arithmetic at these sizes
+// (TestPotrs1); elsewhere it calls lapack64.Potrs.
+func potrs1(tri blas64.Triangular, b []float64) {
+	if _, ok := blas64.Implementation().(gonum.Implementation); !ok {
+		lapack64.Potrs(tri, blas64.General{Rows: tri.N, Cols: 1, Stride: 1, Data: b})
+		return
+	}
+	n, lda := tri.N, tri.Stride
+	if n == 0 {
+		return
+	}
+	a, b := tri.Data[:(n-1)*lda+n], b[:n]
+	// Rᵀ y = b (Dtrsm, Left, Upper, Trans).
+	for k := range n {
+		bk := b[k] * (1 / a[k*lda+k])
+		b[k] = bk
+		for i, va := range a[k*lda+k+1 : k*lda+n] {
+			if va != 0 {
+				b[k+1+i] += float64(-va * bk)
+			}
+		}
+	}
+	// R x = y (Dtrsm, Left, Upper, NoTrans).
+	for i := n - 1; i >= 0; i-- {
+		bi := b[i]
+		for ka, va := range a[i*lda+i+1 : i*lda+n] {
+			if va != 0 {
+				bi += float64(-va * b[i+1+ka])
+			}
+		}
+		b[i] = bi * (1 / a[i*lda+i])
+	}
+}
+
 // condMax is the largest 1-norm condition number of K_S + λI + β11ᵀ that
 // refresh accepts (gonum's mat.ConditionTolerance).
 const condMax = 1e16
@@ -509,7 +564,7 @@ func (p *path) refresh() error {
 		return fmt.Errorf("greedytl.Fit: K_S + λI is not numerically positive definite at step %d: %s", len(p.sel), p.tooSmall())
 	}
 	copy(p.a, p.y)
-	lapack64.Potrs(tri, blas64.General{Rows: m, Cols: 1, Stride: 1, Data: p.a})
+	potrs1(tri, p.a)
 	if _, ok := lapack64.Potri(tri); !ok {
 		return fmt.Errorf("greedytl.Fit: K_S + λI is singular at step %d: %s", len(p.sel), p.tooSmall())
 	}
@@ -637,8 +692,22 @@ func balancedLOO(y []float64, pos []bool, npos int, ysum float64, a []float64, a
 // dual form is forced.
 func (p *path) weights(k int) (w []float64, reg, loo float64, err error) {
 	m := p.m
+	// q's largest buffers travel with p's (none of them reaches the
+	// model).
+	var b *pathBuffers
+	if p.bufs != nil {
+		if p.bufs.final == nil {
+			p.bufs.final = new(pathBuffers)
+		}
+		b = p.bufs.final
+	}
 	if pathForm == formPrimal || (pathForm == formAuto && k < m) {
-		q := newPathPrimal(p.y, p.lambda, p.featureScale, 1)
+		q := newPathPrimalBufs(p.y, p.lambda, p.featureScale, 1, b)
+		own := q.selZ
+		defer func() {
+			q.selZ = own // p's columns are p's buffer, not q's
+			q.giveBack()
+		}()
 		q.sel, q.selZ = p.sel[:k:k], p.selZ[:k*m:k*m]
 		x, err := q.solvePrimal(k)
 		if err != nil {
@@ -649,7 +718,8 @@ func (p *path) weights(k int) (w []float64, reg, loo float64, err error) {
 		}
 		return x[1:], q.reg[0], q.loo[0], nil
 	}
-	q := newPath(p.y, p.lambda, p.featureScale, 1)
+	q := newPathBufs(p.y, p.lambda, p.featureScale, 1, b)
+	defer q.giveBack()
 	for j := 0; j < k; j++ {
 		z := p.selZ[j*m : j*m+m]
 		ger(q.kl, m, 1, z, z)

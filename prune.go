@@ -133,17 +133,26 @@ func (e *sampleEngine) bestOfPruned(p *path, cand []int, half2 float64) (int, er
 	e.sc.load(p)
 	ps.t, ps.hi = grow(ps.t, n), grow(ps.hi, n)
 	ts, hi := ps.t[:n], ps.hi[:n]
-	// t eight candidates at a time; with the vector kernel a last group
-	// of fewer than eight too, its spare lanes repeating the last
+	// t sixteen candidates at a time, then eight; with the vector kernel
+	// a last group of nine to fifteen in one call of sixteen, of fewer
+	// than eight in one of eight, its spare lanes repeating the last
 	// candidate (each lane is summed apart).
 	k := 0
 	if m > 0 {
-		var zs [8]*float64
-		for ; k+8 <= n || haveAVX && k < n; k += 8 {
+		var zs [16]*float64
+		for ; k+16 <= n || haveAVX && k+8 < n; k += 16 {
 			for i := range zs {
 				zs[i] = &e.col(cand[min(k+i, n-1)])[0]
 			}
-			t := e.sc.t8(&zs)
+			t := e.sc.t16(&zs)
+			copy(ts[k:min(k+16, n)], t[:])
+		}
+		zs8 := (*[8]*float64)(zs[:8])
+		for ; k+8 <= n || haveAVX && k < n; k += 8 {
+			for i := range zs8 {
+				zs8[i] = &e.col(cand[min(k+i, n-1)])[0]
+			}
+			t := e.sc.t8(zs8)
 			copy(ts[k:min(k+8, n)], t[:])
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"unsafe"
 )
@@ -50,10 +51,6 @@ type sampleEngine struct {
 	gen    int32 // current path generation (from 1)
 	nConst int   // constant columns counted by the current path
 	step   int32 // the current step, numbered across paths from 1 (below markSelected)
-
-	// scratch
-	st  [sampleChunk]colStats
-	tmp [sampleChunk]float64
 }
 
 // sampleBuffers are the buffers of a sampled search that are worth
@@ -76,6 +73,8 @@ type sampleBuffers struct {
 	prune             pruneState
 	rs                rowStatsScratch // gatherStandardize's scratch
 	block             []float64       // gatherStandardize's row-major block
+	st                [sampleChunk]colStats
+	tmp               [sampleChunk]float64
 }
 
 var samplePool sync.Pool
@@ -279,9 +278,13 @@ func (e *sampleEngine) sweep() bool {
 		}
 	}
 	m := e.m
+	e.slots, e.mark = slices.Grow(e.slots, e.n-e.lo), slices.Grow(e.mark, e.n-e.lo)
 	for _, part := range parts {
 		b := part.b
 		for j0 := max(part.off, e.lo) - part.off; j0 < b.cols; {
+			if j0 += e.sweepPairs(part, j0); j0 == b.cols {
+				break
+			}
 			s0 := len(e.slots)
 			nc := min(b.cols-j0, sampleChunk, cacheChunk-s0%cacheChunk)
 			dst := e.chunk(s0 / cacheChunk)[(s0%cacheChunk)*m : (s0%cacheChunk+nc)*m]
@@ -299,6 +302,56 @@ func (e *sampleEngine) sweep() bool {
 		}
 	}
 	return true
+}
+
+// sweepPairs is sweep's main route: it standardises the columns j0, j0+1,
+// … of part (row-major, γ > 0) eight at a time (standardizePair, two
+// groups of four) straight into the cache's next slots, and caches them
+// with their statistics, as long as both groups of a pair take the plain
+// route (so that none is constant) and the pair's slots lie in one cache
+// chunk. It returns how many columns it cached (a multiple of eight);
+// sweep reads the rest through standardizeRows, whose columns' values and
+// statistics these are bit for bit.
+func (e *sampleEngine) sweepPairs(part readPart, j0 int) int {
+	b, m := part.b, e.m
+	if part.gamma <= 0 {
+		return 0
+	}
+	rows, stride := b.raw.Data, b.raw.Stride
+	invN := 1 / float64(m)
+	var out [24]float64
+	j := j0
+	for ; j+8 <= b.cols; j += 8 {
+		s0 := len(e.slots)
+		if s0%cacheChunk > cacheChunk-8 {
+			break
+		}
+		c := e.chunk(s0 / cacheChunk)
+		o := (s0 % cacheChunk) * m
+		dst := c[o : o+8*m]
+		if standardizePair(&rows[j], &rows[j+4], stride, m, invN, part.gamma, &dst[0], &dst[4*m], &out) != 3 {
+			break
+		}
+		e.slots, e.mark = e.slots[:s0+8], e.mark[:s0+8]
+		sl, mk := (*[8]slotInfo)(e.slots[s0:]), (*[8]int32)(e.mark[s0:])
+		*mk = [8]int32{}
+		glob := int32(part.off + j)
+		for q := range 4 {
+			sl[q] = slotInfo{st: colStats{mean: out[q], scale: out[4+q]}, glob: glob + int32(q)}
+			sl[4+q] = slotInfo{st: colStats{mean: out[12+q], scale: out[16+q]}, glob: glob + int32(4+q)}
+		}
+		if e.slotArr != nil {
+			so := (*[8]int32)(e.slotArr[glob:])
+			for q := range int32(8) {
+				so[q] = int32(s0) + q + 1
+			}
+		} else {
+			for q := range int32(8) {
+				e.setSlot(int(glob+q), int32(s0)+q+1)
+			}
+		}
+	}
+	return j - j0
 }
 
 // unsweep forgets every column read: the state of a new engine.
@@ -715,6 +768,24 @@ func (sc *scorer) t8(zs *[8]*float64) (t [8]float64) {
 	}
 	t8Vec(zs, &sc.a[:m][0], m, &t)
 	return t
+}
+
+// t16 returns t = aᵀz for the sixteen columns of zs, summed as score4
+// sums it (t16Vec); each column holds at least m values.
+func (sc *scorer) t16(zs *[16]*float64) (t [16]float64) {
+	m := sc.m
+	if m == 0 {
+		return t
+	}
+	t16Vec(zs, &sc.a[:m][0], m, &t)
+	return t
+}
+
+// t16Go is t16Vec in Go: t4Go for the columns zs[0:4], …, zs[12:16].
+func t16Go(zs *[16]*float64, a *float64, m int, out *[16]float64) {
+	for g := 0; g < 16; g += 4 {
+		t4Go(zs[g], zs[g+1], zs[g+2], zs[g+3], a, m, (*[4]float64)(out[g:g+4]))
+	}
 }
 
 // t8Go is t8Vec in Go: t4Go for the columns zs[0:4], then for zs[4:8].

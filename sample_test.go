@@ -5,8 +5,13 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/greedytl/greedytl/internal/cputime"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestDrawIsIntN checks that the sampled search's draw gives what
@@ -208,5 +213,126 @@ func TestSweepWorth(t *testing.T) {
 			t.Errorf("n = %d, r = %d, max_k = %d, %d paths: sweepWorth %v, want %v", c.n, c.r, c.maxK, c.paths, got, c.want)
 		}
 		e.release()
+	}
+}
+
+// TestSweepReadsAsDrawn checks that every column the sweep caches holds,
+// bit for bit, the statistics and standardised values that reading the
+// column alone gives (standardizeChunk on a copy, the definition that
+// the lazy reading matches), that it caches each non-constant column
+// once under its own index and marks the constant ones, over problems
+// whose constant columns fall inside groups of eight (the pair kernel's
+// unit, which then hands the group to standardizeRows) and shift the
+// cache's slots off the groups' alignment across cache chunks, with
+// features scaled by γ ≠ 1 before the sources, and with slotOf held in a
+// map as well as an array.
+func TestSweepReadsAsDrawn(t *testing.T) {
+	rng := rand.New(rand.NewPCG(61, 62))
+	for _, small := range []bool{true, false} {
+		for _, tc := range []struct {
+			m, d, n int
+			gamma   float64
+			consts  []int // constant source columns
+		}{
+			{20, 0, 4995, 1, nil},
+			{20, 0, 1300, 1, []int{3, 9, 10, 250, 251, 252, 700}},
+			{7, 37, 600, 2.5, []int{0, 17, 18, 19, 20, 21, 22, 23, 24, 300}},
+			{13, 5, 8, 0.5, []int{7}},
+		} {
+			X, H := randDense(rng, tc.m, tc.d), randDense(rng, tc.m, tc.n)
+			for _, j := range tc.consts {
+				for i := range tc.m {
+					H.Set(i, j, 1.5)
+				}
+			}
+			var Xm mat.Matrix
+			if X != nil {
+				Xm = X
+			}
+			in, err := newInputs("test", Xm, H, randLabels(rng, tc.m), tc.gamma)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !small {
+				setForTest(t, &slotArrayMax, 0)
+			}
+			e := newSample(in, 5, 1)
+			if !e.sweep() {
+				t.Fatalf("m = %d, d = %d, n = %d: sweep read nothing", tc.m, tc.d, tc.n)
+			}
+			col := make([]float64, tc.m)
+			seen := make(map[int]bool)
+			for j := range tc.d + tc.n {
+				b, jl, gamma := &in.h, j-tc.d, 1.0
+				if j < tc.d {
+					b, jl, gamma = &in.x, j, tc.gamma
+				}
+				b.column(jl, col)
+				var st [1]colStats
+				var f [1]float64
+				if standardizeChunk(col, tc.m, 1, gamma, st[:], f[:]) >= 0 {
+					t.Fatalf("column %d fails", j)
+				}
+				sl := e.slot(j)
+				if st[0].scale == 0 {
+					if sl >= 0 {
+						t.Errorf("m = %d, n = %d: constant column %d has slot %d", tc.m, tc.n, j, sl)
+					}
+					continue
+				}
+				if sl <= 0 || seen[int(sl)] {
+					t.Fatalf("m = %d, n = %d: column %d has slot %d", tc.m, tc.n, j, sl)
+				}
+				s := int(sl) - 1
+				seen[int(sl)] = true
+				if e.global(s) != j || e.stats(s) != st[0] || e.mark[s] != 0 {
+					t.Errorf("m = %d, n = %d: column %d: slot %d holds column %d, %+v, mark %d; read alone, %+v", tc.m, tc.n, j, s, e.global(s), e.stats(s), e.mark[s], st[0])
+				}
+				for i, v := range e.col(s) {
+					if math.Float64bits(v) != math.Float64bits(col[i]) {
+						t.Fatalf("m = %d, n = %d: column %d, row %d: swept %v, read alone %v", tc.m, tc.n, j, i, v, col[i])
+					}
+				}
+			}
+			if len(seen) != len(e.slots) || len(e.mark) != len(e.slots) {
+				t.Errorf("m = %d, n = %d: %d columns cached in %d slots (%d marks)", tc.m, tc.n, len(seen), len(e.slots), len(e.mark))
+			}
+			e.release()
+		}
+	}
+}
+
+// BenchmarkSampleSweep times the sampled search's sweep alone at the
+// shape of BenchmarkFitSample59 (m = 20, N = 4,995): reading and
+// standardising every column of the row-major input into the cache, with
+// the engine's set-up and release; "kernel-ns/op" is the part spent in
+// standardizePair itself, timed over the same pairs into a scratch block.
+func BenchmarkSampleSweep(b *testing.B) {
+	H, y := benchProblem(20, 4995)
+	in, err := newInputs("bench", nil, H, y, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	measureCPU(b, func() {
+		e := newSample(in, 59, 1)
+		if !e.sweep() {
+			b.Fatal("sweep read nothing")
+		}
+		e.release()
+	})
+	m, N := 20, 4995
+	dst := make([]float64, 8*m)
+	var out [24]float64
+	rows := H.RawMatrix().Data
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start, ok := cputime.Thread()
+	for range 200 {
+		for j := 0; j+8 <= N; j += 8 {
+			standardizePair(&rows[j], &rows[j+4], N, m, 1.0/20, 1, &dst[0], &dst[4*m], &out)
+		}
+	}
+	if end, _ := cputime.Thread(); ok {
+		b.ReportMetric(float64(end-start)/200, "kernel-ns/op")
 	}
 }

@@ -15,6 +15,21 @@ func t4AVX(z0, z1, z2, z3, a *float64, m int, z4, out *[4]float64)
 //go:noescape
 func t8AVX(zs *[8]*float64, a *float64, m int, out *[8]float64)
 
+// t16AVX computes t for sixteen columns (score_amd64.s).
+//
+//go:noescape
+func t16AVX(zs *[16]*float64, a *float64, m int, out *[16]float64)
+
+// t16Vec sets out[q] = aᵀz_q for the sixteen columns of m ≥ 1 values at
+// zs[q], as t16Go sums them.
+func t16Vec(zs *[16]*float64, a *float64, m int, out *[16]float64) {
+	if haveAVX {
+		t16AVX(zs, a, m, out)
+		return
+	}
+	t16Go(zs, a, m, out)
+}
+
 // q4AVX computes the dual form's c for four interleaved columns
 // (score_amd64.s).
 //

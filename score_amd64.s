@@ -167,6 +167,81 @@ t8done:
 	VZEROUPPER
 	RET
 
+// T16GROUP loads the four column pointers zs[goff/8 : goff/8+4] (DI)
+// into R8–R11.
+#define T16GROUP(goff) \
+	MOVQ goff(DI), R8 \
+	MOVQ goff+8(DI), R9 \
+	MOVQ goff+16(DI), R10 \
+	MOVQ goff+24(DI), R11
+
+// T16BLOCK adds the terms of elements AX, …, AX+3 of the columns R8–R11
+// to the sums acc.
+#define T16BLOCK(acc) \
+	TRANSPOSE4 \
+	TERMTO(0, Y8, acc) \
+	TERMTO(8, Y9, acc) \
+	TERMTO(16, Y10, acc) \
+	TERMTO(24, Y11, acc)
+
+// func t16AVX(zs *[16]*float64, a *float64, m int, out *[16]float64)
+//
+// out[q] = Σ_l a[l]·z_q[l] for the sixteen columns zs[q], summed in order
+// from l = 0 (m ≥ 1): t4AVX's sums for zs[0:4], …, zs[12:16], in four
+// registers whose additions do not wait on one another.
+TEXT ·t16AVX(SB), NOSPLIT, $0-32
+	MOVQ   zs+0(FP), DI
+	MOVQ   a+8(FP), SI
+	MOVQ   m+16(FP), CX
+	VXORPD Y12, Y12, Y12
+	VXORPD Y13, Y13, Y13
+	VXORPD Y14, Y14, Y14
+	VXORPD Y15, Y15, Y15
+	MOVQ   CX, DX
+	ANDQ   $-4, DX
+	XORQ   AX, AX
+
+t16block:
+	CMPQ AX, DX
+	JGE  t16tail
+	T16GROUP(0)
+	T16BLOCK(Y12)
+	T16GROUP(32)
+	T16BLOCK(Y13)
+	T16GROUP(64)
+	T16BLOCK(Y14)
+	T16GROUP(96)
+	T16BLOCK(Y15)
+	ADDQ $4, AX
+	JMP  t16block
+
+t16tail:
+	CMPQ AX, CX
+	JGE  t16done
+	T16GROUP(0)
+	LANES1
+	TERMTO(0, Y8, Y12)
+	T16GROUP(32)
+	LANES1
+	TERMTO(0, Y8, Y13)
+	T16GROUP(64)
+	LANES1
+	TERMTO(0, Y8, Y14)
+	T16GROUP(96)
+	LANES1
+	TERMTO(0, Y8, Y15)
+	INCQ AX
+	JMP  t16tail
+
+t16done:
+	MOVQ    out+24(FP), DI
+	VMOVUPD Y12, (DI)
+	VMOVUPD Y13, 32(DI)
+	VMOVUPD Y14, 64(DI)
+	VMOVUPD Y15, 96(DI)
+	VZEROUPPER
+	RET
+
 // GTERM adds gp[g + goff/8]·z4[R14 + zoff/32] to the sums acc (q4AVX), T
 // its scratch.
 #define GTERM(goff, g, zoff, T, acc) \

@@ -20,6 +20,11 @@ func t8Vec(zs *[8]*float64, a *float64, m int, out *[8]float64) {
 	t8Go(zs, a, m, out)
 }
 
+// t16Vec is t16Go where there is no vector kernel.
+func t16Vec(zs *[16]*float64, a *float64, m int, out *[16]float64) {
+	t16Go(zs, a, m, out)
+}
+
 // score4Vec is score4Go where there is no vector kernel.
 func score4Vec(z0, z1, z2, z3, gp, a *float64, m int, z4 *float64, out *[8]float64) {
 	score4Go(z0, z1, z2, z3, gp, a, m, out)

@@ -545,6 +545,49 @@ func TestT8Kernel(t *testing.T) {
 	}
 }
 
+// TestT16Kernel pins scorer.t16 (t16Vec: the vector kernel where there
+// is one) bit for bit to t16Go and to t1, the sum of every other route,
+// over lengths with and without a tail of fewer than four, with equal
+// columns in different groups and one column in several lanes (how
+// bestOfPruned pads its last group).
+func TestT16Kernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(65, 66))
+	for trial := 0; trial < 2000; trial++ {
+		m := 1 + rng.IntN(45)
+		a := make([]float64, m)
+		for i := range a {
+			a[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(9)-4))
+		}
+		var z [16][]float64
+		var zs [16]*float64
+		for q := range z {
+			z[q] = scoreColumn(rng, m)
+		}
+		if rng.IntN(4) == 0 {
+			copy(z[13], z[2]) // equal columns in different groups
+		}
+		for q := range z {
+			zs[q] = &z[q][0]
+		}
+		if rng.IntN(4) == 0 {
+			for q := 9 + rng.IntN(7); q < 16; q++ {
+				zs[q], z[q] = zs[8], z[8] // padding
+			}
+		}
+		sc := scorer{m: m, a: a}
+		got := sc.t16(&zs)
+		var want [16]float64
+		t16Go(&zs, &a[0], m, &want)
+		for q := range z {
+			for _, w := range []float64{want[q], sc.t1(z[q])} {
+				if math.Float64bits(got[q]) != math.Float64bits(w) {
+					t.Fatalf("trial %d (m=%d): t16 of column %d = %v, want %v (t16Go %v)", trial, m, q, got[q], w, want[q])
+				}
+			}
+		}
+	}
+}
+
 // TestAbsDevSum checks absDevSum (the vector kernel where there is one)
 // and absDevSumGo against the exact sum of the rounded terms |x_l − β|
 // (math/big): a sum of n non-negative terms in any order is within

@@ -1,0 +1,65 @@
+package greedytl
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
+)
+
+// TestPotrs1 checks that potrs1 solves as lapack64.Potrs does, bit for
+// bit, for Cholesky factors of orders 1 to 70 of random positive definite
+// matrices (stride the order, and wider), some with exact zeros off the
+// diagonal (which gonum's Dtrsm skips, as potrs1 must) and right-hand
+// sides holding signed zeros, huge and tiny values.
+func TestPotrs1(t *testing.T) {
+	rng := rand.New(rand.NewPCG(63, 64))
+	for n := 1; n <= 70; n++ {
+		for _, pad := range []int{0, 3} {
+			lda := n + pad
+			A := make([]float64, n*lda)
+			B := make([]float64, n*n)
+			for i := range B {
+				B[i] = rng.NormFloat64()
+				if rng.IntN(5) == 0 {
+					B[i] = 0
+				}
+			}
+			for i := range n {
+				for j := i; j < n; j++ {
+					var s float64
+					for l := range n {
+						s += B[i*n+l] * B[j*n+l]
+					}
+					if i == j {
+						s += 0.1
+					}
+					A[i*lda+j] = s
+				}
+			}
+			tri, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: lda, Data: A})
+			if !ok {
+				t.Fatalf("n = %d: not positive definite", n)
+			}
+			if n > 2 {
+				tri.Data[1] = 0 // a zero entry of R: skipped
+			}
+			want := make([]float64, n)
+			for i := range want {
+				want[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(40)-20))
+			}
+			want[0] = math.Copysign(0, -1)
+			got := append([]float64(nil), want...)
+			lapack64.Potrs(tri, blas64.General{Rows: n, Cols: 1, Stride: 1, Data: want})
+			potrs1(tri, got)
+			for i := range want {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("n = %d, lda = %d: x[%d] = %v, Potrs %v", n, lda, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
