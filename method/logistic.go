@@ -659,16 +659,16 @@ func sigmoid(t float64) float64 {
 
 // standardisedColumns returns [X.Transform(data.X), H.Transform(data.H)]
 // (m × (d+n)), either part possibly empty. Its errors name the matrix,
-// with this package's prefix; Transform checks each scaler (Scaler.Check)
+// with this package's prefix (standardiseInput's); Transform checks each scaler (Scaler.Check)
 // before its matrix.
 func standardisedColumns(sx, sh standardize.Scaler, data Data) (*mat.Dense, error) {
-	zx, err := sx.Transform(data.X)
+	zx, err := standardiseInput("X", data.X, sx)
 	if err != nil {
-		return nil, fmt.Errorf("method: X: %w", err)
+		return nil, err
 	}
-	zh, err := sh.Transform(data.H)
+	zh, err := standardiseInput("H", data.H, sh)
 	if err != nil {
-		return nil, fmt.Errorf("method: H: %w", err)
+		return nil, err
 	}
 	return concatColumns(zx, zh), nil
 }
