@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/greedytl/greedytl"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -220,7 +221,7 @@ func WeightsConstant(model Model) (sum float64, constant, ok bool) {
 		if m == nil {
 			return 0, false, false
 		}
-		sum = sumAbs(m.WX, 1) + sumAbs(m.WH, 1)
+		sum = floats.Norm(m.WX, 1) + floats.Norm(m.WH, 1)
 	case *AutoModel:
 		if m == nil || m.Linear == nil {
 			return 0, false, false
@@ -270,20 +271,11 @@ func ClassWeightsConstant(model MultiModel) (sums []float64, constant []bool, ok
 		}
 		r, _ := m.w.Dims()
 		for k := range r {
-			s := sumAbs(m.w.RawRowView(k), 1)
+			s := floats.Norm(m.w.RawRowView(k), 1)
 			sums, constant = append(sums, s), append(constant, s == 0)
 		}
 	default:
 		return nil, nil, false
 	}
 	return sums, constant, true
-}
-
-// sumAbs returns Σ |wⱼ|·g.
-func sumAbs(w []float64, g float64) float64 {
-	s := 0.0
-	for _, v := range w {
-		s += math.Abs(v) * g
-	}
-	return s
 }
