@@ -4,36 +4,11 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 )
-
-// predictCounted is a binary method whose models count their Predict
-// calls in *calls.
-type predictCounted struct {
-	Method
-	calls *int
-}
-
-func (p predictCounted) Fit(ctx context.Context, train Data, extra Extra) (Model, error) {
-	m, err := p.Method.Fit(ctx, train, extra)
-	if err != nil {
-		return nil, err
-	}
-	return countedModel{m, p.calls}, nil
-}
-
-// countedModel is a Model that counts its Predict calls.
-type countedModel struct {
-	Model
-	calls *int
-}
-
-func (c countedModel) Predict(d Data) ([]float64, error) {
-	*c.calls++
-	return c.Model.Predict(d)
-}
 
 // TestConstantClassesOneVsRestScoresOnce: ConstantClasses of a one-vs-rest
 // model just fitted judges each class's model from the training scores
@@ -57,19 +32,19 @@ func TestConstantClassesOneVsRestScoresOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	calls := 0
-	multi, err := OneVsRest{Binary: predictCounted{ridge, &calls}}.FitMulti(context.Background(), Data{X: X}, y, Extra{})
+	var calls atomic.Int64 // the class models' Predict calls (countingMethod)
+	multi, err := OneVsRest{Binary: countingMethod{ridge, &calls}}.FitMulti(context.Background(), Data{X: X}, y, Extra{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := multi.(*ovrModel)
-	calls = 0
+	calls.Store(0)
 	got, ok, err := ConstantClasses(context.Background(), o, Data{X: X})
 	if err != nil || !ok {
 		t.Fatalf("ok %v, %v", ok, err)
 	}
-	if calls != 0 {
-		t.Errorf("ConstantClasses predicted the training rows %d times, want 0 (the fit's scores)", calls)
+	if n := calls.Load(); n != 0 {
+		t.Errorf("ConstantClasses predicted the training rows %d times, want 0 (the fit's scores)", n)
 	}
 	for k, m := range o.models {
 		want, wok := ConstantModel(m, Data{X: X})
@@ -80,9 +55,9 @@ func TestConstantClassesOneVsRestScoresOnce(t *testing.T) {
 	}
 	read := *o
 	read.judged = nil // as read from a file
-	calls = 0
+	calls.Store(0)
 	again, _, err := ConstantClasses(context.Background(), &read, Data{X: X})
-	if err != nil || len(again) != len(got) || calls != len(o.models) {
-		t.Errorf("without the fit's scores: %+v (%v), %d predictions; want %+v, one prediction a class", again, err, calls, got)
+	if n := calls.Load(); err != nil || len(again) != len(got) || n != int64(len(o.models)) {
+		t.Errorf("without the fit's scores: %+v (%v), %d predictions; want %+v, one prediction a class", again, err, n, got)
 	}
 }
