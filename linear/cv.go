@@ -35,6 +35,16 @@ type warmFunc func(prob *Problem, p Params, prev *warmStart) *warmStart
 // Solvers not listed here are warm-started through solveFunc's init.
 var warmSolvers = map[Solver]warmFunc{}
 
+// primalStart reports whether solver s is warm-started from primal
+// weights: a registered solver without a warm start of its own
+// (warmSolvers), whose solveFunc takes the previous weights as init —
+// trainWarm's start, and the only solvers TrainFrom gives a start to.
+func primalStart(s Solver) bool {
+	_, known := solvers[s]
+	_, warm := warmSolvers[s]
+	return known && !warm
+}
+
 // dualSolver is a dual coordinate-descent solver (-s 1, -s 3, -s 7): it
 // runs from the dual point alpha0 (nil: the solver's own start), visiting
 // the coordinates in orders drawn from rng, and returns w, the final α and

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -390,4 +391,23 @@ func signedWeights(m *Model) []float64 {
 		}
 	}
 	return w
+}
+
+// TestTrainFromTakesPrimalStarts: TrainFrom takes a start for the solvers
+// that cross-validation warm-starts from primal weights (trainWarm: those
+// without a warm start of their own), L1R_LR, L1R_L2LOSS_SVC and
+// ElasticNetLR, and refuses it, "takes no warm start", for every other
+// registered solver: one list (warmSolvers) decides both.
+func TestTrainFromTakesPrimalStarts(t *testing.T) {
+	ctx := context.Background()
+	prob := lrRandomProblem(26, 20, 30, 1, 1)
+	tr := NewTrainer(prob)
+	start := make([]float64, 31) // 30 columns and the bias
+	for s := range solvers {
+		_, err := tr.TrainFrom(ctx, Params{Solver: s, C: 1}, start)
+		refused := err != nil && strings.Contains(err.Error(), "takes no warm start")
+		if want := s != L1RLR && s != L1RL2LossSVC && s != ElasticNetLR; refused != want {
+			t.Errorf("%v: TrainFrom with a start: %v; want refused %v", s, err, want)
+		}
+	}
 }

@@ -191,14 +191,14 @@ func (t *Trainer) Train(ctx context.Context, p Params) (*Model, error) {
 // TrainFrom trains the problem with p as Train does, the solver started
 // from the weights init instead of w = 0: one weight per column, then the
 // bias's when Problem.Bias > 0, oriented as the Model's (favouring
-// Labels[0]); nil is Train's start. Only the primal coordinate-descent
-// solvers (L1R_LR, L1R_L2LOSS_SVC, ElasticNetLR) take a start; with
-// another solver, a start of the wrong length or with a NaN or ±Inf
-// weight it is an error. The model is the solver's from that start: a
+// Labels[0]); nil is Train's start. Only the solvers that start from
+// primal weights (primalStart: L1R_LR, L1R_L2LOSS_SVC, ElasticNetLR) take
+// a start; with another solver, a start of the wrong length or with a NaN
+// or ±Inf weight it is an error. The model is the solver's from that start: a
 // solver stopped by a tolerance stops at another point within it than
 // from w = 0.
 func (t *Trainer) TrainFrom(ctx context.Context, p Params, init []float64) (*Model, error) {
-	if init != nil && p.Solver != L1RLR && p.Solver != L1RL2LossSVC && p.Solver != ElasticNetLR {
+	if init != nil && !primalStart(p.Solver) {
 		return nil, fmt.Errorf("linear: %v takes no warm start", p.Solver)
 	}
 	if err := fitctx.Start(ctx, trainCaller); err != nil {

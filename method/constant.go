@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/greedytl/greedytl"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -67,6 +68,16 @@ type Constancy struct {
 // not apply: the model has no per-column weights (Selected), or it could
 // not score the training rows (none, or an error).
 func ConstantModel(model Model, train Data) (c Constancy, ok bool) {
+	return judgeConstant(model, func() ([]float64, error) {
+		train.Y = nil
+		return model.Predict(train)
+	})
+}
+
+// judgeConstant is ConstantModel with the model's training scores given by
+// scores, called only when the model keeps some column: Predict's on the
+// training rows, or the scores a fit computed of them already (OneVsRest).
+func judgeConstant(model Model, scores func() ([]float64, error)) (c Constancy, ok bool) {
 	sel, ok := model.Selected()
 	if !ok {
 		return Constancy{}, false
@@ -74,13 +85,19 @@ func ConstantModel(model Model, train Data) (c Constancy, ok bool) {
 	if len(sel.Columns) == 0 {
 		return Constancy{Constant: true, NoColumn: true}, true
 	}
-	train.Y = nil
-	scores, err := model.Predict(train)
-	if err != nil || len(scores) == 0 {
+	f, err := scores()
+	if err != nil || len(f) == 0 {
 		return Constancy{}, false
 	}
-	spread, bound, constant := ScoresConstant(scores)
-	return Constancy{Constant: constant, Rows: len(scores), Spread: spread, Bound: bound}, true
+	spread, bound, constant := ScoresConstant(f)
+	return Constancy{Constant: constant, Rows: len(f), Spread: spread, Bound: bound}, true
+}
+
+// judgement is a model's Constancy by the constant-model rule, and whether
+// the rule applies (ConstantModel's two results).
+type judgement struct {
+	Constancy
+	ok bool
 }
 
 // ClassConstancy is the constant-model rule's judgement of one class of a
@@ -106,8 +123,9 @@ type ClassConstancy struct {
 //
 // Fitted one class against the rest, each class's model is judged as a
 // binary model is (ConstantModel, on its own scores before the one-vs-rest
-// scaling), and average-kt's class models of no feature are the Prior
-// kind. A native multi-class model (and an ensemble) is judged per class
+// scaling; a model just fitted, from the scores its fit computed of the
+// training rows, not scoring them again), and average-kt's class models
+// of no feature are the Prior kind. A native multi-class model (and an ensemble) is judged per class
 // score column: a class whose Selection keeps no column, or whose column
 // of Scores on the training rows is constant to working precision
 // (ScoresConstant). A class's score column is its own linear function
@@ -138,7 +156,13 @@ func ConstantClasses(ctx context.Context, model MultiModel, train Data) (classes
 				classes = append(classes, ClassConstancy{Class: k, Constancy: Constancy{Constant: true}, Prior: true})
 				continue
 			}
-			if c, ok := ConstantModel(m, train); ok && c.Constant {
+			c, ok := Constancy{}, false
+			if k < len(o.judged) { // the fit's judgement of its own scores
+				c, ok = o.judged[k].Constancy, o.judged[k].ok
+			} else {
+				c, ok = ConstantModel(m, train)
+			}
+			if ok && c.Constant {
 				classes = append(classes, ClassConstancy{Class: k, Constancy: c})
 			}
 		}
@@ -197,7 +221,7 @@ func WeightsConstant(model Model) (sum float64, constant, ok bool) {
 		if m == nil {
 			return 0, false, false
 		}
-		sum = sumAbs(m.WX, 1) + sumAbs(m.WH, 1)
+		sum = floats.Norm(m.WX, 1) + floats.Norm(m.WH, 1)
 	case *AutoModel:
 		if m == nil || m.Linear == nil {
 			return 0, false, false
@@ -247,20 +271,11 @@ func ClassWeightsConstant(model MultiModel) (sums []float64, constant []bool, ok
 		}
 		r, _ := m.w.Dims()
 		for k := range r {
-			s := sumAbs(m.w.RawRowView(k), 1)
+			s := floats.Norm(m.w.RawRowView(k), 1)
 			sums, constant = append(sums, s), append(constant, s == 0)
 		}
 	default:
 		return nil, nil, false
 	}
 	return sums, constant, true
-}
-
-// sumAbs returns Σ |wⱼ|·g.
-func sumAbs(w []float64, g float64) float64 {
-	s := 0.0
-	for _, v := range w {
-		s += math.Abs(v) * g
-	}
-	return s
 }

@@ -364,12 +364,7 @@ func (dm *dictionaryModel) Predict(d Data) ([]float64, error) {
 	}
 	signals, err := dictSignals(dm.x, dm.h, d, false)
 	if err != nil {
-		// X is standardised first: an H error means X's values did not
-		// overflow.
-		if o := standardiseOverflow("X", d.X, dm.x); o != nil {
-			return nil, fmt.Errorf("method: predict: %w", o)
-		}
-		if o := standardiseOverflow("H", d.H, dm.h); o != nil {
+		if o := standardiseOverflow(err); o != nil {
 			return nil, fmt.Errorf("method: predict: %w", o)
 		}
 		return nil, err

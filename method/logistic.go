@@ -414,7 +414,7 @@ func (l logistic) standardPath(ctx context.Context, z *mat.Dense, y []float64) (
 			return nil, nil, err
 		}
 		w := make([]float64, p+1)
-		conv, err := trainFavouringPositive(ctx, tr, standardL1Params(c, l.seed), all, w)
+		conv, _, err := trainFrom(ctx, tr, standardL1Params(c, l.seed), all, w, nil)
 		if err != nil {
 			return nil, nil, fmt.Errorf("C = %g: %w", c, err)
 		}
@@ -614,21 +614,14 @@ func denseColumnsCSR(z *mat.Dense, set []int) *sparse.CSR {
 	return x
 }
 
-// trainFavouringPositive trains tr's problem (labels ±1, the columns of a
-// matrix whose columns set they are, and a bias feature) with params and writes
+// trainFrom trains tr's problem (labels ±1, the columns of a matrix whose
+// columns set they are, and a bias feature) with params, the solver
+// started from init (linear.Trainer.TrainFrom; nil: from 0), and writes
 // the weights favouring +1 into w: column set[k]'s weight at set[k], the
 // bias last (len(w)−1), zero elsewhere. It reports whether the solver
-// converged (linear.Model.Converged) and returns linear.Train's errors,
-// ctx's included.
-func trainFavouringPositive(ctx context.Context, tr *linear.Trainer, params linear.Params, set []int, w []float64) (bool, error) {
-	converged, _, err := trainFrom(ctx, tr, params, set, w, nil)
-	return converged, err
-}
-
-// trainFrom is trainFavouringPositive with the solver started from init
-// (linear.Trainer.TrainFrom; nil: from 0); it also returns the sign that
-// turns the solver's weights into those favouring +1 (1 or −1), which
-// orients the next start.
+// converged (linear.Model.Converged) and returns the sign that turns the
+// solver's weights into those favouring +1 (1 or −1), which orients the
+// next start, and linear.Train's errors, ctx's included.
 func trainFrom(ctx context.Context, tr *linear.Trainer, params linear.Params, set []int, w, init []float64) (bool, float64, error) {
 	fit, err := tr.TrainFrom(ctx, params, init)
 	if err != nil {
@@ -659,16 +652,16 @@ func sigmoid(t float64) float64 {
 
 // standardisedColumns returns [X.Transform(data.X), H.Transform(data.H)]
 // (m × (d+n)), either part possibly empty. Its errors name the matrix,
-// with this package's prefix; Transform checks each scaler (Scaler.Check)
+// with this package's prefix (standardiseInput's); Transform checks each scaler (Scaler.Check)
 // before its matrix.
 func standardisedColumns(sx, sh standardize.Scaler, data Data) (*mat.Dense, error) {
-	zx, err := sx.Transform(data.X)
+	zx, err := standardiseInput("X", data.X, sx)
 	if err != nil {
-		return nil, fmt.Errorf("method: X: %w", err)
+		return nil, err
 	}
-	zh, err := sh.Transform(data.H)
+	zh, err := standardiseInput("H", data.H, sh)
 	if err != nil {
-		return nil, fmt.Errorf("method: H: %w", err)
+		return nil, err
 	}
 	return concatColumns(zx, zh), nil
 }

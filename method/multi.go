@@ -2,6 +2,7 @@ package method
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -318,12 +319,12 @@ func (b blockScaler) transform(data Data) (*mat.Dense, error) {
 		if s.Len() == 0 {
 			return nil
 		}
-		z, err := s.Transform(A)
+		z, err := standardiseInput(name, A, s)
 		if err != nil {
-			if o := standardiseOverflow(name, A, s); o != nil {
+			if o := standardiseOverflow(err); o != nil {
 				return fmt.Errorf("method: predict: %w", o)
 			}
-			return fmt.Errorf("method: %s: %w", name, err)
+			return err
 		}
 		for i := 0; i < rows; i++ {
 			copy(Z.RawRowView(i)[off:], z.RawRowView(i))
@@ -353,29 +354,42 @@ func (b blockScaler) check() error {
 	return nil
 }
 
-// standardiseOverflow returns a *greedytl.ScoreOverflowError naming the
-// first value of A (named name), in row order, whose standardised value
-// s.Value(j, v) overflows — where s.Transform(A) stopped, once
-// checkInputs has found A's values finite — or nil when none does. The
-// value's term, and so the score, overflows there: the error a linear
-// model's scores give (addScores), naming the column to blame.
-func standardiseOverflow(name string, A mat.Matrix, s standardize.Scaler) *greedytl.ScoreOverflowError {
-	if s.Check() != nil {
+// inputError is an error of standardising an input (X or H) with its
+// training scaler: "method: X: " and the standardiser's error.
+type inputError struct {
+	Input string // "X" or "H"
+	Err   error  // the standardiser's error
+}
+
+func (e *inputError) Error() string { return "method: " + e.Input + ": " + e.Err.Error() }
+
+// Unwrap returns the standardiser's error.
+func (e *inputError) Unwrap() error { return e.Err }
+
+// standardiseInput returns s.Transform(A), A the input named name ("X" or
+// "H"); its error is an *inputError naming the input.
+func standardiseInput(name string, A mat.Matrix, s standardize.Scaler) (*mat.Dense, error) {
+	z, err := s.Transform(A)
+	if err != nil {
+		return nil, &inputError{Input: name, Err: err}
+	}
+	return z, nil
+}
+
+// standardiseOverflow returns the *greedytl.ScoreOverflowError of err, an
+// error of standardiseInput, when the standardiser found a value whose
+// standardised value overflows (a *standardize.OverflowError: the first in
+// row order, once checkInputs has found the input's values finite), or nil
+// for any other error. The value's term, and so the score, overflows
+// there: the error a linear model's scores give (addScores), naming the
+// input, row and column to blame.
+func standardiseOverflow(err error) *greedytl.ScoreOverflowError {
+	var in *inputError
+	var o *standardize.OverflowError
+	if !errors.As(err, &in) || !errors.As(in.Err, &o) {
 		return nil
 	}
-	r, c := dims(A)
-	if c != s.Len() {
-		return nil
-	}
-	for i := range r {
-		for j := range c {
-			v := A.At(i, j)
-			if standardize.Finite(v) && math.IsInf(s.Value(j, v), 0) {
-				return &greedytl.ScoreOverflowError{Input: name, Row: i, Col: j, Value: v, Mean: s.Mean[j], Scale: s.Scale[j]}
-			}
-		}
-	}
-	return nil
+	return &greedytl.ScoreOverflowError{Input: in.Input, Row: o.Row, Col: o.Col, Value: o.Value, Mean: o.Mean, Scale: o.Scale}
 }
 
 // checkFiniteScores returns the error of the first score of s that is not

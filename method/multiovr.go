@@ -99,6 +99,7 @@ func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Ext
 	models := make([]Model, K)
 	scale := make([]float64, K)
 	trainScores := mat.NewDense(len(y.Y), K, nil)
+	judged := make([]judgement, K)
 	done := newFitProgress(extra.Progress, K) // a class a unit
 	for k := range K {
 		if err := ctx.Err(); err != nil {
@@ -125,12 +126,13 @@ func (o OneVsRest) fit(ctx context.Context, train Data, y ClassLabels, extra Ext
 			return nil, classError(o.Binary.Name(), y.Names[k], err)
 		}
 		models[k], scale[k] = m, rms(f)
+		judged[k].Constancy, judged[k].ok = judgeConstant(m, func() ([]float64, error) { return f, nil })
 		for i, v := range f {
 			trainScores.Set(i, k, v/scale[k]) // as Scores computes them
 		}
 		done.add(ctx)
 	}
-	model := &ovrModel{multiBase: multiBase{o.Binary.Name(), slices.Clone(y.Names), map[string]float64{}}, models: models, scale: scale}
+	model := &ovrModel{multiBase: multiBase{o.Binary.Name(), slices.Clone(y.Names), map[string]float64{}}, models: models, scale: scale, judged: judged}
 	if checkFiniteScores(trainScores) == nil { // else Predict's error, not a class
 		model.train, _ = ArgmaxRows(trainScores) // finite: no error
 	}
@@ -234,6 +236,12 @@ type ovrModel struct {
 	// fit scored to find scale; nil for a model read from a file, and when
 	// a score was not finite (Predict refuses the rows then).
 	train []int
+	// judged holds each class's model's judgement by the constant-model
+	// rule on the training rows (judgeConstant of the scores the fit
+	// computed, as ConstantModel judges them): ConstantClasses reads it
+	// rather than scoring the rows again; nil for a model read from a
+	// file.
+	judged []judgement
 }
 
 // trainingClasses returns the classes Predict gives the training rows, as

@@ -1,13 +1,16 @@
 package source
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/parallel"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/sparse"
@@ -202,9 +205,14 @@ func (s *Set) Subset(idx []int) *Set {
 }
 
 // Scores returns the m × n matrix H of the scores of the m rows of X under
-// the n sources, H[i][j] = h_j(x_i), computed with one matrix product
-// X·W (W the d × n stacked, oriented weights) plus each source's bias term.
-// Columns of X beyond a model's NrFeature are ignored, as liblinear does.
+// the n sources, H[i][j] = h_j(x_i): Σₖ x_ik·W[k][j] (W the d × n stacked,
+// oriented weights) summed in the order of the features (addRow), plus
+// each source's bias term. A row's scores are thus the same bits whatever
+// rows are scored beside it and whatever BLAS the program uses: the
+// products of gonum's own Dgemm, which Scores computed before, in every
+// case (so that predict may score --sources a block of rows at a time, in
+// any build). Columns of X beyond a model's NrFeature are ignored, as
+// liblinear does.
 //
 // It returns an error naming the source when X has fewer columns than a
 // source's model has features, when X is nil or has no rows, when s was not
@@ -228,42 +236,54 @@ func (s *Set) Scores(X mat.Matrix) (*mat.Dense, error) {
 			}
 		}
 	}
-	h := mat.NewDense(r, len(s.models), nil)
-	if s.d > 0 {
-		h.Mul(leadingColumns(X, s.d), s.w)
-	}
+	n := len(s.models)
+	h := mat.NewDense(r, n, nil)
 	raw := h.RawMatrix()
-	for i := range r {
-		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
-		for j, b := range s.b {
-			row[j] += b
+	xd, _ := X.(*mat.Dense)
+	// Rows are independent: a large X is scored in chunks of rows on
+	// GOMAXPROCS workers, each row's sums in the same order.
+	chunks := (r + scoreChunk - 1) / scoreChunk
+	_ = parallel.For(context.Background(), chunks, parallel.Workers(r*s.d, 0), func(_ context.Context, k int) error {
+		var buf []float64
+		if xd == nil {
+			buf = make([]float64, c)
 		}
-	}
+		for i := k * scoreChunk; i < min(r, (k+1)*scoreChunk); i++ {
+			var x []float64
+			if xd != nil {
+				x = xd.RawRowView(i)
+			} else {
+				x = mat.Row(buf, i, X)
+			}
+			row := raw.Data[i*raw.Stride : i*raw.Stride+n]
+			for l, v := range x[:s.d] {
+				s.addRow(row, l, v)
+			}
+			floats.Add(row, s.b)
+		}
+		return nil
+	})
 	if err := s.checkFinite(h); err != nil {
 		return nil, err
 	}
 	return h, nil
 }
 
-// leadingColumns returns the first d columns of X (c ≥ d) without copying
-// when X is a gonum type that can be sliced.
-func leadingColumns(X mat.Matrix, d int) mat.Matrix {
-	r, c := X.Dims()
-	if c == d {
-		return X
+// scoreChunk is the rows a worker of Scores scores at a time.
+const scoreChunk = 256
+
+// addRow adds v times feature k's row of the stacked weights to row, the
+// scores of one example: Scores and ScoresCSR sum each score's terms with
+// it, one feature after another (f64.AxpyUnitary, through floats.AddScaled,
+// as gonum's Dgemm does: each element's sum in the order of the features,
+// whatever the BLAS). A feature of value 0 adds nothing (skipped, as Dgemm
+// skips it).
+func (s *Set) addRow(row []float64, k int, v float64) {
+	if v == 0 {
+		return
 	}
-	if sl, ok := X.(interface {
-		Slice(i, k, j, l int) mat.Matrix
-	}); ok {
-		return sl.Slice(0, r, 0, d)
-	}
-	out := mat.NewDense(r, d, nil)
-	for i := range r {
-		for k := range d {
-			out.Set(i, k, X.At(i, k))
-		}
-	}
-	return out
+	n := len(row)
+	floats.AddScaled(row, v, s.w.RawMatrix().Data[k*n:(k+1)*n])
 }
 
 // ScoresCSR is Scores for sparse rows. As in liblinear-predict, X may have
@@ -288,10 +308,6 @@ func (s *Set) ScoresCSR(X *sparse.CSR) (*mat.Dense, error) {
 	n := len(s.models)
 	h := mat.NewDense(X.R, n, nil)
 	raw := h.RawMatrix()
-	var w []float64
-	if s.w != nil {
-		w = s.w.RawMatrix().Data // d × n, stride n
-	}
 	for i := range X.R {
 		row := raw.Data[i*raw.Stride : i*raw.Stride+n]
 		ind, val := X.Row(i)
@@ -299,14 +315,9 @@ func (s *Set) ScoresCSR(X *sparse.CSR) (*mat.Dense, error) {
 			if col >= s.d {
 				break // indices increase
 			}
-			v := val[k]
-			for j, wj := range w[col*n : (col+1)*n] {
-				row[j] += v * wj
-			}
+			s.addRow(row, col, val[k])
 		}
-		for j, b := range s.b {
-			row[j] += b
-		}
+		floats.Add(row, s.b)
 	}
 	if err := s.checkFinite(h); err != nil {
 		return nil, err

@@ -67,9 +67,10 @@ func (s Scaler) Len() int { return len(s.Mean) }
 // Transform returns the standardised copy of A; A is not modified. A nil or
 // empty A is accepted when s has no columns, and gives nil. Transform
 // returns an error when A's column count differs from s's, when A has
-// columns but no rows (a mat.Dense cannot), when A holds a
-// NaN or ±Inf value or a value whose standardised value overflows (naming
-// its row and column), or when s itself is invalid.
+// columns but no rows (a mat.Dense cannot), when A holds a NaN or ±Inf
+// value (a *NonFiniteError) or a value whose standardised value overflows
+// (an *OverflowError, the first in row order), or when s itself is
+// invalid.
 func (s Scaler) Transform(A mat.Matrix) (*mat.Dense, error) {
 	return s.TransformContext(context.Background(), A)
 }
@@ -121,12 +122,33 @@ func (s Scaler) TransformContext(ctx context.Context, A mat.Matrix) (*mat.Dense,
 			}
 			z := (v - s.Mean[j]) / s.Scale[j]
 			if math.IsInf(z, 0) {
-				return nil, fmt.Errorf("row %d column %d = %v is too large to standardise with the training mean %v and standard deviation %v", i, j, v, s.Mean[j], s.Scale[j])
+				return nil, &OverflowError{Row: i, Col: j, Value: v, Mean: s.Mean[j], Scale: s.Scale[j]}
 			}
 			dst[j] = z
 		}
 	}
 	return Z, nil
+}
+
+// OverflowError reports a finite value whose standardised value
+// overflows float64 (Transform): a value too far outside its column's
+// training range for its training standard deviation, "row 2 column 0 =
+// 1e+308 is too large to standardise with the training mean 0 and
+// standard deviation 0.001" (rows and columns from 0). A caller that
+// names the matrix, or blames the value for an overflowing score, finds
+// it with errors.As: the standardiser finds it where it computes it.
+type OverflowError struct {
+	// Row and Col locate the value (from 0).
+	Row, Col int
+	// Value is the value; Mean and Scale are its column's training mean
+	// and the standard deviation that standardises it.
+	Value, Mean, Scale float64
+}
+
+// Error returns "row 2 column 0 = 1e+308 is too large to standardise with
+// the training mean 0 and standard deviation 0.001".
+func (e *OverflowError) Error() string {
+	return fmt.Sprintf("row %d column %d = %v is too large to standardise with the training mean %v and standard deviation %v", e.Row, e.Col, e.Value, e.Mean, e.Scale)
 }
 
 // Value returns the standardised value of v in column j (0 for a constant

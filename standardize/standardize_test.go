@@ -398,3 +398,25 @@ func TestMeanOfPartialSumsOfBothSigns(t *testing.T) {
 		}
 	}
 }
+
+// TestTransformOverflowError checks that Transform reports the first
+// value, in row order, whose standardised value overflows as an
+// *OverflowError carrying its row, column, value and the column's mean
+// and scale (what package method turns into a ScoreOverflowError without
+// scanning the matrix again), with the message it always had.
+func TestTransformOverflowError(t *testing.T) {
+	s := Scaler{Mean: []float64{0, 1, 0}, Scale: []float64{1, 1e-300, 0}}
+	A := mat.NewDense(3, 3, []float64{
+		5, 1, 1e308, // column 2 is constant: 0, never an overflow
+		6, 1e10, 7, // the first overflow: row 1, column 1
+		1e308, -1e10, 0,
+	})
+	_, err := s.Transform(A)
+	var o *OverflowError
+	if !errors.As(err, &o) || *o != (OverflowError{Row: 1, Col: 1, Value: 1e10, Mean: 1, Scale: 1e-300}) {
+		t.Fatalf("error %v (%#v), want an *OverflowError of row 1 column 1", err, o)
+	}
+	if want := "row 1 column 1 = 1e+10 is too large to standardise with the training mean 1 and standard deviation 1e-300"; err.Error() != want {
+		t.Errorf("message %q, want %q", err, want)
+	}
+}

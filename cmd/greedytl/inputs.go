@@ -174,7 +174,7 @@ func (f *dataFlags) scanSample(names *sampleNames, block int, fn func(X, H *mat.
 	count := func(A *mat.Dense) { m += A.RawMatrix().Rows }
 	if f.sources.given() {
 		// Each block's source scores computed from it: its rows' scores
-		// are the whole product's (sourcesRowByRow). An error of the
+		// are the whole product's (source.Set.Scores). An error of the
 		// sources (their directory, X's columns, a score that is not
 		// finite, its row the block's) has the caller read the sample
 		// whole, which gives the error loadData gives.
@@ -667,8 +667,8 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names sampleNames, err er
 
 // sourceScores returns the scores of the --sources directory's sources on
 // the rows of X, read from --features (all of them, or a block of them:
-// each row's scores are its own, summed in an order no other row changes
-// under gonum's BLAS: sourcesRowByRow), its errors input errors.
+// each row's scores are its own, summed in an order no other row and no
+// BLAS changes: source.Set.Scores), its errors input errors.
 func (f *dataFlags) sourceScores(X *mat.Dense) (*mat.Dense, error) {
 	ix, set, err := f.sources.load()
 	if err != nil {

@@ -12,8 +12,6 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl"
@@ -326,21 +324,6 @@ func (o *predictOptions) predictBinary(ctx context.Context, s *streams, model me
 	return scores, rows, nil
 }
 
-// sourcesRowByRow reports whether the scores the sources of --sources give
-// a row of --features are the same bits whatever rows are scored beside
-// it, so that predict may compute them a block of rows at a time
-// (scanSample). They are under gonum's own BLAS: its matrix product
-// (Dgemm, which source.Set.Scores calls) sums each element's terms one
-// after another in the order of the features, whatever the product's
-// size, computed serially or in tiles shared among goroutines
-// (TestSourceScoresSameInBlocks checks it). Under another BLAS (the
-// openblas build's) a product may order its sums by its size, and
-// --features with --sources is read whole. A variable for the tests.
-var sourcesRowByRow = func() bool {
-	_, native := blas64.Implementation().(gonum.Implementation)
-	return native
-}
-
 // predictBlock is the rows of a features or source scores file that
 // predict reads and scores at once (scoreInBlocks); a variable for the
 // tests.
@@ -355,10 +338,10 @@ var predictBlock = 8192
 // them: predict holds a block of the inputs and the scores, not the whole
 // matrices; with --sources (and --features alone) each block of X is given
 // with its rows' source scores, computed from the block when they are the
-// whole product's rows (sourcesRowByRow). It returns the inputs' rows.
-// Another sample (--sources under a BLAS that may sum a product's terms in
-// an order chosen by its size; standard input or a pipe, which could not
-// be read again), or a nil score (a model that does not score each row
+// whole product's rows (source.Set.Scores sums each row's scores in one
+// order, whatever the rows beside it and the BLAS). It returns the inputs'
+// rows. Another sample (standard input or a pipe, which could not be read
+// again), or a nil score (a model that does not score each row
 // alone: method.RowByRow), it reads whole
 // (loadData) and gives to whole, which keeps the sample's scores in place
 // of any score kept; so too when the model failed on a block, which gives
@@ -402,7 +385,7 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 		}
 		return rows, nil
 	}
-	if score == nil || !f.given() || f.sources.given() && (f.features == "" || f.scores != "" || !sourcesRowByRow()) {
+	if score == nil || !f.given() || f.sources.given() && (f.features == "" || f.scores != "") {
 		return fallback()
 	}
 	for _, p := range []string{f.features, f.scores} {

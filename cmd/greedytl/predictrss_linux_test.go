@@ -106,9 +106,6 @@ func peakGrowth(t *testing.T, small map[string]string, args ...string) (grew, ba
 // held them and the scores of every row, computed at once). The memory is
 // the predict process's own (peakRSS), with the default blocks.
 func TestPredictSourcesHoldBlocks(t *testing.T) {
-	if !sourcesRowByRow() {
-		t.Skip("not gonum's BLAS: predict reads --features with --sources whole")
-	}
 	st := newSourcesToy(t)
 	model := filepath.Join(st.dir, "m.json")
 	if code, _, stderr := cli(t, "", "fit", "--features", st.X, "--sources", st.A, "--labels", st.y, "--positive", "cat", "--out", model); code != 0 {

@@ -16,17 +16,14 @@ import (
 )
 
 // TestSourceScoresSameInBlocks checks what predict's blocks of --sources
-// rest on (sourcesRowByRow): under gonum's BLAS the source scores of a
+// rest on (source.Set.Scores, in any build): the source scores of a
 // block of rows are, bit for bit, those rows of the scores of all rows,
-// for blocks of every size from 1 row (the last block's) to past the
-// product's tile of 64 rows (the whole product split among goroutines,
-// the blocks' computed serially), with more features and sources than a
+// for blocks of every size from 1 row (the last block's) to past a
+// chunk of rows (the whole input's scored on several workers, the
+// blocks' in one chunk), with more features and sources than a
 // tile (the sums over the features in several tiles, the sources in
 // two), and values of mixed magnitudes, whose sums round at every term.
 func TestSourceScoresSameInBlocks(t *testing.T) {
-	if !sourcesRowByRow() {
-		t.Skip("not gonum's BLAS: predict reads --features with --sources whole")
-	}
 	const rows, d, n = 700, 150, 70
 	rng := rand.New(rand.NewPCG(25, 1))
 	mixed := func() float64 { return rng.NormFloat64() * math.Pow(10, float64(rng.IntN(13)-6)) }
