@@ -18,26 +18,47 @@ func gemvT32(dst []float64, z []float32, m, n int, x []float64) {
 }
 
 // gemvT32x2 sets dst = Zᵀx and, unless dst2 is nil, dst2 = Zᵀx2, in one
-// pass over z (each group of four rows serves both while it is in the
-// cache), each product computed as gemvT32 computes it.
+// pass over z (each band of rows32 rows serves both while it is in the
+// cache), each product computed as gemvT32 computes it. The whole groups
+// of four rows go through axpyRowsF32, a band a call; a last group of
+// fewer than four rows through axpy4Rows.
 func gemvT32x2(dst, dst2 []float64, z []float32, m, n int, x, x2 []float64) {
 	dst = dst[:n]
 	clear(dst)
 	if dst2 != nil {
 		dst2 = dst2[:n]
 		clear(dst2)
+		x2 = x2[:m]
 	}
 	if n == 0 {
 		return
 	}
 	z = z[:m*n]
-	for l := 0; l < m; l += 4 {
-		axpy4Rows(dst, z, m, n, l, x)
+	x = x[:m]
+	m4 := m &^ 3
+	band := m4
+	if dst2 != nil {
+		band = max(4, rows32/n&^3)
+	}
+	for l := 0; l < m4; l += band {
+		r := min(band, m4-l)
+		axpyRowsF32(n, r, n, &z[l*n], &x[l], &dst[0])
 		if dst2 != nil {
-			axpy4Rows(dst2, z, m, n, l, x2)
+			axpyRowsF32(n, r, n, &z[l*n], &x2[l], &dst2[0])
+		}
+	}
+	if m4 < m {
+		axpy4Rows(dst, z, m, n, m4, x)
+		if dst2 != nil {
+			axpy4Rows(dst2, z, m, n, m4, x2)
 		}
 	}
 }
+
+// rows32 is the number of float32 values in a band of rows that
+// gemvT32x2 reads for both products before moving on (64 KB: it stays in
+// the first- or second-level cache between the two).
+const rows32 = 16 << 10
 
 // gemvT32Cols sets dst = Zᵀx for the columns c0, …, c0+len(dst)−1 of the
 // row-major m×n float32 block z, each element as gemvT32 computes it.
@@ -95,5 +116,17 @@ func axpy4F32Go(n int, a0, a1, a2, a3 *float32, x *[4]float64, y *float64) {
 			d = math.FMA(x[q], float64(as[q][i]), d)
 		}
 		ys[i] = d
+	}
+}
+
+// axpyRowsF32Go is axpyRowsF32 in Go.
+func axpyRowsF32Go(n, rows, ld int, z *float32, x *float64, y *float64) {
+	if rows == 0 {
+		return
+	}
+	zs := unsafe.Slice(z, (rows-1)*ld+n)
+	xs := unsafe.Slice(x, rows)
+	for l := 0; l < rows; l += 4 {
+		axpy4F32Go(n, &zs[l*ld], &zs[(l+1)*ld], &zs[(l+2)*ld], &zs[(l+3)*ld], (*[4]float64)(xs[l:l+4]), y)
 	}
 }

@@ -10,3 +10,8 @@ const haveKernel32 = false
 func axpy4F32(n int, a0, a1, a2, a3 *float32, x *[4]float64, y *float64) {
 	axpy4F32Go(n, a0, a1, a2, a3, x, y)
 }
+
+// axpyRowsF32 is axpyRowsF32Go where there is no vector kernel.
+func axpyRowsF32(n, rows, ld int, z *float32, x *float64, y *float64) {
+	axpyRowsF32Go(n, rows, ld, z, x, y)
+}

@@ -3,6 +3,7 @@ package greedytl
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -12,7 +13,7 @@ import (
 // and that equal columns get equal results.
 func TestGemvT32(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, s := range []struct{ m, n int }{{1, 1}, {3, 5}, {4, 16}, {7, 37}, {20, 4995}, {9, 3}} {
+	for _, s := range []struct{ m, n int }{{1, 1}, {3, 5}, {4, 16}, {7, 37}, {20, 4995}, {9, 3}, {8, 30}, {12, 1000}, {2003, 23}} {
 		z := make([]float32, s.m*s.n)
 		for i := range z {
 			z[i] = float32(rng.NormFloat64())
@@ -94,6 +95,37 @@ func TestGemvT32Cols(t *testing.T) {
 		for k := range bands {
 			if math.Float64bits(bands[k]) != math.Float64bits(want[k]) {
 				t.Fatalf("trial %d (m=%d, n=%d): axpy4Cols by bands split at %d: column %d = %v, gemvT32 %v", trial, m, n, c0, k, bands[k], want[k])
+			}
+		}
+	}
+}
+
+// TestAxpyRowsF32 checks axpyRowsF32 (the assembly kernel where there is
+// one) against axpyRowsF32Go bit for bit, over every width modulo 16 and
+// rows wider than the columns read (ld > n).
+func TestAxpyRowsF32(t *testing.T) {
+	rng := rand.New(rand.NewPCG(26, 1))
+	for trial := 0; trial < 400; trial++ {
+		n, rows := 1+rng.IntN(70), 4*rng.IntN(7)
+		ld := n + rng.IntN(5)
+		z := make([]float32, max(1, rows*ld))
+		for i := range z {
+			z[i] = float32(rng.NormFloat64())
+		}
+		x := make([]float64, max(1, rows))
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		y0 := make([]float64, n)
+		for i := range y0 {
+			y0[i] = rng.NormFloat64()
+		}
+		got, want := slices.Clone(y0), slices.Clone(y0)
+		axpyRowsF32(n, rows, ld, &z[0], &x[0], &got[0])
+		axpyRowsF32Go(n, rows, ld, &z[0], &x[0], &want[0])
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("trial %d (n=%d, rows=%d, ld=%d): element %d = %v, Go definition %v", trial, n, rows, ld, i, got[i], want[i])
 			}
 		}
 	}
