@@ -117,14 +117,15 @@ func orientation(m *linear.Model) float64 {
 
 // ReadModelFiles reads liblinear model files (written by liblinear-train,
 // greedytl train or TrainAll) as a set of sources named by their paths, in
-// the order given. It returns the first read error, or NewSet's.
+// the order given. It returns the first read error (for a file that is no
+// liblinear model, one that says so: notLiblinear), or NewSet's.
 func ReadModelFiles(paths ...string) (*Set, error) {
 	models := make([]*linear.Model, len(paths))
 	names := make([]string, len(paths))
 	for j, p := range paths {
 		m, err := linear.ReadModelFile(p)
 		if err != nil {
-			return nil, err
+			return nil, notLiblinear(p, err)
 		}
 		models[j], names[j] = m, filepath.Clean(p)
 	}
