@@ -307,7 +307,23 @@ func SyncDir(dir string) error {
 // (SyncDir), so that the directories survive a power loss with the files
 // later written into them.
 func MkdirAll(dir string) error {
-	// The directories to create, deepest first.
+	missing := Missing(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := SyncDir(filepath.Dir(missing[i])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Missing returns the directories MkdirAll(dir) would create: dir and those
+// above it that do not exist (os.Lstat), deepest first; none when dir
+// exists. A caller that must remove what it created, and only that, asks
+// before MkdirAll.
+func Missing(dir string) []string {
 	var missing []string
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(d); err == nil {
@@ -318,15 +334,7 @@ func MkdirAll(dir string) error {
 			break
 		}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for i := len(missing) - 1; i >= 0; i-- {
-		if err := SyncDir(filepath.Dir(missing[i])); err != nil {
-			return err
-		}
-	}
-	return nil
+	return missing
 }
 
 // The temporary files being written, so that RemoveTemporary can delete
