@@ -1,5 +1,7 @@
 package dataset
 
+import "bytes"
+
 // isRangeHeaderRow reports whether the first content line of a text
 // matrix, split at sep into fields, is what HeaderAuto reads as pandas'
 // column names 0, 1, …, n−1 (and drops when rows follow): n ≥ 3 of them,
@@ -22,6 +24,19 @@ func RangeHeaderLine(path string) (line, n int) {
 		return 0, 0
 	}
 	defer done()
+	return rangeHeaderLine(lr)
+}
+
+// RangeHeaderLineOf is RangeHeaderLine of a text matrix read from a stream
+// (standard input), which cannot be read again: head is its start as read
+// (uncompressed), of at least its first two content lines for a line to
+// be found. name is the stream's, for the reader.
+func RangeHeaderLineOf(head []byte, name string) (line, n int) {
+	return rangeHeaderLine(newLineReader(bytes.NewReader(head), name))
+}
+
+// rangeHeaderLine is RangeHeaderLine of the text lr reads.
+func rangeHeaderLine(lr *lineReader) (line, n int) {
 	text, ok := lr.content()
 	if !ok {
 		return 0, 0

@@ -40,6 +40,7 @@ type dataFlags struct {
 	*labelSettings              // --labels-header and --positive (shared by every sample of a command)
 	*matrixSettings             // --features-header (shared by every sample of a command)
 	stdinText       bool        // the matrix read from standard input was plain text (readMatrix), whose first line hintsHeader may name
+	stdinRange      [2]int      // dataset.RangeHeaderLineOf of standard input's text (readMatrix): its line and columns
 }
 
 // matrixSettings is --features-header, the rule of the first line of
@@ -124,15 +125,23 @@ func (f *dataFlags) readMatrix(s *streams, path string, names *[]string) (*mat.D
 	}
 	var A *mat.Dense
 	if r, ok := s.stdin(path); ok {
-		br := bufio.NewReader(r)
+		br := bufio.NewReaderSize(r, stdinHead)
 		magic, _ := br.Peek(6)
 		f.stdinText = dataset.PlainText(magic)
+		if f.stdinText {
+			head, _ := br.Peek(stdinHead) // what there is, up to stdinHead
+			f.stdinRange[0], f.stdinRange[1] = dataset.RangeHeaderLineOf(head, displayName(path))
+		}
 		A, err = dataset.DecodeMatrixNames(br, displayName(path), h, names)
 	} else {
 		A, err = dataset.ReadMatrixNames(path, h, names)
 	}
 	return A, badInput(headerFlagNote(err))
 }
+
+// stdinHead is how much of a text matrix on standard input readMatrix
+// looks at before reading it, for its first two lines (noteRangeHeaders).
+const stdinHead = 1 << 20
 
 // scanMatrixRows is dataset.ScanMatrixRows of the matrix file path with
 // --features-header's rule, its errors input errors (but fn's, returned
@@ -655,10 +664,10 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names sampleNames, err er
 			}
 			switch {
 			case note != "":
-			case mh == mx+1 && f.hintsHeader(f.features, X) && rangeHint(f.features) != "":
-				note = rangeHint(f.features)
-			case mx == mh+1 && f.hintsHeader(f.scores, H) && rangeHint(f.scores) != "":
-				note = rangeHint(f.scores)
+			case mh == mx+1 && f.hintsHeader(f.features, X) && f.rangeHint(f.features) != "":
+				note = f.rangeHint(f.features)
+			case mx == mh+1 && f.hintsHeader(f.scores, H) && f.rangeHint(f.scores) != "":
+				note = f.rangeHint(f.scores)
 			case mh == mx+1 && f.hintsHeader(f.scores, H):
 				note = headerNote(f.scores, H.RawRowView(0))
 			case mx == mh+1 && f.hintsHeader(f.features, X):
@@ -1059,13 +1068,17 @@ func blankNote(path string) string {
 	return fmt.Sprintf(" (line %d of %s%s is blank and was skipped, not read as a row: is a row missing there? write it, or delete the line)", b, displayName(path), more)
 }
 
-// rangeHeader returns the line of the text matrix file path that
+// rangeHeader returns the line of the text matrix file path (or standard
+// input, stdinRange) that
 // --features-header auto read as pandas' column names 0, 1, …, n−1 and
 // dropped (dataset.RangeHeaderLine), and those names as the note writes
 // them ("0,1,2", "0,1,2,…,783"); 0 and "" when none was (nor can be
 // known: standard input).
-func rangeHeader(path string) (int, string) {
-	line, n := dataset.RangeHeaderLine(path)
+func (f *dataFlags) rangeHeader(path string) (int, string) {
+	line, n := f.stdinRange[0], f.stdinRange[1]
+	if path != stdinName {
+		line, n = dataset.RangeHeaderLine(path)
+	}
 	if line == 0 {
 		return 0, ""
 	}
@@ -1082,8 +1095,8 @@ func rangeHeader(path string) (int, string) {
 // rangeHint is the note of a row count error that the first line of the
 // text matrix file path was read as pandas' column names (rangeHeader),
 // not as a row; "" when it was not.
-func rangeHint(path string) string {
-	line, names := rangeHeader(path)
+func (f *dataFlags) rangeHint(path string) string {
+	line, names := f.rangeHeader(path)
 	if line == 0 {
 		return ""
 	}
@@ -1100,7 +1113,7 @@ func (f *dataFlags) noteRangeHeaders(s *streams, X, H *mat.Dense) {
 		path string
 		A    *mat.Dense
 	}{{f.features, X}, {f.scores, H}} {
-		if !f.hintsHeader(in.path, in.A) || in.path == stdinName {
+		if !f.hintsHeader(in.path, in.A) {
 			continue
 		}
 		if f.matrixSettings != nil {
@@ -1112,7 +1125,7 @@ func (f *dataFlags) noteRangeHeaders(s *streams, X, H *mat.Dense) {
 			}
 			f.rangeNoted[in.path] = true
 		}
-		if line, names := rangeHeader(in.path); line > 0 {
+		if line, names := f.rangeHeader(in.path); line > 0 {
 			s.note("%s: line %d (%s) was read as pandas' column names, not as a row; --features-header no reads it as data", displayName(in.path), line, names)
 		}
 	}

@@ -31,6 +31,11 @@ func TestRangeHeaderNoted(t *testing.T) {
 	if code != exitOK || strings.Count(stdout, "\n") != 3 || stderr != "" {
 		t.Errorf("predict --features-header no: exit %d, stdout %q, stderr %q; want 3 scores and nothing", code, stdout, stderr)
 	}
+	// Standard input, which cannot be read again: its start is looked at.
+	code, stdout, stderr = cli(t, "0,1,2\n1,0,1\n2,2,2\n", "predict", model, "--features", "-")
+	if want := strings.Replace(note, te, "<stdin>", 1); code != exitOK || strings.Count(stdout, "\n") != 2 || stderr != want {
+		t.Errorf("predict --features -: exit %d, stdout %q, stderr %q; want 2 scores and the note %q", code, stdout, stderr, want)
+	}
 	// A liblinear model reads --features whole.
 	lib := writeText(t, dir, "m.model", "solver_type L2R_LR\nnr_class 2\nlabel 1 -1\nnr_feature 3\nbias -1\nw\n1\n-1\n0.5\n")
 	code, stdout, stderr = cli(t, "", "predict", lib, "--features", te)
