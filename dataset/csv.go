@@ -299,7 +299,7 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, names *[]string, bloc
 			}
 			if h == HeaderAuto { // HeaderNo: a row of data, whatever it reads as
 				rangeRow = isRangeHeader(fields)
-				rangeHeader = (split.sep == ',' || split.sep == '\t') && len(fields) >= 3 && rangeRow
+				rangeHeader = isRangeHeaderRow(split.sep, fields)
 				if intRow = !rangeHeader && len(fields) >= 2 && allIntegers(fields) && distinctNames(fields); intRow {
 					for _, f := range fields {
 						firstInts = append(firstInts, string(f))

@@ -50,8 +50,10 @@ func ReadSVMLightChecked(path string, check func(label float64, text string) err
 // with tokens separated by blanks, 1-based feature indices in strictly
 // increasing order (as liblinear requires), and finite numbers (in
 // strconv.ParseFloat's syntax without digit separators: what C's strtod,
-// and so liblinear, reads). "qid:"
-// tokens are ignored, as are blank lines and comments. Input starting with
+// and so liblinear, reads). A "qid:"
+// token right after the label is ignored (one a line: one after a
+// feature, or a second, is an error, as scikit-learn's
+// load_svmlight_file says), as are blank lines and comments. Input starting with
 // the gzip magic bytes is decompressed. name is used in error messages,
 // which give the 1-based line, e.g. "x.svm:12: index 0: indices start at 1".
 //
@@ -117,6 +119,7 @@ func decodeSVMLight(r io.Reader, name string, nFeatures, entries, rows int, chec
 		}
 		y = append(y, v)
 		prev := 0
+		var qid []byte // the line's "qid:" token, once read
 		for {
 			var tok []byte
 			tok, rest = nextToken(rest)
@@ -124,6 +127,10 @@ func decodeSVMLight(r io.Reader, name string, nFeatures, entries, rows int, chec
 				break
 			}
 			if bytes.HasPrefix(tok, []byte("qid:")) {
+				if err := qidPlace(tok, qid, prev); err != nil {
+					return nil, nil, &Error{File: name, Line: lr.line, Err: err}
+				}
+				qid = tok
 				continue
 			}
 			idx, val, err := parseFeature(tok, prev)
@@ -146,6 +153,21 @@ func decodeSVMLight(r io.Reader, name string, nFeatures, entries, rows int, chec
 	x.R = len(y)
 	x.C = max(maxIndex, nFeatures)
 	return x, y, nil
+}
+
+// qidPlace returns the error of the "qid:" token tok of an example's line
+// whose features so far end at index prev (0: none yet) and which had the
+// "qid:" token qid before (nil: none): as svmlight defines it, and
+// scikit-learn's load_svmlight_file reads it, a line holds at most one,
+// right after the label, before any feature.
+func qidPlace(tok, qid []byte, prev int) error {
+	switch {
+	case qid != nil:
+		return fmt.Errorf("a second query id %s after %s: an example has one, right after its label", quoteField(tok), quoteField(qid))
+	case prev > 0:
+		return fmt.Errorf("query id %s after index %d: it comes right after the label, before the features", quoteField(tok), prev)
+	}
+	return nil
 }
 
 // sklearnZeroBased is the comment line scikit-learn's dump_svmlight_file

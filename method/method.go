@@ -152,13 +152,14 @@ func checkInputs(data Data, d, n int) (rows int, err error) {
 // absent) have one row per label, the labels are ±1 with both classes
 // present (validate.Sample, the check greedytl.Fit applies too), and every
 // value is finite. It returns the number of examples m, of features d and
-// of sources n.
+// of sources n. Its errors carry no prefix: startFit names the method in
+// front of them.
 func checkTrain(data Data) (m, d, n int, err error) {
 	if m, d, n, err = validate.Sample(data.X, data.H, data.Y); err != nil {
-		return 0, 0, 0, fmt.Errorf("method: %w", err)
+		return 0, 0, 0, err
 	}
 	if err := validate.Finite(data.X, data.H); err != nil {
-		return 0, 0, 0, fmt.Errorf("method: %w", err)
+		return 0, 0, 0, err
 	}
 	return m, d, n, nil
 }
@@ -191,12 +192,18 @@ func methodCaller(name string) string { return "method: " + name }
 // documentation, "Contexts and errors"), returns ctx's error when ctx is
 // already done, and validates train (checkTrain), returning its numbers of
 // examples m, features d and sources n. meth is the method (its receiver),
-// which names the errors (fitCaller).
+// which names the errors (fitCaller), the checks' as the context's: "method:
+// greedytl-auto: X row 3 column 4 is NaN" as "method: greedytl-auto: fit
+// interrupted: …" (the checks said "method: X row 3 …", naming no method).
 func startFit(ctx context.Context, meth Method, train Data) (m, d, n int, err error) {
-	if err := fitctx.Start(ctx, fitCaller(meth)); err != nil {
+	caller := fitCaller(meth)
+	if err := fitctx.Start(ctx, caller); err != nil {
 		return 0, 0, 0, err
 	}
-	return checkTrain(train)
+	if m, d, n, err = checkTrain(train); err != nil {
+		return 0, 0, 0, fmt.Errorf("%s: %w", caller, err)
+	}
+	return m, d, n, nil
 }
 
 // endFit ends every method's Fit (deferred with pointers to its named

@@ -72,7 +72,7 @@ type Options struct {
 // of its FileList, so that a report into a run's directory does not wait
 // for the run: another Write into it fails, naming the holder), where its
 // file system has locks.
-func Write(dir string, res *Results, opts Options) ([]string, error) {
+func Write(dir string, res *Results, opts Options) (written []string, err error) {
 	if res == nil {
 		return nil, errors.New("report: no results to write (nil *Results)")
 	}
@@ -130,6 +130,14 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 	if _, err := checkedList(dir, doc.title, names); err != nil {
 		return nil, err
 	}
+	// A Write that fails leaves no directory it created (removeCreated),
+	// deferred before the lock's release, which so runs first.
+	created := atomicfile.Missing(dir)
+	defer func() {
+		if err != nil {
+			removeCreated(dir, created, written)
+		}
+	}()
 	if err := atomicfile.MkdirAll(dir); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
@@ -164,7 +172,6 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 	} else if err := list.write(dir); err != nil {
 		return nil, err
 	}
-	var written []string
 	for _, f := range files {
 		p := filepath.Join(dir, f.name)
 		if err := atomicfile.Write(p, func(w io.Writer) error { _, err := w.Write(f.data); return err }); err != nil {
@@ -178,6 +185,26 @@ func Write(dir string, res *Results, opts Options) ([]string, error) {
 	final := *list
 	final.Files = slices.Concat(list.Files, old.removeStale(dir, list, opts.Removed))
 	return written, final.write(dir)
+}
+
+// removeCreated undoes what a failed Write did in dir when it created
+// dir, and the directories above it in created (atomicfile.Missing: none
+// when dir existed, whose files are never touched): it removes the files
+// written, the FileList and its lock file, then each directory created,
+// deepest first, that is empty now (os.Remove: a file put there by anyone
+// else stays, and so does its directory). Its own errors are not reported:
+// the Write's error is.
+func removeCreated(dir string, created, written []string) {
+	if len(created) == 0 {
+		return
+	}
+	list := filepath.Join(dir, FileList)
+	for _, p := range slices.Concat(written, []string{list, filepath.Join(dir, dirlock.FileLockName(list))}) {
+		os.Remove(p)
+	}
+	for _, d := range created {
+		os.Remove(d)
+	}
 }
 
 // FileList is the name of the file in a report's directory that lists the

@@ -120,14 +120,15 @@ func orientation(m *linear.Model) float64 {
 
 // ReadModelFiles reads liblinear model files (written by liblinear-train,
 // greedytl train or TrainAll) as a set of sources named by their paths, in
-// the order given. It returns the first read error, or NewSet's.
+// the order given. It returns the first read error (for a file that is no
+// liblinear model, one that says so: notLiblinear), or NewSet's.
 func ReadModelFiles(paths ...string) (*Set, error) {
 	models := make([]*linear.Model, len(paths))
 	names := make([]string, len(paths))
 	for j, p := range paths {
 		m, err := linear.ReadModelFile(p)
 		if err != nil {
-			return nil, err
+			return nil, notLiblinear(p, err)
 		}
 		models[j], names[j] = m, filepath.Clean(p)
 	}
@@ -263,7 +264,7 @@ func (s *Set) Scores(X mat.Matrix) (*mat.Dense, error) {
 		}
 		return nil
 	})
-	if err := s.checkFinite(h); err != nil {
+	if err := s.checkFinite(h, X); err != nil {
 		return nil, err
 	}
 	return h, nil
@@ -319,19 +320,28 @@ func (s *Set) ScoresCSR(X *sparse.CSR) (*mat.Dense, error) {
 		}
 		floats.Add(row, s.b)
 	}
-	if err := s.checkFinite(h); err != nil {
+	if err := s.checkFinite(h, X); err != nil {
 		return nil, err
 	}
 	return h, nil
 }
 
-// checkFinite returns an error naming the first non-finite score.
-func (s *Set) checkFinite(h *mat.Dense) error {
+// checkFinite returns an error naming the first non-finite score of h,
+// the scores of the rows of X: the value of X that is not finite (among
+// the source's features), or, when all are, that the score overflowed
+// float64, naming its row as greedytl.ScoreOverflowError does (it said
+// "non-finite input?" of finite inputs too large for the weights).
+func (s *Set) checkFinite(h *mat.Dense, X mat.Matrix) error {
 	raw := h.RawMatrix()
 	for i := range raw.Rows {
 		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("source %q: score of example %d is %v (non-finite input?)", s.names[j], i, v)
+				for k := range s.models[j].NrFeature {
+					if x := X.At(i, k); math.IsNaN(x) || math.IsInf(x, 0) {
+						return fmt.Errorf("source %q: score of example %d is %v: X row %d column %d is %v", s.names[j], i, v, i, k, x)
+					}
+				}
+				return fmt.Errorf("source %q: the score of row %d (from 0) overflows float64 (%v): its values are finite but too large for the model's weights", s.names[j], i, v)
 			}
 		}
 	}

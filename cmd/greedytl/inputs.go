@@ -40,6 +40,7 @@ type dataFlags struct {
 	*labelSettings              // --labels-header and --positive (shared by every sample of a command)
 	*matrixSettings             // --features-header (shared by every sample of a command)
 	stdinText       bool        // the matrix read from standard input was plain text (readMatrix), whose first line hintsHeader may name
+	stdinRange      [2]int      // dataset.RangeHeaderLineOf of standard input's text (readMatrix): its line and columns
 }
 
 // matrixSettings is --features-header, the rule of the first line of
@@ -47,9 +48,10 @@ type dataFlags struct {
 // scores), which its samples share as they share --sources. nil (a sample
 // not registered as a command's flags) is the default, auto.
 type matrixSettings struct {
-	featuresHeader string        // --features-header: one of dataset.HeaderRuleNames
-	matrixFiles    []*string     // the command's matrix flags (--features, --source-scores, and the extra samples')
-	rule           *headerResult // matrixHeader's, from its first call on
+	featuresHeader string          // --features-header: one of dataset.HeaderRuleNames
+	matrixFiles    []*string       // the command's matrix flags (--features, --source-scores, and the extra samples')
+	rule           *headerResult   // matrixHeader's, from its first call on
+	rangeNoted     map[string]bool // the files noteRangeHeaders named: once each
 }
 
 // headerResult is the rule matrixHeader found, or its error.
@@ -123,15 +125,23 @@ func (f *dataFlags) readMatrix(s *streams, path string, names *[]string) (*mat.D
 	}
 	var A *mat.Dense
 	if r, ok := s.stdin(path); ok {
-		br := bufio.NewReader(r)
+		br := bufio.NewReaderSize(r, stdinHead)
 		magic, _ := br.Peek(6)
 		f.stdinText = dataset.PlainText(magic)
+		if f.stdinText {
+			head, _ := br.Peek(stdinHead) // what there is, up to stdinHead
+			f.stdinRange[0], f.stdinRange[1] = dataset.RangeHeaderLineOf(head, displayName(path))
+		}
 		A, err = dataset.DecodeMatrixNames(br, displayName(path), h, names)
 	} else {
 		A, err = dataset.ReadMatrixNames(path, h, names)
 	}
 	return A, badInput(headerFlagNote(err))
 }
+
+// stdinHead is how much of a text matrix on standard input readMatrix
+// looks at before reading it, for its first two lines (noteRangeHeaders).
+const stdinHead = 1 << 20
 
 // scanMatrixRows is dataset.ScanMatrixRows of the matrix file path with
 // --features-header's rule, its errors input errors (but fn's, returned
@@ -654,6 +664,10 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names sampleNames, err er
 			}
 			switch {
 			case note != "":
+			case mh == mx+1 && f.hintsHeader(f.features, X) && f.rangeHint(f.features) != "":
+				note = f.rangeHint(f.features)
+			case mx == mh+1 && f.hintsHeader(f.scores, H) && f.rangeHint(f.scores) != "":
+				note = f.rangeHint(f.scores)
 			case mh == mx+1 && f.hintsHeader(f.scores, H):
 				note = headerNote(f.scores, H.RawRowView(0))
 			case mx == mh+1 && f.hintsHeader(f.features, X):
@@ -662,6 +676,7 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names sampleNames, err er
 			return nil, nil, names, badInputf("%s has %s but %s has %d: both need one row per example%s", displayName(f.features), plural.Count(mx, "row", "rows"), displayName(f.scores), mh, note)
 		}
 	}
+	f.noteRangeHeaders(s, X, H)
 	return X, H, names, nil
 }
 
@@ -1051,6 +1066,69 @@ func blankNote(path string) string {
 		more = fmt.Sprintf(", and %d more places between its rows,", n-1)
 	}
 	return fmt.Sprintf(" (line %d of %s%s is blank and was skipped, not read as a row: is a row missing there? write it, or delete the line)", b, displayName(path), more)
+}
+
+// rangeHeader returns the line of the text matrix file path (or standard
+// input, stdinRange) that
+// --features-header auto read as pandas' column names 0, 1, …, n−1 and
+// dropped (dataset.RangeHeaderLine), and those names as the note writes
+// them ("0,1,2", "0,1,2,…,783"); 0 and "" when none was (nor can be
+// known: standard input).
+func (f *dataFlags) rangeHeader(path string) (int, string) {
+	line, n := f.stdinRange[0], f.stdinRange[1]
+	if path != stdinName {
+		line, n = dataset.RangeHeaderLine(path)
+	}
+	if line == 0 {
+		return 0, ""
+	}
+	if n <= 4 {
+		names := make([]string, n)
+		for j := range names {
+			names[j] = strconv.Itoa(j)
+		}
+		return line, strings.Join(names, ",")
+	}
+	return line, fmt.Sprintf("0,1,2,…,%d", n-1)
+}
+
+// rangeHint is the note of a row count error that the first line of the
+// text matrix file path was read as pandas' column names (rangeHeader),
+// not as a row; "" when it was not.
+func (f *dataFlags) rangeHint(path string) string {
+	line, names := f.rangeHeader(path)
+	if line == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (line %d of %s, %s, was read as pandas' column names, not as a row: --features-header no reads it as data)", line, displayName(path), names)
+}
+
+// noteRangeHeaders prints, once per file, the note that --features-header
+// auto read the first line of the sample's text matrix file (X's or H's,
+// read: not nil) as pandas' column names 0, 1, …, n−1 and dropped it
+// (rangeHeader): a first row of data that reads so would be lost unseen
+// (predict printed one score fewer than the rows).
+func (f *dataFlags) noteRangeHeaders(s *streams, X, H *mat.Dense) {
+	for _, in := range []struct {
+		path string
+		A    *mat.Dense
+	}{{f.features, X}, {f.scores, H}} {
+		if !f.hintsHeader(in.path, in.A) {
+			continue
+		}
+		if f.matrixSettings != nil {
+			if f.rangeNoted[in.path] {
+				continue
+			}
+			if f.rangeNoted == nil {
+				f.rangeNoted = map[string]bool{}
+			}
+			f.rangeNoted[in.path] = true
+		}
+		if line, names := f.rangeHeader(in.path); line > 0 {
+			s.note("%s: line %d (%s) was read as pandas' column names, not as a row; --features-header no reads it as data", displayName(in.path), line, names)
+		}
+	}
 }
 
 // headerNote is the note that the first line of the text file path, read

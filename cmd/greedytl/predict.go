@@ -438,6 +438,7 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 	if err := f.checkModelNames(s, o.modelName(), rec, names, firstX, firstH); err != nil {
 		return inputRows{}, err
 	}
+	f.noteRangeHeaders(s, firstX, firstH)
 	rows := f.rowsOf(firstX, firstH)
 	rows.m = m
 	return rows, nil
@@ -673,6 +674,7 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 	if err != nil {
 		return nil, nil, nil, inputRows{}, err
 	}
+	o.data.noteRangeHeaders(s, X, nil)
 	switch _, d := X.Dims(); {
 	case d < m.NrFeature:
 		// An svmlight test file that uses none of the last indices gives

@@ -117,7 +117,8 @@ func TestPredictSourceScoresInBlocks(t *testing.T) {
 					if code != 0 {
 						t.Fatalf("%s %s %v: exit %d: %s", tc.method, form, extra, code, stderr)
 					}
-					return stdout + "\n--\n" + strings.ReplaceAll(stderr, "<stdin>", H)
+					// H's name, its path or <stdin> (a note names it): "H".
+					return stdout + "\n--\n" + strings.NewReplacer("<stdin>", "H", f["Ht"+form], "H").Replace(stderr)
 				}
 				text, err := os.ReadFile(f["Ht"+form])
 				if err != nil {

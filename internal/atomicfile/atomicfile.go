@@ -93,12 +93,7 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	}
 	bw := bufio.NewWriter(f)
 	if err = fill(bw); err != nil {
-		// A write to the temporary file (a full disk) is the
-		// destination's failure: name path, as below.
-		if pe := (*fs.PathError)(nil); errors.As(err, &pe) && err == error(pe) && pe.Path == tmp {
-			err = fmt.Errorf("%s: %w", path, pe.Err)
-		}
-		return err
+		return nameDestination(err, tmp, path)
 	}
 	if err = bw.Flush(); err != nil {
 		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
@@ -120,6 +115,42 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	}
 	return nil
 }
+
+// nameDestination returns fill's error err with the temporary file tmp's
+// failure named as the destination path's: a write to the temporary file
+// (a full disk) is the destination's failure, as Write's other errors
+// say. When err is the temporary file's *fs.PathError ("write
+// dir/.out.tmp-123: no space left on device") it returns "PATH: no space
+// left on device"; when err wraps it (method: "writing … model: %w") the
+// same words replace it in err's message, err's chain kept (an errors.Is
+// of the reason holds) and the *fs.PathError made to name path. Any other
+// error is returned as it is.
+func nameDestination(err error, tmp, path string) error {
+	pe := (*fs.PathError)(nil)
+	if !errors.As(err, &pe) || pe.Path != tmp {
+		return err
+	}
+	if err == error(pe) {
+		return fmt.Errorf("%s: %w", path, pe.Err)
+	}
+	msg := strings.Replace(err.Error(), pe.Error(), path+": "+pe.Err.Error(), 1)
+	pe.Path = path // the temporary file's error, Write's alone: errors.As finds path
+	return &destinationError{msg: msg, err: err}
+}
+
+// destinationError is an error of Write's fill that wrapped the temporary
+// file's *fs.PathError: its message names the destination instead
+// (nameDestination), and it unwraps to the fill's error.
+type destinationError struct {
+	msg string
+	err error
+}
+
+// Error returns the fill's message with the destination named.
+func (e *destinationError) Error() string { return e.msg }
+
+// Unwrap returns the fill's error.
+func (e *destinationError) Unwrap() error { return e.err }
 
 // Check returns the error Write(path, …) would return before writing
 // anything: path is a directory, an existing file this process may not
@@ -276,7 +307,23 @@ func SyncDir(dir string) error {
 // (SyncDir), so that the directories survive a power loss with the files
 // later written into them.
 func MkdirAll(dir string) error {
-	// The directories to create, deepest first.
+	missing := Missing(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := SyncDir(filepath.Dir(missing[i])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Missing returns the directories MkdirAll(dir) would create: dir and those
+// above it that do not exist (os.Lstat), deepest first; none when dir
+// exists. A caller that must remove what it created, and only that, asks
+// before MkdirAll.
+func Missing(dir string) []string {
 	var missing []string
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		if _, err := os.Lstat(d); err == nil {
@@ -287,15 +334,7 @@ func MkdirAll(dir string) error {
 			break
 		}
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for i := len(missing) - 1; i >= 0; i-- {
-		if err := SyncDir(filepath.Dir(missing[i])); err != nil {
-			return err
-		}
-	}
-	return nil
+	return missing
 }
 
 // The temporary files being written, so that RemoveTemporary can delete

@@ -548,3 +548,40 @@ func TestWriteFollowsLinksAsTheKernel(t *testing.T) {
 		}
 	}
 }
+
+// A fill that wraps the temporary file's write error (method's "writing
+// … model: %w") named the temporary file ("method: writing m model: write
+// dir/.out.tmp-123: no space left on device", fit --out on a full disk),
+// where an unwrapped one named the destination: now the wrapped message
+// names the destination too, its chain kept. The temporary file is opened
+// read-only here, so that its writes fail (EBADF) without a full disk.
+func TestWriteNamesTheDestinationInAWrappedError(t *testing.T) {
+	openFile = func(name string, flag int, perm fs.FileMode) (*os.File, error) {
+		return os.OpenFile(name, flag&^(os.O_WRONLY|os.O_RDWR), perm)
+	}
+	t.Cleanup(func() { openFile = os.OpenFile })
+	dir := t.TempDir()
+	path := filepath.Join(dir, "model.json")
+	for _, wrap := range []bool{false, true} {
+		err := Write(path, func(w io.Writer) error {
+			_, err := w.Write(make([]byte, 1<<16)) // more than the buffer: reaches the file
+			if wrap {
+				err = fmt.Errorf("method: writing m model: %w", err)
+			}
+			return err
+		})
+		want := path + ": bad file descriptor"
+		if wrap {
+			want = "method: writing m model: " + want
+		}
+		pe := (*fs.PathError)(nil)
+		if err == nil || err.Error() != want || !errors.Is(err, syscall.EBADF) {
+			t.Errorf("wrapped %v: %v; want %q, an EBADF", wrap, err, want)
+		} else if wrap && (!errors.As(err, &pe) || pe.Path != path) {
+			t.Errorf("wrapped: errors.As finds %v, want a *fs.PathError naming %s", pe, path)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 0 {
+			t.Errorf("left %v", ents)
+		}
+	}
+}
