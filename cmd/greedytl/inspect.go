@@ -90,7 +90,7 @@ hyperparameters, its committee and its combined model (--json: the class's "hype
 		Example: `  greedytl inspect model.json
   greedytl inspect --json model.json | jq '.selected[] | select(.kind == "source")'
   greedytl fit --features X.npy --labels y.txt | greedytl inspect -`,
-		Args: cobra.ExactArgs(1),
+		Args: argCount(1, 1, "the model file (- reads it from standard input)"),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.topSet = c.Flags().Changed("top")
 			return runInspect(s, o, args[0])

@@ -129,7 +129,7 @@ records its label names) give that class's rate.`,
 		Example: `  greedytl predict model.json --features Xtest.npy --source-scores Htest.npy > scores.txt
   greedytl predict --model model.json --features Xtest.npy --sources sources/ --labels ytest.txt --out scores.txt
   greedytl predict --model heart_scale.model --features X.csv`,
-		Args: cobra.MaximumNArgs(1),
+		Args: argCount(0, 1, "the model file (or give it as --model)"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := o.modelArg(c, args); err != nil {
 				return err
