@@ -123,29 +123,40 @@ func (f *dataFlags) readMatrix(s *streams, path string, names *[]string) (*mat.D
 	}
 	var A *mat.Dense
 	if r, ok := s.stdin(path); ok {
-		br := bufio.NewReader(r)
-		magic, _ := br.Peek(6)
-		f.stdinText = dataset.PlainText(magic)
-		A, err = dataset.DecodeMatrixNames(br, displayName(path), h, names)
+		A, err = dataset.DecodeMatrixNames(f.stdinReader(r), displayName(path), h, names)
 	} else {
 		A, err = dataset.ReadMatrixNames(path, h, names)
 	}
 	return A, badInput(headerFlagNote(err))
 }
 
+// stdinReader returns a buffered reader over r, the standard input, and
+// records whether it holds plain text (stdinText), told by its first bytes.
+func (f *dataFlags) stdinReader(r io.Reader) *bufio.Reader {
+	br := bufio.NewReader(r)
+	magic, _ := br.Peek(6)
+	f.stdinText = dataset.PlainText(magic)
+	return br
+}
+
 // scanMatrixRows is dataset.ScanMatrixRows of the matrix file path with
-// --features-header's rule, its errors input errors (but fn's, returned
-// as they are).
-func (f *dataFlags) scanMatrixRows(path string, names *[]string, block int, fn func(*mat.Dense) error) error {
+// --features-header's rule (standard input's, "-", dataset.DecodeMatrixRows),
+// its errors input errors (but fn's, returned as they are).
+func (f *dataFlags) scanMatrixRows(s *streams, path string, names *[]string, block int, fn func(*mat.Dense) error) error {
 	h, err := f.matrixHeader()
 	if err != nil {
 		return err
 	}
 	var fnErr error
-	err = dataset.ScanMatrixRows(path, h, names, block, func(A *mat.Dense) error {
+	each := func(A *mat.Dense) error {
 		fnErr = fn(A)
 		return fnErr
-	})
+	}
+	if r, ok := s.stdin(path); ok {
+		err = dataset.DecodeMatrixRows(f.stdinReader(r), displayName(path), h, names, block, each)
+	} else {
+		err = dataset.ScanMatrixRows(path, h, names, block, each)
+	}
 	if err != nil && err == fnErr {
 		return err
 	}
@@ -158,6 +169,18 @@ func (f *dataFlags) scanMatrixRows(path string, names *[]string, block int, fn f
 // whole (loadData), which gives the error reading them gives, X's first.
 var errSecondInput = errors.New("the source scores do not follow the features row for row")
 
+// sourcesError is errSecondInput of the sources of --sources, which
+// failed on the block of --features from row lo (counted from 0): err is
+// their error on the block, whose examples it counts from the block's first.
+type sourcesError struct {
+	err error
+	lo  int
+}
+
+func (e *sourcesError) Error() string        { return e.err.Error() }
+func (e *sourcesError) Unwrap() error        { return e.err }
+func (e *sourcesError) Is(target error) bool { return target == errSecondInput }
+
 // scanSample reads the sample's --features and --source-scores (regular
 // files; either may be absent) in blocks of at most block rows
 // (scanMatrixRows), both in lockstep: it gives fn each block of X with the
@@ -169,7 +192,7 @@ var errSecondInput = errors.New("the source scores do not follow the features ro
 // than X, errSecondInput. A block of H holding the rows of two of its file's
 // blocks (a range header dropped from the first makes it one row short)
 // is a copy, other blocks views of what the reader gave.
-func (f *dataFlags) scanSample(names *sampleNames, block int, fn func(X, H *mat.Dense) error) (int, error) {
+func (f *dataFlags) scanSample(s *streams, names *sampleNames, block int, fn func(X, H *mat.Dense) error) (int, error) {
 	m := 0
 	count := func(A *mat.Dense) { m += A.RawMatrix().Rows }
 	if f.sources.given() {
@@ -178,10 +201,10 @@ func (f *dataFlags) scanSample(names *sampleNames, block int, fn func(X, H *mat.
 		// sources (their directory, X's columns, a score that is not
 		// finite, its row the block's) has the caller read the sample
 		// whole, which gives the error loadData gives.
-		err := f.scanMatrixRows(f.features, &names.features, block, func(X *mat.Dense) error {
+		err := f.scanMatrixRows(s, f.features, &names.features, block, func(X *mat.Dense) error {
 			H, err := f.sourceScores(X)
 			if err != nil {
-				return errSecondInput
+				return &sourcesError{err, m}
 			}
 			count(X)
 			return fn(X, H)
@@ -190,15 +213,15 @@ func (f *dataFlags) scanSample(names *sampleNames, block int, fn func(X, H *mat.
 	}
 	if f.features == "" || f.scores == "" {
 		if f.features == "" {
-			err := f.scanMatrixRows(f.scores, &names.sources, block, func(H *mat.Dense) error { count(H); return fn(nil, H) })
+			err := f.scanMatrixRows(s, f.scores, &names.sources, block, func(H *mat.Dense) error { count(H); return fn(nil, H) })
 			return m, err
 		}
-		err := f.scanMatrixRows(f.features, &names.features, block, func(X *mat.Dense) error { count(X); return fn(X, nil) })
+		err := f.scanMatrixRows(s, f.features, &names.features, block, func(X *mat.Dense) error { count(X); return fn(X, nil) })
 		return m, err
 	}
 	var hErr error
 	next, stop := iter.Pull(func(yield func(*mat.Dense) bool) {
-		hErr = f.scanMatrixRows(f.scores, &names.sources, block, func(H *mat.Dense) error {
+		hErr = f.scanMatrixRows(s, f.scores, &names.sources, block, func(H *mat.Dense) error {
 			if !yield(H) {
 				return errSecondInput
 			}
@@ -207,7 +230,7 @@ func (f *dataFlags) scanSample(names *sampleNames, block int, fn func(X, H *mat.
 	})
 	defer stop()
 	var pending *mat.Dense // H's rows read and not yet given
-	err := f.scanMatrixRows(f.features, &names.features, block, func(X *mat.Dense) error {
+	err := f.scanMatrixRows(s, f.features, &names.features, block, func(X *mat.Dense) error {
 		H, ok := takeRows(&pending, next, X.RawMatrix().Rows)
 		if !ok {
 			return errSecondInput

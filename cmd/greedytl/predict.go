@@ -106,11 +106,14 @@ for a model that scores each row alone; so are --features with
 --sources, each block's source scores computed from its rows (gonum's
 matrix product sums a row's terms in one order, whatever rows are beside
 it; the openblas build, whose BLAS may order a product's sums by its
-size, reads them whole). Read whole are: the
-standard input and pipes (which could not be read again after an error),
-and the rows of
-a dictionary model, and of dictionary fitted one class against the rest
-(a row's scores depend on the others). It scores
+size, reads them whole). The standard input and pipes are read so too,
+once: a model's error on a block is the block's, its row counted in the
+input, and an error of the sources names the block's first row; beside
+another matrix file (--features - --source-scores H) they are read whole.
+Read whole are the rows of a dictionary model, and of dictionary fitted
+one class against the rest: its codes come from matrix products over all
+the rows, whose sums a BLAS may order by the product's size, so that a
+row's scores could move in their last bits with the rows beside it. It scores
 the rows of a multi-class model a block at a time, holding one block's
 scores, not every row's; --scores writes each block as it is scored: to
 --out atomically (an error, or a stop signal, leaves no file), on standard
@@ -356,9 +359,12 @@ var predictBlock = 8192
 // matrices; with --sources (and --features alone) each block of X is given
 // with its rows' source scores, computed from the block when they are the
 // whole product's rows (sourcesRowByRow). It returns the inputs' rows.
-// Another sample (--sources under a BLAS that may sum a product's terms in
-// an order chosen by its size; standard input or a pipe, which could not
-// be read again), or a nil score (a model that does not score each row
+// Standard input or a pipe, which cannot be read again, is read so once:
+// the model's error on a block is returned as the block gives it, its row
+// counted in the input (blockRows), and so is that of the sources
+// (streamSourcesError). Another sample (--sources under a BLAS that may
+// sum a product's terms in an order chosen by its size; standard input or
+// a pipe beside another file, not read in lockstep), or a nil score (a model that does not score each row
 // alone: method.RowByRow), it reads whole
 // (loadData) and gives to whole, which keeps the sample's scores in place
 // of any score kept; so too when the model failed on a block, which gives
@@ -405,23 +411,35 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 	if score == nil || !f.given() || f.sources.given() && (f.features == "" || f.scores != "" || !sourcesRowByRow()) {
 		return fallback()
 	}
+	once := false // an input read once (standard input, a pipe): never read again
 	for _, p := range []string{f.features, f.scores} {
 		if p == "" {
 			continue
 		}
-		if st, err := os.Stat(p); p == stdinName || err != nil || !st.Mode().IsRegular() {
-			return fallback()
+		if p != stdinName {
+			if st, err := os.Stat(p); err != nil {
+				return fallback() // its error as reading it gives it
+			} else if st.Mode().IsRegular() {
+				continue
+			}
 		}
+		once = true
+	}
+	if once && f.features != "" && f.scores != "" {
+		return fallback() // a stream beside another file: not in lockstep
 	}
 	heedSignals(ctx)
 	var names sampleNames
 	var firstX, firstH *mat.Dense // the first rows, for rowsOf
 	var modelErr error            // score's error, not the readers'
 	var stop error                // ctx's or the output's: no reading again
-	m, err := f.scanSample(&names, predictBlock, func(X, H *mat.Dense) error {
+	lo, seen := 0, 0              // the first row of the block scored last, the rows given
+	m, err := f.scanSample(s, &names, predictBlock, func(X, H *mat.Dense) error {
 		if stop = ctx.Err(); stop != nil {
 			return stop
 		}
+		lo = seen
+		seen += rows(X, H)
 		var d method.Data
 		if X != nil {
 			d.X = X
@@ -445,6 +463,10 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 		return inputRows{}, o.interrupted(ctx.Err())
 	case stop != nil:
 		return inputRows{}, stop
+	case once && modelErr != nil:
+		return inputRows{}, o.predictError(blockRows(modelErr, lo), rec, seen)
+	case once && errors.As(err, new(*sourcesError)):
+		return inputRows{}, o.streamSourcesError(err)
 	case modelErr != nil, errors.Is(err, errSecondInput):
 		return fallback()
 	case err != nil:
@@ -458,6 +480,31 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 	rows := f.rowsOf(firstX, firstH)
 	rows.m = m
 	return rows, nil
+}
+
+// blockRows returns err, the model's error on the block of rows from lo
+// (counted from 0) of an input read once, with the row of a score that
+// overflowed counted in the input, not in the block.
+func blockRows(err error, lo int) error {
+	var overflow *greedytl.ScoreOverflowError
+	if errors.As(err, &overflow) {
+		overflow.Row += lo
+	}
+	return err
+}
+
+// streamSourcesError returns err, a *sourcesError of --sources on a block
+// of --features read once (standard input, a pipe), which cannot be read
+// whole again for the error the whole gives: the sources' own error, with
+// the first row of the block when it is not the input's first, as the
+// sources count a block's examples from 0.
+func (o *predictOptions) streamSourcesError(err error) error {
+	var e *sourcesError
+	errors.As(err, &e)
+	if e.lo == 0 {
+		return e.err
+	}
+	return badInputf("%w (the block of rows from row %d of %s, counted from 0: its examples are counted from the block's first)", e.err, e.lo, displayName(o.data.features))
 }
 
 // interrupted returns err, ctx's error, as the error of a predict stopped
