@@ -764,13 +764,10 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 			displayName(o.data.features), plural.Count(d, "column", "columns"), o.modelName(), plural.Count(m.NrFeature, "feature", "features"), extra, them)
 	}
 	f := m.Scores(X)
-	if err := standardize.CheckFiniteVector("the score of", f); err != nil {
-		var nf *standardize.NonFiniteError
-		if errors.As(err, &nf) {
-			// The row in the file's convention (a text file's line).
-			return nil, nil, nil, inputRows{}, badInputf("model %s on %s: the row's score is %s: its features times the model's weights overflow float64", o.modelName(), o.data.rowPlace(o.data.features, nf.Row, len(f)), strconv.FormatFloat(nf.Value, 'g', -1, 64))
-		}
-		return nil, nil, nil, inputRows{}, badInputf("model %s on X = %s: %w: the row's features times the model's weights overflow float64", o.modelName(), displayName(o.data.features), err)
+	// CheckFiniteVector's only error is a *NonFiniteError.
+	if nf := (*standardize.NonFiniteError)(nil); errors.As(standardize.CheckFiniteVector("the score of", f), &nf) {
+		// The row in the file's convention (a text file's line).
+		return nil, nil, nil, inputRows{}, badInputf("model %s on %s: the row's score is %s: its features times the model's weights overflow float64", o.modelName(), o.data.rowPlace(o.data.features, nf.Row, len(f)), strconv.FormatFloat(nf.Value, 'g', -1, 64))
 	}
 	lo, hi := min(m.Labels[0], m.Labels[1]), max(m.Labels[0], m.Labels[1])
 	return m, f, &modelfile.LabelNames{Positive: strconv.Itoa(hi), Negative: []string{strconv.Itoa(lo)}}, o.data.rowsOf(X, nil), nil
