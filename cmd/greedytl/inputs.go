@@ -706,7 +706,7 @@ func (f *dataFlags) sourceScores(X *mat.Dense) (*mat.Dense, error) {
 	}
 	H, err := set.Scores(X)
 	if err != nil {
-		return nil, badInputf("%s: %w", f.features, err)
+		return nil, badInputf("%s: %w", displayName(f.features), err)
 	}
 	return H, nil
 }
