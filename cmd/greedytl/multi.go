@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -488,9 +487,7 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 		return printJSON(s.out, sum)
 	}
 	fmt.Fprintf(s.out, "method: %s (%d classes)\n", sum.Method, len(sum.Classes))
-	for _, k := range slices.Sorted(maps.Keys(sum.Hyperparameters)) {
-		fmt.Fprintf(s.out, "  %s = %g\n", k, sum.Hyperparameters[k])
-	}
+	printHyperparameters(s.out, sum.Hyperparameters)
 	if src := f.Info.Sources; src != nil {
 		fmt.Fprintln(s.out, sourcesLine(src))
 	}
@@ -516,9 +513,7 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 		if ic.auto != nil {
 			// As inspect of a binary greedytl-auto model: its
 			// hyperparameters, its committee and its combined model.
-			for _, k := range slices.Sorted(maps.Keys(ic.Hyperparameters)) {
-				fmt.Fprintf(s.out, "  %s = %g\n", k, ic.Hyperparameters[k])
-			}
+			printHyperparameters(s.out, ic.Hyperparameters)
 			fmt.Fprintln(s.out)
 			if err := inspectAuto(s, o, *ic.auto, names); err != nil {
 				return err
