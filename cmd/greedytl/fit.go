@@ -590,7 +590,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		return err
 	}
 	var finish func()
-	extra.Progress, finish = fitProgressOf(s, o.quiet, fitProgressWhat(m.Name())) // greedytl-auto calls it
+	extra.Progress, finish = phaseProgress(s, o.quiet, fitProgressWhat(m.Name())) // greedytl-auto calls it
 	heedSignals(c.Context())
 	model, err := m.Fit(c.Context(), method.Data{X: X, H: H, Y: y}, extra)
 	finish()

@@ -111,7 +111,7 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		what = "classes"
 	}
 	var finish func()
-	extra.Progress, finish = fitProgressOf(s, o.quiet, what)
+	extra.Progress, finish = phaseProgress(s, o.quiet, what)
 	heedSignals(c.Context())
 	model, err := mm.FitMulti(c.Context(), d, method.ClassLabels{Names: cls.Names, Y: cls.Y}, extra)
 	finish()
