@@ -1317,3 +1317,17 @@ func (f *dataFlags) readLabelFile(s *streams, path string) (*dataset.Classes, er
 	}
 	return cls, nil
 }
+
+// readLabelsFor reads the --labels file (readLabelFile) of a model whose
+// classes are known: its first line, one of them, is a label, never a
+// header (dataset.Classes.ReadFor); its errors are input errors.
+func (f *dataFlags) readLabelsFor(s *streams, known *dataset.Classes) (*dataset.Classes, error) {
+	cls, err := f.readLabelFile(s, f.labels)
+	if err != nil {
+		return nil, err
+	}
+	if cls, err = cls.ReadFor(known); err != nil {
+		return nil, badInput(err)
+	}
+	return cls, nil
+}

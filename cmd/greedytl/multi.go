@@ -164,13 +164,10 @@ type multiEvaluation struct {
 // file's classes and each label's index in classes. The count of labels
 // is checked against the rows by evaluateMulti, once they are read.
 func readMultiLabels(s *streams, f *dataFlags, classes []string) (*dataset.Classes, []int, error) {
-	cls, err := f.readLabelFile(s, f.labels)
+	known := &dataset.Classes{Names: classes}
+	cls, err := f.readLabelsFor(s, known)
 	if err != nil {
 		return nil, nil, err
-	}
-	known := &dataset.Classes{Names: classes}
-	if cls, err = cls.ReadFor(known); err != nil { // the first line read by the classes: one of them is a label
-		return nil, nil, badInput(err)
 	}
 	y, err := classIndices(cls, known, "the model's classes", func(_ int, n string) error {
 		return fmt.Errorf("label %q is not one of the model's classes (%s)", n, strings.Join(quoteAll(classes), ", "))

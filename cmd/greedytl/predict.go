@@ -633,13 +633,10 @@ func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, rows 
 	if rec == nil {
 		return o.data.loadLabels(s, rows)
 	}
-	cls, err := o.data.readLabelFile(s, o.data.labels)
+	known := &dataset.Classes{Names: append([]string{rec.Positive}, rec.Negative...)}
+	cls, err := o.data.readLabelsFor(s, known)
 	if err != nil {
 		return nil, err
-	}
-	known := &dataset.Classes{Names: append([]string{rec.Positive}, rec.Negative...)}
-	if cls, err = cls.ReadFor(known); err != nil { // the first line read by the classes: one of them is a label
-		return nil, badInput(err)
 	}
 	ks, err := classIndices(cls, known, "the model's classes", func(k int, n string) error {
 		hint := "" // a header on the first line, the one place of its value, is no label
