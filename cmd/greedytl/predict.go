@@ -428,7 +428,11 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 	if once && f.features != "" && f.scores != "" {
 		return fallback() // a stream beside another file: not in lockstep
 	}
-	heedSignals(ctx)
+	if !once {
+		// A stream's read may wait for its writer as long as it likes:
+		// the first signal ends predict at once, as reading it whole.
+		heedSignals(ctx)
+	}
 	var names sampleNames
 	var firstX, firstH *mat.Dense // the first rows, for rowsOf
 	var modelErr error            // score's error, not the readers'
