@@ -429,8 +429,6 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 		return fallback() // a stream beside another file: not in lockstep
 	}
 	if !once {
-		// A stream's read may wait for its writer as long as it likes:
-		// the first signal ends predict at once, as reading it whole.
 		heedSignals(ctx)
 	}
 	var names sampleNames
@@ -439,6 +437,12 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 	var stop error                // ctx's or the output's: no reading again
 	lo, seen := 0, 0              // the first row of the block scored last, the rows given
 	m, err := f.scanSample(s, &names, predictBlock, func(X, H *mat.Dense) error {
+		if once && seen == 0 {
+			// A stream's read may wait on its writer as long as it
+			// likes: until its first block is read, the first signal
+			// ends predict at once, as reading it whole did.
+			heedSignals(ctx)
+		}
 		if stop = ctx.Err(); stop != nil {
 			return stop
 		}
