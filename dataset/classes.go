@@ -211,17 +211,18 @@ func (c *Classes) ReadFor(known *Classes) (*Classes, error) {
 	if c.src == nil || c.src.npy || c.rule != HeaderAuto {
 		return c, nil
 	}
-	if dropped := len(autoHeader(c.src.vals, known)) < len(c.src.vals); dropped == (c.header != nil) {
+	vals := autoHeader(c.src.vals, known)
+	if dropped := len(vals) < len(c.src.vals); dropped == (c.header != nil) {
 		return c, nil
 	}
-	return c.src.classes(HeaderAuto, known)
+	return c.src.classesOf(vals, HeaderAuto)
 }
 
 // classes returns the classes of the label file lf, its first value read
 // as a header as h says (see ReadClassesHeader), and HeaderAuto's by the
 // classes known when they are given (see Classes.ReadFor; nil: not known).
 func (lf *labelFile) classes(h HeaderRule, known *Classes) (*Classes, error) {
-	vals, all := lf.vals, lf.vals
+	vals := lf.vals
 	switch {
 	case lf.npy || h == HeaderNo:
 	case h == HeaderYes:
@@ -232,6 +233,14 @@ func (lf *labelFile) classes(h HeaderRule, known *Classes) (*Classes, error) {
 	default:
 		vals = autoHeader(vals, known)
 	}
+	return lf.classesOf(vals, h)
+}
+
+// classesOf returns the classes of the label file lf whose labels are
+// vals: all its values, or all but the first, its header, read so by the
+// rule h.
+func (lf *labelFile) classesOf(vals []string, h HeaderRule) (*Classes, error) {
+	all := lf.vals
 	if err := lf.checkLabels(len(all)-len(vals), true); err != nil {
 		return nil, err
 	}

@@ -85,10 +85,37 @@ func ScanMatrixRows(path string, h HeaderRule, names *[]string, block int, fn fu
 		return err
 	}
 	defer src.close()
-	if NPYName(path) || src.isNPY() {
-		return src.scanNPY(displayName(path), block, fn)
+	return src.scanMatrix(displayName(path), NPYName(path), h, names, block, fn)
+}
+
+// DecodeMatrixRows is ScanMatrixRows of the stream r (standard input),
+// named name in messages: its format told by its content, as
+// DecodeMatrixNames tells it (.npy by its magic bytes, else text; either
+// gzip-compressed), its rows given to fn a block at a time as they come.
+// A .npy array in Fortran order, whose first row comes with its last
+// column, is read whole and given at once, as from a pipe.
+func DecodeMatrixRows(r io.Reader, name string, h HeaderRule, names *[]string, block int, fn func(*mat.Dense) error) error {
+	if block < 2 {
+		return fmt.Errorf("dataset: DecodeMatrixRows: block %d, want at least 2", block)
 	}
-	return decodeCSVRows(src.br, displayName(path), h, names, block, fn)
+	if names != nil {
+		*names = nil
+	}
+	br, _, err := maybeGunzip(r, name)
+	if err != nil {
+		return err
+	}
+	return (&source{size: -1, br: br}).scanMatrix(name, false, h, names, block, fn)
+}
+
+// scanMatrix gives the rows of src's matrix to fn in blocks
+// (ScanMatrixRows), reading it as .npy when npy is set or its content
+// starts with the magic bytes, else as text.
+func (src *source) scanMatrix(name string, npy bool, h HeaderRule, names *[]string, block int, fn func(*mat.Dense) error) error {
+	if npy || src.isNPY() {
+		return src.scanNPY(name, block, fn)
+	}
+	return decodeCSVRows(src.br, name, h, names, block, fn)
 }
 
 // DecodeMatrix reads a matrix from r in either of ReadMatrix's formats,

@@ -567,6 +567,14 @@ func appendValues(dst []float64, b []byte, t npyType) ([]float64, error) {
 	return dst, nil
 }
 
+// mayBeInexact reports whether an element of type t may be an integer
+// that float64 cannot hold exactly (t.integer's error): one of 8 bytes,
+// the one integer size that reaches beyond 2⁵³. No other element fails
+// appendValues.
+func (t npyType) mayBeInexact() bool {
+	return (t.kind == 'i' || t.kind == 'u') && t.size == 8
+}
+
 // integer returns the integer element of type t (kind 'i' or 'u') at the
 // start of b, or an error when float64 cannot hold it exactly.
 func (t npyType) integer(b []byte) (float64, *bigIntError) {
@@ -1095,10 +1103,13 @@ func (src *source) scanSpilled(l *npyLayout, name string, block int, fn func(*ma
 	}()
 	var scratch []float64
 	var writeErr error
+	check := l.typ.mayBeInexact() // else no value can fail appendValues
 	err = l.eachChunk(src.br, name, func(chunk []byte, read int64) error {
-		var err error
-		if scratch, err = appendValues(scratch[:0], chunk, l.typ); err != nil {
-			return &Error{File: name, Err: l.locate(err, int(read/int64(l.typ.size)))}
+		if check {
+			var err error
+			if scratch, err = appendValues(scratch[:0], chunk, l.typ); err != nil {
+				return &Error{File: name, Err: l.locate(err, int(read/int64(l.typ.size)))}
+			}
 		}
 		if _, writeErr = tmp.Write(chunk); writeErr != nil {
 			return writeErr

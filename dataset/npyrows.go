@@ -41,43 +41,37 @@ var errNotRowReadable = errors.New("dataset: not readable by rows")
 // those of an array it cannot take carry the matrix readers' hint
 // (hintText's matrixHint: "save the array as float64 …" for an integer
 // beyond 2⁵³). It returns errNotRowReadable for a file it cannot serve.
-func openNPYRows(path string) (*npyRows, error) {
-	a, err := openNPYRowsNoHint(path)
-	return a, hintText(err, matrixHint)
-}
-
-// openNPYRowsNoHint is openNPYRows without the hint.
-func openNPYRowsNoHint(path string) (*npyRows, error) {
+func openNPYRows(path string) (a *npyRows, err error) {
 	src, err := openPath(path)
 	if err != nil {
-		return nil, err
+		return nil, hintText(err, matrixHint)
 	}
+	defer func() {
+		if err != nil {
+			src.close()
+			a, err = nil, hintText(err, matrixHint)
+		}
+	}()
 	if src.file == nil || src.size < 0 {
-		src.close()
 		return nil, errNotRowReadable
 	}
 	name := displayName(path)
 	l, err := readNPYHeader(src.br, name, src.size)
 	if err != nil {
-		src.close()
 		return nil, err
 	}
 	shape := l.intShape() // it fits: readNPYHeader knew the size
 	if len(shape) != 2 || l.fortran && shape[0] > 1 && shape[1] > 1 {
-		src.close()
 		return nil, errNotRowReadable
 	}
-	a := &npyRows{file: src.file, name: name, l: l, rows: shape[0], cols: shape[1]}
+	a = &npyRows{file: src.file, name: name, l: l, rows: shape[0], cols: shape[1]}
 	switch {
 	case a.rows == 0:
-		src.close()
 		return nil, errorf(name, 0, "no rows (shape %s)", shapeString(shape))
 	case a.cols == 0:
-		src.close()
 		return nil, errorf(name, 0, "no columns (shape %s)", shapeString(shape))
 	}
 	if err := a.check(src.br); err != nil {
-		src.close()
 		return nil, err
 	}
 	return a, nil

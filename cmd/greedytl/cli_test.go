@@ -192,7 +192,7 @@ func TestPredictModelArgument(t *testing.T) {
 	}{
 		{"twice", append([]string{model, "--model", model}, in...), "given twice"},
 		{"none", in, "no model: give it as the argument"},
-		{"two arguments", append([]string{model, model}, in...), "accepts at most 1 arg"},
+		{"two arguments", append([]string{model, model}, in...), "greedytl predict takes at most one argument, the model file (or give it as --model), and was given 2"},
 	} {
 		code, _, stderr := cli(t, "", append([]string{"predict"}, tc.args...)...)
 		if code != exitInput || !strings.Contains(stderr, tc.want) || !strings.Contains(stderr, "greedytl predict --help") {
@@ -744,7 +744,7 @@ func TestCompletionUsage(t *testing.T) {
 // TestNoArgsCommands: every command that takes no positional argument
 // refuses a stray one with one message, naming it and saying the command
 // takes none, a usage error (exit 2) as predict's and inspect's too many
-// ("accepts 1 arg(s), received 2"). cobra's NoArgs said `unknown command
+// (TestArgCountMessages). cobra's NoArgs said `unknown command
 // "extra" for "greedytl fit"`, as if fit had subcommands. Every leaf
 // command of the tree is tried, so that a new one is checked too: those
 // that take arguments say something else, never "unknown command".
@@ -782,6 +782,31 @@ func TestNoArgsCommands(t *testing.T) {
 	}
 	if seen != len(want) {
 		t.Errorf("%d of the %d commands without arguments found among %v", seen, len(want), leaves)
+	}
+}
+
+// TestArgCountMessages: a command that takes arguments, given too many or
+// too few, says what it takes and what it was given, naming every
+// argument, in noArgs's words, a usage error (exit 2): cobra's validators
+// said "accepts 1 arg(s), received 2", naming neither the command's
+// argument nor the ones given.
+func TestArgCountMessages(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"predict", "a", "b"}, `greedytl predict takes at most one argument, the model file (or give it as --model), and was given 2: "a", "b"`},
+		{[]string{"inspect", "a", "b"}, `greedytl inspect takes one argument, the model file (- reads it from standard input), and was given 2: "a", "b"`},
+		{[]string{"inspect"}, `greedytl inspect takes one argument, the model file (- reads it from standard input), and was given none`},
+		{[]string{"train", "a", "b", "c"}, `greedytl train takes at most two arguments, the training file and the model file to write (or give them as --data and --out), and was given 3: "a", "b", "c"`},
+		{[]string{"merge"}, `greedytl merge takes one or more arguments, the run directories or result files to merge, and was given none`},
+		{[]string{"report"}, `greedytl report takes one or more arguments, the run directories or result files to report on, and was given none`},
+	} {
+		code, stdout, stderr := cli(t, "", tc.args...)
+		want := fmt.Sprintf("greedytl: %s (see 'greedytl %s --help')\n", tc.want, tc.args[0])
+		if code != exitInput || stdout != "" || stderr != want {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want %d, nothing, %q", strings.Join(tc.args, " "), code, stdout, stderr, exitInput, want)
+		}
 	}
 }
 

@@ -226,7 +226,7 @@ func TestBadInputMessages(t *testing.T) {
 		{"unknown flag", []string{"fit", "--bogus"}, "unknown flag: --bogus (see 'greedytl fit --help')"},
 		{"bad flag value", fit("--lambda", "one"), `invalid argument "one" for "--lambda" flag: want a positive number or auto, got "one" (see 'greedytl fit --help')`},
 		{"required flag", []string{"fit", "--features", d.X}, `required flag(s) "labels" not set (see 'greedytl fit --help')`},
-		{"missing argument", []string{"inspect"}, "accepts 1 arg(s), received 0 (see 'greedytl inspect --help')"},
+		{"missing argument", []string{"inspect"}, "greedytl inspect takes one argument, the model file (- reads it from standard input), and was given none (see 'greedytl inspect --help')"},
 		{"extra argument", []string{"fit", "extra"}, `greedytl fit takes no argument, and was given "extra" (see 'greedytl fit --help')`},
 		{"experiment without --data", []string{"experiment", "--out", dir}, "give both --data DIR and --out RUN (see 'greedytl experiment --help')"},
 		{"report of a directory that holds no run", []string{"report", empty}, empty + ": no run.json and no results*.jsonl files: not a run directory"},

@@ -358,19 +358,16 @@ func runWithProgress(c *cobra.Command, s *streams, cfg experiment.Config, quiet 
 	cfg.Warn = func(code, message string, classes []string) {
 		s.warn(warning{Code: code, Message: message, Classes: classes})
 	}
-	var bars [2]*progressbar.ProgressBar
 	if !quiet {
 		cfg.Log = s.err
 		cfg.Note = func(message string) { s.note("%s", message) }
-		cfg.SourceProgress = progressOf(s, &bars[0], "training sources")
-		cfg.Progress = progressOf(s, &bars[1], "cells")
 	}
+	var finishSources, finishCells func()
+	cfg.SourceProgress, finishSources = phaseProgress(s, quiet, "training sources")
+	cfg.Progress, finishCells = phaseProgress(s, quiet, "cells")
 	sum, err := experiment.Run(c.Context(), cfg)
-	for _, b := range bars {
-		if b != nil {
-			_ = b.Finish()
-		}
-	}
+	finishSources()
+	finishCells()
 	if errors.Is(err, experiment.ErrInput) {
 		return sum, badInput(err)
 	}
@@ -427,11 +424,12 @@ func fitProgressWhat(spec string) string {
 	return "fitting " + name
 }
 
-// fitProgressOf returns the progress callback of a fit (Extra.Progress)
-// of the phase what on s.err (progressOf), nil when quiet, and the
-// function to call when the fit returns, which clears its bar, so that a
-// message starts on a clean line.
-func fitProgressOf(s *streams, quiet bool, what string) (progress func(done, total int), finish func()) {
+// phaseProgress returns the progress callback of the phase what of a long
+// command (a fit's Extra.Progress, synth's, train-sources', experiment's)
+// on s.err (progressOf), nil when quiet, and the function to call when the
+// phase's work returns, which finishes its bar, so that a message starts
+// on a clean line.
+func phaseProgress(s *streams, quiet bool, what string) (progress func(done, total int), finish func()) {
 	if quiet {
 		return nil, func() {}
 	}

@@ -234,7 +234,7 @@ func TestExperimentAndMergeBadInput(t *testing.T) {
 		{"unknown method", slices.Concat(base, []string{"--methods", "nope"}), exitInput, `unknown method "nope"`},
 		{"bad shard", slices.Concat(base, []string{"--shard", "3/3"}), exitInput, "--shard"},
 		{"missing data", []string{"experiment", "--data", filepath.Join(run, "none"), "--out", run}, exitInput, "features.npy"},
-		{"merge nothing", []string{"merge"}, exitInput, "requires at least 1 arg"},
+		{"merge nothing", []string{"merge"}, exitInput, "greedytl merge takes one or more arguments, the run directories or result files to merge, and was given none"},
 		{"merge a non-run", []string{"merge", data}, exitInput, "run.json"},
 	}
 	for _, tc := range tests {

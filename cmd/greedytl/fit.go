@@ -590,7 +590,7 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		return err
 	}
 	var finish func()
-	extra.Progress, finish = fitProgressOf(s, o.quiet, fitProgressWhat(m.Name())) // greedytl-auto calls it
+	extra.Progress, finish = phaseProgress(s, o.quiet, fitProgressWhat(m.Name())) // greedytl-auto calls it
 	heedSignals(c.Context())
 	model, err := m.Fit(c.Context(), method.Data{X: X, H: H, Y: y}, extra)
 	finish()
@@ -640,10 +640,9 @@ func scaleOverflow(o *fitOptions, name string, X *mat.Dense, names sampleNames, 
 		what += fmt.Sprintf(", 1e%d say", int(math.Floor(math.Log10(largest))))
 	}
 	what += ")"
-	if base, _, _ := strings.Cut(name, ":"); base != "" {
-		if _, gerr := method.New(base + ":" + greedytl.KeyGamma + "=1"); gerr == nil {
-			what += ", or raise --gamma"
-		}
+	gamma := flagSetting{flag: "gamma", key: greedytl.KeyGamma}
+	if base, _, _ := strings.Cut(name, ":"); base != "" && gamma.applies(base, name) == nil {
+		what += ", or raise --gamma"
 	}
 	return fmt.Errorf("%s holds values of magnitude up to %g: too large for %s, which divides a feature's standard deviation by γ = %g, overflowing float64: %s", col, largest, name, so.FeatureFactor, what)
 }

@@ -125,37 +125,51 @@ func (f *dataFlags) readMatrix(s *streams, path string, names *[]string) (*mat.D
 	}
 	var A *mat.Dense
 	if r, ok := s.stdin(path); ok {
-		br := bufio.NewReaderSize(r, stdinHead)
-		magic, _ := br.Peek(6)
-		f.stdinText = dataset.PlainText(magic)
-		if f.stdinText {
-			head, _ := br.Peek(stdinHead) // what there is, up to stdinHead
-			f.stdinRange[0], f.stdinRange[1] = dataset.RangeHeaderLineOf(head, displayName(path))
-		}
-		A, err = dataset.DecodeMatrixNames(br, displayName(path), h, names)
+		A, err = dataset.DecodeMatrixNames(f.stdinReader(r, path), displayName(path), h, names)
 	} else {
 		A, err = dataset.ReadMatrixNames(path, h, names)
 	}
 	return A, badInput(headerFlagNote(err))
 }
 
-// stdinHead is how much of a text matrix on standard input readMatrix
-// looks at before reading it, for its first two lines (noteRangeHeaders).
+// stdinHead is how much of a text matrix on standard input stdinReader
+// looks at before it is read, for its first two lines (noteRangeHeaders).
 const stdinHead = 1 << 20
 
+// stdinReader returns a buffered reader over r, the standard input named
+// path, and records whether it holds plain text (stdinText), told by its
+// first bytes, and, for text, whether --features-header auto would read its
+// first line as pandas' column names (stdinRange, from its first stdinHead
+// bytes).
+func (f *dataFlags) stdinReader(r io.Reader, path string) *bufio.Reader {
+	br := bufio.NewReaderSize(r, stdinHead)
+	magic, _ := br.Peek(6)
+	f.stdinText = dataset.PlainText(magic)
+	if f.stdinText {
+		head, _ := br.Peek(stdinHead) // what there is, up to stdinHead
+		f.stdinRange[0], f.stdinRange[1] = dataset.RangeHeaderLineOf(head, displayName(path))
+	}
+	return br
+}
+
 // scanMatrixRows is dataset.ScanMatrixRows of the matrix file path with
-// --features-header's rule, its errors input errors (but fn's, returned
-// as they are).
-func (f *dataFlags) scanMatrixRows(path string, names *[]string, block int, fn func(*mat.Dense) error) error {
+// --features-header's rule (standard input's, "-", dataset.DecodeMatrixRows),
+// its errors input errors (but fn's, returned as they are).
+func (f *dataFlags) scanMatrixRows(s *streams, path string, names *[]string, block int, fn func(*mat.Dense) error) error {
 	h, err := f.matrixHeader()
 	if err != nil {
 		return err
 	}
 	var fnErr error
-	err = dataset.ScanMatrixRows(path, h, names, block, func(A *mat.Dense) error {
+	each := func(A *mat.Dense) error {
 		fnErr = fn(A)
 		return fnErr
-	})
+	}
+	if r, ok := s.stdin(path); ok {
+		err = dataset.DecodeMatrixRows(f.stdinReader(r, path), displayName(path), h, names, block, each)
+	} else {
+		err = dataset.ScanMatrixRows(path, h, names, block, each)
+	}
 	if err != nil && err == fnErr {
 		return err
 	}
@@ -168,6 +182,18 @@ func (f *dataFlags) scanMatrixRows(path string, names *[]string, block int, fn f
 // whole (loadData), which gives the error reading them gives, X's first.
 var errSecondInput = errors.New("the source scores do not follow the features row for row")
 
+// sourcesError is errSecondInput of the sources of --sources, which
+// failed on the block of --features from row lo (counted from 0): err is
+// their error on the block, whose examples it counts from the block's first.
+type sourcesError struct {
+	err error
+	lo  int
+}
+
+func (e *sourcesError) Error() string        { return e.err.Error() }
+func (e *sourcesError) Unwrap() error        { return e.err }
+func (e *sourcesError) Is(target error) bool { return target == errSecondInput }
+
 // scanSample reads the sample's --features and --source-scores (regular
 // files; either may be absent) in blocks of at most block rows
 // (scanMatrixRows), both in lockstep: it gives fn each block of X with the
@@ -179,7 +205,7 @@ var errSecondInput = errors.New("the source scores do not follow the features ro
 // than X, errSecondInput. A block of H holding the rows of two of its file's
 // blocks (a range header dropped from the first makes it one row short)
 // is a copy, other blocks views of what the reader gave.
-func (f *dataFlags) scanSample(names *sampleNames, block int, fn func(X, H *mat.Dense) error) (int, error) {
+func (f *dataFlags) scanSample(s *streams, names *sampleNames, block int, fn func(X, H *mat.Dense) error) (int, error) {
 	m := 0
 	count := func(A *mat.Dense) { m += A.RawMatrix().Rows }
 	if f.sources.given() {
@@ -188,10 +214,10 @@ func (f *dataFlags) scanSample(names *sampleNames, block int, fn func(X, H *mat.
 		// sources (their directory, X's columns, a score that is not
 		// finite, its row the block's) has the caller read the sample
 		// whole, which gives the error loadData gives.
-		err := f.scanMatrixRows(f.features, &names.features, block, func(X *mat.Dense) error {
+		err := f.scanMatrixRows(s, f.features, &names.features, block, func(X *mat.Dense) error {
 			H, err := f.sourceScores(X)
 			if err != nil {
-				return errSecondInput
+				return &sourcesError{err, m}
 			}
 			count(X)
 			return fn(X, H)
@@ -200,15 +226,15 @@ func (f *dataFlags) scanSample(names *sampleNames, block int, fn func(X, H *mat.
 	}
 	if f.features == "" || f.scores == "" {
 		if f.features == "" {
-			err := f.scanMatrixRows(f.scores, &names.sources, block, func(H *mat.Dense) error { count(H); return fn(nil, H) })
+			err := f.scanMatrixRows(s, f.scores, &names.sources, block, func(H *mat.Dense) error { count(H); return fn(nil, H) })
 			return m, err
 		}
-		err := f.scanMatrixRows(f.features, &names.features, block, func(X *mat.Dense) error { count(X); return fn(X, nil) })
+		err := f.scanMatrixRows(s, f.features, &names.features, block, func(X *mat.Dense) error { count(X); return fn(X, nil) })
 		return m, err
 	}
 	var hErr error
 	next, stop := iter.Pull(func(yield func(*mat.Dense) bool) {
-		hErr = f.scanMatrixRows(f.scores, &names.sources, block, func(H *mat.Dense) error {
+		hErr = f.scanMatrixRows(s, f.scores, &names.sources, block, func(H *mat.Dense) error {
 			if !yield(H) {
 				return errSecondInput
 			}
@@ -217,7 +243,7 @@ func (f *dataFlags) scanSample(names *sampleNames, block int, fn func(X, H *mat.
 	})
 	defer stop()
 	var pending *mat.Dense // H's rows read and not yet given
-	err := f.scanMatrixRows(f.features, &names.features, block, func(X *mat.Dense) error {
+	err := f.scanMatrixRows(s, f.features, &names.features, block, func(X *mat.Dense) error {
 		H, ok := takeRows(&pending, next, X.RawMatrix().Rows)
 		if !ok {
 			return errSecondInput
@@ -698,7 +724,7 @@ func (f *dataFlags) sourceScores(X *mat.Dense) (*mat.Dense, error) {
 	}
 	H, err := set.Scores(X)
 	if err != nil {
-		return nil, badInputf("%s: %w", f.features, err)
+		return nil, badInputf("%s: %w", displayName(f.features), err)
 	}
 	return H, nil
 }
@@ -1369,6 +1395,20 @@ func (f *dataFlags) readLabelFile(s *streams, path string) (*dataset.Classes, er
 	}
 	if err := f.checkHeaderApplies(h, displayName(path), cls); err != nil {
 		return nil, err
+	}
+	return cls, nil
+}
+
+// readLabelsFor reads the --labels file (readLabelFile) of a model whose
+// classes are known: its first line, one of them, is a label, never a
+// header (dataset.Classes.ReadFor); its errors are input errors.
+func (f *dataFlags) readLabelsFor(s *streams, known *dataset.Classes) (*dataset.Classes, error) {
+	cls, err := f.readLabelFile(s, f.labels)
+	if err != nil {
+		return nil, err
+	}
+	if cls, err = cls.ReadFor(known); err != nil {
+		return nil, badInput(err)
 	}
 	return cls, nil
 }

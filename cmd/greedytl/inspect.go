@@ -90,7 +90,7 @@ hyperparameters, its committee and its combined model (--json: the class's "hype
 		Example: `  greedytl inspect model.json
   greedytl inspect --json model.json | jq '.selected[] | select(.kind == "source")'
   greedytl fit --features X.npy --labels y.txt | greedytl inspect -`,
-		Args: cobra.ExactArgs(1),
+		Args: argCount(1, 1, "the model file (- reads it from standard input)"),
 		RunE: func(c *cobra.Command, args []string) error {
 			o.topSet = c.Flags().Changed("top")
 			return runInspect(s, o, args[0])
@@ -224,9 +224,7 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 		return printJSON(s.out, sum)
 	}
 	fmt.Fprintf(s.out, "method: %s\n", sum.Method)
-	for _, k := range slices.Sorted(maps.Keys(sum.Hyperparameters)) {
-		fmt.Fprintf(s.out, "  %s = %g\n", k, sum.Hyperparameters[k])
-	}
+	printHyperparameters(s.out, sum.Hyperparameters)
 	trained := fmt.Sprintf("trained on %s and %s", plural.Count(sum.NumFeatures, "feature", "features"), plural.Count(sum.NumSources, "source", "sources"))
 	if sum.noWeights {
 		fmt.Fprintf(s.out, "%s; the model %s\n", trained, sparseCodesNote)
@@ -247,6 +245,14 @@ func runInspect(s *streams, o *inspectOptions, path string) error {
 		return inspectAuto(s, o, sum, names)
 	}
 	return printColumns(s.out, sum.Selected, sum.Greedy, o.top)
+}
+
+// printHyperparameters prints inspect's lines of the hyperparameters hp, of
+// a model or of a class's model, one a line by name: "  lambda = 0.1".
+func printHyperparameters(w io.Writer, hp map[string]float64) {
+	for _, k := range slices.Sorted(maps.Keys(hp)) {
+		fmt.Fprintf(w, "  %s = %g\n", k, hp[k])
+	}
 }
 
 // recordedSourceNames returns the class names of the sources that rec, a

@@ -57,7 +57,7 @@ run (each record carries its run's run_id), conflicting records, an --out
 among the inputs or in another run's directory.`,
 		Example: `  greedytl merge runs/shard-* --out runs/merged
   greedytl merge runs/coil100                  # check a run: what is missing?`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argCount(1, -1, "the run directories or result files to merge"),
 		RunE: func(c *cobra.Command, args []string) error { return runMerge(s, o, args) },
 	}
 	c.Flags().StringVarP(&o.out, "out", "o", "", "write the merged results to this run directory, or to this file if it ends in .jsonl")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -112,7 +111,7 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		what = "classes"
 	}
 	var finish func()
-	extra.Progress, finish = fitProgressOf(s, o.quiet, what)
+	extra.Progress, finish = phaseProgress(s, o.quiet, what)
 	heedSignals(c.Context())
 	model, err := mm.FitMulti(c.Context(), d, method.ClassLabels{Names: cls.Names, Y: cls.Y}, extra)
 	finish()
@@ -165,13 +164,10 @@ type multiEvaluation struct {
 // file's classes and each label's index in classes. The count of labels
 // is checked against the rows by evaluateMulti, once they are read.
 func readMultiLabels(s *streams, f *dataFlags, classes []string) (*dataset.Classes, []int, error) {
-	cls, err := f.readLabelFile(s, f.labels)
+	known := &dataset.Classes{Names: classes}
+	cls, err := f.readLabelsFor(s, known)
 	if err != nil {
 		return nil, nil, err
-	}
-	known := &dataset.Classes{Names: classes}
-	if cls, err = cls.ReadFor(known); err != nil { // the first line read by the classes: one of them is a label
-		return nil, nil, badInput(err)
 	}
 	y, err := classIndices(cls, known, "the model's classes", func(_ int, n string) error {
 		return fmt.Errorf("label %q is not one of the model's classes (%s)", n, strings.Join(quoteAll(classes), ", "))
@@ -488,9 +484,7 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 		return printJSON(s.out, sum)
 	}
 	fmt.Fprintf(s.out, "method: %s (%d classes)\n", sum.Method, len(sum.Classes))
-	for _, k := range slices.Sorted(maps.Keys(sum.Hyperparameters)) {
-		fmt.Fprintf(s.out, "  %s = %g\n", k, sum.Hyperparameters[k])
-	}
+	printHyperparameters(s.out, sum.Hyperparameters)
 	if src := f.Info.Sources; src != nil {
 		fmt.Fprintln(s.out, sourcesLine(src))
 	}
@@ -516,9 +510,7 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 		if ic.auto != nil {
 			// As inspect of a binary greedytl-auto model: its
 			// hyperparameters, its committee and its combined model.
-			for _, k := range slices.Sorted(maps.Keys(ic.Hyperparameters)) {
-				fmt.Fprintf(s.out, "  %s = %g\n", k, ic.Hyperparameters[k])
-			}
+			printHyperparameters(s.out, ic.Hyperparameters)
 			fmt.Fprintln(s.out)
 			if err := inspectAuto(s, o, *ic.auto, names); err != nil {
 				return err

@@ -104,11 +104,14 @@ for a model that scores each row alone; so are --features with
 --sources, each block's source scores computed from its rows (gonum's
 matrix product sums a row's terms in one order, whatever rows are beside
 it; the openblas build, whose BLAS may order a product's sums by its
-size, reads them whole). Read whole are: the
-standard input and pipes (which could not be read again after an error),
-and the rows of
-a dictionary model, and of dictionary fitted one class against the rest
-(a row's scores depend on the others). It scores
+size, reads them whole). The standard input and pipes are read so too,
+once: a model's error on a block is the block's, its row counted in the
+input, and an error of the sources names the block's first row; beside
+another matrix file (--features - --source-scores H) they are read whole.
+Read whole are the rows of a dictionary model, and of dictionary fitted
+one class against the rest: its codes come from matrix products over all
+the rows, whose sums a BLAS may order by the product's size, so that a
+row's scores could move in their last bits with the rows beside it. It scores
 the rows of a multi-class model a block at a time, holding one block's
 scores, not every row's; --scores writes each block as it is scored: to
 --out atomically (an error, or a stop signal, leaves no file), on standard
@@ -127,7 +130,7 @@ records its label names) give that class's rate.`,
 		Example: `  greedytl predict model.json --features Xtest.npy --source-scores Htest.npy > scores.txt
   greedytl predict --model model.json --features Xtest.npy --sources sources/ --labels ytest.txt --out scores.txt
   greedytl predict --model heart_scale.model --features X.csv`,
-		Args: cobra.MaximumNArgs(1),
+		Args: argCount(0, 1, "the model file (or give it as --model)"),
 		RunE: func(c *cobra.Command, args []string) error {
 			if err := o.modelArg(c, args); err != nil {
 				return err
@@ -340,8 +343,11 @@ var predictBlock = 8192
 // with its rows' source scores, computed from the block when they are the
 // whole product's rows (source.Set.Scores sums each row's scores in one
 // order, whatever the rows beside it and the BLAS). It returns the inputs'
-// rows. Another sample (standard input or a pipe, which could not be read
-// again), or a nil score (a model that does not score each row
+// rows. Standard input or a pipe, which cannot be read again, is read so
+// once: the model's error on a block is returned as the block gives it, its
+// row counted in the input (blockRows), and so is that of the sources
+// (streamSourcesError). Another sample (standard input or a pipe beside
+// another file, not read in lockstep), or a nil score (a model that does not score each row
 // alone: method.RowByRow), it reads whole
 // (loadData) and gives to whole, which keeps the sample's scores in place
 // of any score kept; so too when the model failed on a block, which gives
@@ -388,23 +394,43 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 	if score == nil || !f.given() || f.sources.given() && (f.features == "" || f.scores != "") {
 		return fallback()
 	}
+	once := false // an input read once (standard input, a pipe): never read again
 	for _, p := range []string{f.features, f.scores} {
 		if p == "" {
 			continue
 		}
-		if st, err := os.Stat(p); p == stdinName || err != nil || !st.Mode().IsRegular() {
-			return fallback()
+		if p != stdinName {
+			if st, err := os.Stat(p); err != nil {
+				return fallback() // its error as reading it gives it
+			} else if st.Mode().IsRegular() {
+				continue
+			}
 		}
+		once = true
 	}
-	heedSignals(ctx)
+	if once && f.features != "" && f.scores != "" {
+		return fallback() // a stream beside another file: not in lockstep
+	}
+	if !once {
+		heedSignals(ctx)
+	}
 	var names sampleNames
 	var firstX, firstH *mat.Dense // the first rows, for rowsOf
 	var modelErr error            // score's error, not the readers'
 	var stop error                // ctx's or the output's: no reading again
-	m, err := f.scanSample(&names, predictBlock, func(X, H *mat.Dense) error {
+	lo, seen := 0, 0              // the first row of the block scored last, the rows given
+	m, err := f.scanSample(s, &names, predictBlock, func(X, H *mat.Dense) error {
+		if once && seen == 0 {
+			// A stream's read may wait on its writer as long as it
+			// likes: until its first block is read, the first signal
+			// ends predict at once, as reading it whole did.
+			heedSignals(ctx)
+		}
 		if stop = ctx.Err(); stop != nil {
 			return stop
 		}
+		lo = seen
+		seen += rows(X, H)
 		var d method.Data
 		if X != nil {
 			d.X = X
@@ -428,6 +454,10 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 		return inputRows{}, o.interrupted(ctx.Err())
 	case stop != nil:
 		return inputRows{}, stop
+	case once && modelErr != nil:
+		return inputRows{}, o.predictError(blockRows(modelErr, lo), rec, seen)
+	case once && errors.As(err, new(*sourcesError)):
+		return inputRows{}, o.streamSourcesError(err)
 	case modelErr != nil, errors.Is(err, errSecondInput):
 		return fallback()
 	case err != nil:
@@ -442,6 +472,31 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 	rows := f.rowsOf(firstX, firstH)
 	rows.m = m
 	return rows, nil
+}
+
+// blockRows returns err, the model's error on the block of rows from lo
+// (counted from 0) of an input read once, with the row of a score that
+// overflowed counted in the input, not in the block.
+func blockRows(err error, lo int) error {
+	var overflow *greedytl.ScoreOverflowError
+	if errors.As(err, &overflow) {
+		overflow.Row += lo
+	}
+	return err
+}
+
+// streamSourcesError returns err, a *sourcesError of --sources on a block
+// of --features read once (standard input, a pipe), which cannot be read
+// whole again for the error the whole gives: the sources' own error, with
+// the first row of the block when it is not the input's first, as the
+// sources count a block's examples from 0.
+func (o *predictOptions) streamSourcesError(err error) error {
+	var e *sourcesError
+	errors.As(err, &e)
+	if e.lo == 0 {
+		return e.err
+	}
+	return badInputf("%w (the block of rows from row %d of %s, counted from 0: its rows are counted from the block's first)", e.err, e.lo, displayName(o.data.features))
 }
 
 // interrupted returns err, ctx's error, as the error of a predict stopped
@@ -570,13 +625,10 @@ func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, rows 
 	if rec == nil {
 		return o.data.loadLabels(s, rows)
 	}
-	cls, err := o.data.readLabelFile(s, o.data.labels)
+	known := &dataset.Classes{Names: append([]string{rec.Positive}, rec.Negative...)}
+	cls, err := o.data.readLabelsFor(s, known)
 	if err != nil {
 		return nil, err
-	}
-	known := &dataset.Classes{Names: append([]string{rec.Positive}, rec.Negative...)}
-	if cls, err = cls.ReadFor(known); err != nil { // the first line read by the classes: one of them is a label
-		return nil, badInput(err)
 	}
 	ks, err := classIndices(cls, known, "the model's classes", func(k int, n string) error {
 		hint := "" // a header on the first line, the one place of its value, is no label
@@ -702,13 +754,10 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 			displayName(o.data.features), plural.Count(d, "column", "columns"), o.modelName(), plural.Count(m.NrFeature, "feature", "features"), extra, them)
 	}
 	f := m.Scores(X)
-	if err := standardize.CheckFiniteVector("the score of", f); err != nil {
-		var nf *standardize.NonFiniteError
-		if errors.As(err, &nf) {
-			// The row in the file's convention (a text file's line).
-			return nil, nil, nil, inputRows{}, badInputf("model %s on %s: the row's score is %s: its features times the model's weights overflow float64", o.modelName(), o.data.rowPlace(o.data.features, nf.Row, len(f)), strconv.FormatFloat(nf.Value, 'g', -1, 64))
-		}
-		return nil, nil, nil, inputRows{}, badInputf("model %s on X = %s: %w: the row's features times the model's weights overflow float64", o.modelName(), displayName(o.data.features), err)
+	// CheckFiniteVector's only error is a *NonFiniteError.
+	if nf := (*standardize.NonFiniteError)(nil); errors.As(standardize.CheckFiniteVector("the score of", f), &nf) {
+		// The row in the file's convention (a text file's line).
+		return nil, nil, nil, inputRows{}, badInputf("model %s on %s: the row's score is %s: its features times the model's weights overflow float64", o.modelName(), o.data.rowPlace(o.data.features, nf.Row, len(f)), strconv.FormatFloat(nf.Value, 'g', -1, 64))
 	}
 	lo, hi := min(m.Labels[0], m.Labels[1]), max(m.Labels[0], m.Labels[1])
 	return m, f, &modelfile.LabelNames{Positive: strconv.Itoa(hi), Negative: []string{strconv.Itoa(lo)}}, o.data.rowsOf(X, nil), nil

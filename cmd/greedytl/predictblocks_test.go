@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/source"
 )
 
 // blockSample writes a features-only sample: 40 training rows as .npy, with
@@ -229,5 +234,102 @@ func TestPredictBlocksOnlyFeaturesAlone(t *testing.T) {
 	writeText(t, dir, "-", "1,2,3,4,5\n")
 	if code, stdout, stderr := cli(t, string(text), "predict", model, "--features", "-"); code != 0 || stdout != want {
 		t.Errorf("from standard input, beside a file named -: exit %d, stdout %q, stderr %q; want 0, %q", code, stdout, stderr, want)
+	}
+}
+
+// TestPredictStdinSourcesErrorInLaterBlock checks that predict --sources
+// of --features read once from the standard input, in blocks of 8 rows,
+// names the row of a source score that overflows (a row of ±1.7e308s, row
+// 20 of the input, the fifth of its third block) by the block's first row,
+// 16, as the sources count the block's rows from 0 ("row 4 (from 0)"), and
+// that the same rows in a file, read again whole after the block failed,
+// give the sources' error on the whole, "row 20 (from 0)", without it; both
+// name the input as messages name it (the standard input <stdin>, not "-").
+func TestPredictStdinSourcesErrorInLaterBlock(t *testing.T) {
+	smallBlocks(t, 8)
+	st := newSourcesToy(t)
+	// The sources' weights times 1000 (their SHA-256 updated where the
+	// directory records it), so that a row of finite features can make a
+	// score overflow.
+	models, err := filepath.Glob(filepath.Join(st.A, "models", "*.model"))
+	if err != nil || len(models) == 0 {
+		t.Fatalf("no source models in %s: %v", st.A, err)
+	}
+	for _, path := range models {
+		text, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(text), "\n")
+		w := slices.Index(lines, "w")
+		for i := w + 1; w >= 0 && i < len(lines); i++ {
+			if v, err := strconv.ParseFloat(strings.TrimSpace(lines[i]), 64); err == nil {
+				lines[i] = strconv.FormatFloat(1000*v, 'g', -1, 64) + " "
+			}
+		}
+		scaled := strings.Join(lines, "\n")
+		if err := os.WriteFile(path, []byte(scaled), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		old, now := sha256.Sum256(text), sha256.Sum256([]byte(scaled))
+		for _, info := range []string{strings.TrimSuffix(path, ".model") + ".json", filepath.Join(st.A, source.IndexFile)} {
+			meta, err := os.ReadFile(info)
+			if err == nil {
+				meta = bytes.ReplaceAll(meta, []byte(hex.EncodeToString(old[:])), []byte(hex.EncodeToString(now[:])))
+				err = os.WriteFile(info, meta, 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	model := filepath.Join(st.dir, "m.json")
+	if code, _, stderr := cli(t, "", "fit", "--features", st.X, "--sources", st.A, "--labels", st.y, "--positive", "cat", "--out", model); code != 0 {
+		t.Fatal(stderr)
+	}
+	// The signs of a row of ±1.7e308s whose score by some source
+	// overflows: the first of the 256 that the sources refuse.
+	set, err := source.LoadDir(st.A)
+	if err != nil {
+		t.Fatal(err)
+	}
+	huge := -1
+	for p := range 256 {
+		row := make([]float64, 8)
+		for j := range row {
+			row[j] = 1.7e308 * float64(1-2*(p>>j&1))
+		}
+		if _, err := set.Scores(mat.NewDense(1, 8, row)); err != nil {
+			huge = p
+			break
+		}
+	}
+	if huge < 0 {
+		t.Fatal("no row of ±1.7e308s makes a source's score overflow")
+	}
+	var csv strings.Builder
+	for i := range 30 {
+		for j := range 8 {
+			if j > 0 {
+				csv.WriteByte(',')
+			}
+			v := float64((i*5+j*3)%11)/4 - 1
+			if i == 20 {
+				v = 1.7e308 * float64(1-2*(huge>>j&1))
+			}
+			fmt.Fprintf(&csv, "%g", v)
+		}
+		csv.WriteByte('\n')
+	}
+	file := writeText(t, st.dir, "x.csv", csv.String())
+	code, stdout, fromFile := cli(t, "", "predict", model, "--features", file, "--sources", st.A)
+	if code != exitInput || stdout != "" || !strings.Contains(fromFile, "score of row 20 (from 0) ") {
+		t.Fatalf("from the file: exit %d, stdout %q, stderr %q; want %d, nothing, the sources' error on row 20", code, stdout, fromFile, exitInput)
+	}
+	code, stdout, fromStdin := cli(t, csv.String(), "predict", model, "--features", "-", "--sources", st.A)
+	want := strings.TrimSuffix(strings.NewReplacer("row 20 (from 0)", "row 4 (from 0)", file, "<stdin>").Replace(fromFile), "\n") +
+		" (the block of rows from row 16 of <stdin>, counted from 0: its rows are counted from the block's first)\n"
+	if code != exitInput || stdout != "" || fromStdin != want {
+		t.Errorf("from the standard input: exit %d, stdout %q, stderr %q; want %d, nothing, %q", code, stdout, fromStdin, exitInput, want)
 	}
 }

@@ -12,12 +12,12 @@ import (
 )
 
 // TestPredictFIFOReadOnce checks that predict reads features from a FIFO
-// once, whole, not in blocks: its model error (a row of 1e308 whose class
-// score is +Inf, in the fourth block of 8) is the one the same text in a
-// regular file gives, but for the row's line, which a FIFO read once is
-// not read again to find. Read in blocks, the model's error had the FIFO read
-// again, and found it empty (a writer that opens it once more and writes
-// nothing).
+// once, in blocks: its model error (a row of 1e308 whose class score is
+// +Inf, in the fourth block of 8) is the one the same text in a regular
+// file gives, its row counted in the file, but for the row's line, which
+// a FIFO read once is not read again to find. The model's error had the
+// FIFO read again whole, and found it empty (a writer that opens it once
+// more and writes nothing).
 func TestPredictFIFOReadOnce(t *testing.T) {
 	smallBlocks(t, 8)
 	dir, model, Xcsv := blockModel(t, 50, "multinomial-logistic", true)

@@ -16,11 +16,14 @@ import (
 // TestPredictScoresReadAgainWritesNoRowTwice: predict --scores of a file
 // whose row 5000 (in its third block of 2,000 rows), of 1e200s, overflows a
 // nearest-neighbour model of 700 classes (its squared distances; scored in
-// blocks of 1,472 rows, which do not divide 2,000) writes, before the error, the rows the standard
-// input's run writes (the file read whole), each once: the file's first
+// blocks of 1,472 rows, which do not divide 2,000) writes, before the error, the rows
+// the file read whole writes, each once and in order (a prefix of the
+// lines of the same file without the bad row): the file's first
 // two blocks, then from the sample read again whole the rest of the rows
 // up to the block that fails — skipping a block wholly written (1,472
-// rows) and the written part of the block across row 4,000.
+// rows) and the written part of the block across row 4,000. The standard
+// input, read once in blocks too, is not read again: it writes its first
+// two blocks, each row once, and stops at the third.
 func TestPredictScoresReadAgainWritesNoRowTwice(t *testing.T) {
 	smallBlocks(t, 2000)
 	const K, d, rows, bad = 700, 5, 6000, 5000
@@ -44,39 +47,57 @@ func TestPredictScoresReadAgainWritesNoRowTwice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var csv strings.Builder
-	for i := range rows {
-		for j := range d {
-			if j > 0 {
-				csv.WriteByte(',')
+	text := func(badRow bool) string {
+		var csv strings.Builder
+		for i := range rows {
+			for j := range d {
+				if j > 0 {
+					csv.WriteByte(',')
+				}
+				if i == bad && badRow {
+					csv.WriteString("1e200")
+				} else {
+					fmt.Fprintf(&csv, "%g", float64((i*7+j*3)%89)/9)
+				}
 			}
-			if i == bad {
-				csv.WriteString("1e200")
-			} else {
-				fmt.Fprintf(&csv, "%g", float64((i*7+j*3)%89)/9)
-			}
+			csv.WriteByte('\n')
 		}
-		csv.WriteByte('\n')
+		return csv.String()
 	}
-	features := writeText(t, t.TempDir(), "x.csv", csv.String())
-	got := map[string]string{}
-	for _, from := range []string{features, stdinName} {
+	dir := t.TempDir()
+	features, good := writeText(t, dir, "x.csv", text(true)), writeText(t, dir, "good.csv", text(false))
+	predict := func(from string) (string, error) {
 		var out, errOut bytes.Buffer
-		s := &streams{in: strings.NewReader(csv.String()), out: &out, err: &errOut}
+		s := &streams{in: strings.NewReader(text(true)), out: &out, err: &errOut}
 		o := &predictOptions{model: "m.json", scores: true}
 		o.data = dataFlags{features: from, labelSettings: &labelSettings{header: "auto"}}
 		err := runPredictMulti(context.Background(), s, o, model, sampleNames{})
-		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("row %d", bad+1)) || !strings.Contains(err.Error(), "the row's score overflows float64") {
-			t.Fatalf("from %s: error %v, want the model's error on row %d (from 0)", from, err, bad)
+		return out.String(), err
+	}
+	all, err := predict(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		from        string
+		want        string // the row the error names
+		least, most int    // the lines written, header included
+	}{
+		{features, fmt.Sprintf("x.csv:%d (row %d)", bad+1, bad+1), 4001 + 1, bad + 1},
+		{stdinName, fmt.Sprintf("<stdin> row %d", bad+1), 4001, 4001},
+	} {
+		got, err := predict(tc.from)
+		want := tc.want + ": the row's score overflows float64"
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("from %s: error %v, want the model's error on row %d (from 0): %q", tc.from, err, bad, want)
 		}
-		got[from] = out.String()
-	}
-	n := strings.Count(got[stdinName], "\n")
-	if n <= 4000 || n > bad+1 {
-		t.Fatalf("the standard input's run wrote %d lines: the test proves nothing", n)
-	}
-	if got[features] != got[stdinName] {
-		t.Errorf("from the file: %d lines; from the standard input (read whole): %d lines", strings.Count(got[features], "\n"), n)
+		n := strings.Count(got, "\n")
+		if n < tc.least || n > tc.most {
+			t.Errorf("from %s: %d lines written, want %d to %d", tc.from, n, tc.least, tc.most)
+		}
+		if !strings.HasPrefix(all, got) || !strings.HasSuffix(got, "\n") {
+			t.Errorf("from %s: the %d lines written are not the first lines of the scores", tc.from, n)
+		}
 	}
 }
 

@@ -39,8 +39,15 @@ import (
 // follows the data predict holds.
 func peakRSS(t *testing.T, args ...string) (rss uint64, code int, output string) {
 	t.Helper()
+	return peakRSSIn(t, "", args...)
+}
+
+// peakRSSIn is peakRSS of the command with the file stdin (none: "") piped
+// to its standard input.
+func peakRSSIn(t *testing.T, stdin string, args ...string) (rss uint64, code int, output string) {
+	t.Helper()
 	helper := exec.Command(os.Args[0], append([]string{"-test.run=^TestPeakRSSHelper$", "--", buildGreedytl(t)}, args...)...)
-	helper.Env = append(os.Environ(), "GREEDYTL_PEAK_RSS=1", "GOGC=25")
+	helper.Env = append(os.Environ(), "GREEDYTL_PEAK_RSS=1", "GOGC=25", "GREEDYTL_PEAK_RSS_STDIN="+stdin)
 	out, err := helper.CombinedOutput()
 	k := strings.LastIndex(string(out), rssMarker)
 	if err != nil || k < 0 {
@@ -60,13 +67,22 @@ const rssMarker = "\ngreedytl-peak-rss "
 // TestPeakRSSHelper is peakRSS's helper, which does nothing unless run by
 // it (GREEDYTL_PEAK_RSS=1): it runs the command its arguments after "--"
 // name, prints its output and then rssMarker, its exit status and its
-// peak resident memory in kilobytes.
+// peak resident memory in kilobytes. GREEDYTL_PEAK_RSS_STDIN names a file
+// it copies to the command's standard input through a pipe.
 func TestPeakRSSHelper(t *testing.T) {
 	parts := flag.Args()
 	if os.Getenv("GREEDYTL_PEAK_RSS") != "1" || len(parts) == 0 {
 		return
 	}
 	cmd := exec.Command(parts[0], parts[1:]...)
+	if in := os.Getenv("GREEDYTL_PEAK_RSS_STDIN"); in != "" {
+		f, err := os.Open(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		cmd.Stdin = struct{ io.Reader }{f} // not an *os.File: through a pipe
+	}
 	out, err := cmd.CombinedOutput()
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
@@ -218,7 +234,9 @@ func TestPredictGzipFortranHoldBlocks(t *testing.T) {
 // TestPredictHoldsABlock checks that predict of a CSV of features holds a
 // block of them, not all: its peak resident memory (peakGrowth) exceeds
 // that of the same predict on 40 rows by less than half the matrix
-// (reading it whole held all of it, and more while its slice grew). So
+// (reading it whole held all of it, and more while its slice grew), and
+// so does predict --features - of the same rows piped to its standard
+// input, which it read whole. So
 // too when a bad last line fails it: the reader's error is the one
 // reading the file whole gives, which is not read again.
 func TestPredictHoldsABlock(t *testing.T) {
@@ -265,13 +283,32 @@ func TestPredictHoldsABlock(t *testing.T) {
 	out := filepath.Join(dir, "scores.txt")
 	matrix := uint64(rows * cols * 8)
 	grew, base, peak := peakGrowth(t, map[string]string{features: small}, "predict", model, "--features", features, "--out", out)
-	if text, err := os.ReadFile(out); err != nil || bytes.Count(text, []byte("\n")) != rows {
-		t.Fatalf("%d lines of scores (%v), want %d", bytes.Count(text, []byte("\n")), err, rows)
+	scores, err := os.ReadFile(out)
+	if err != nil || bytes.Count(scores, []byte("\n")) != rows {
+		t.Fatalf("%d lines of scores (%v), want %d", bytes.Count(scores, []byte("\n")), err, rows)
 	}
 	if grew > matrix/2 {
 		t.Errorf("predict's peak resident memory grew by %d bytes (%d on 40 rows, %d on %d) while it read a %d-byte matrix, want at most half of it", grew, base, peak, rows, matrix)
 	} else {
 		t.Logf("peak resident memory %d bytes on 40 rows, %d on %d: grew by %d for a %d-byte matrix", base, peak, rows, grew, matrix)
+	}
+	// The same rows piped to the standard input (--features -): read in
+	// blocks too, the same scores; it was read whole.
+	stdinRun := func(in string) uint64 {
+		rss, code, output := peakRSSIn(t, in, "predict", model, "--features", "-", "--out", out)
+		if code != 0 {
+			t.Fatalf("predict --features - < %s: exit %d: %s", in, code, output)
+		}
+		return rss
+	}
+	base, peak = stdinRun(small), stdinRun(features)
+	if got, err := os.ReadFile(out); err != nil || !bytes.Equal(got, scores) {
+		t.Fatalf("from the standard input: %d lines of scores (%v), not the file's", bytes.Count(got, []byte("\n")), err)
+	}
+	if grew := peak - min(peak, base); grew > matrix/2 {
+		t.Errorf("from the standard input: predict's peak resident memory grew by %d bytes (%d on 40 rows, %d on %d) while it read a %d-byte matrix, want at most half of it", grew, base, peak, rows, matrix)
+	} else {
+		t.Logf("from the standard input: peak resident memory %d bytes on 40 rows, %d on %d: grew by %d for a %d-byte matrix", base, peak, rows, grew, matrix)
 	}
 	if err := os.Remove(out); err != nil {
 		t.Fatal(err)

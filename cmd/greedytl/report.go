@@ -101,7 +101,7 @@ and expected.`,
   greedytl report runs/shard-* --out runs/report
   greedytl report runs/coil100 runs/coil100-new-method --out runs/report
   greedytl report runs/merged.jsonl --json | jq '.[] | select(.method == "greedytl")'`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argCount(1, -1, "the run directories or result files to report on"),
 		RunE: func(c *cobra.Command, args []string) error { return runReport(c, s, o, args) },
 	}
 	fl := c.Flags()

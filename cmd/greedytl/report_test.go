@@ -194,7 +194,7 @@ func TestReportBadInput(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{"no run", []string{"report"}, exitInput, "requires at least 1 arg"},
+		{"no run", []string{"report"}, exitInput, "greedytl report takes one or more arguments, the run directories or result files to report on, and was given none"},
 		{"missing run", []string{"report", filepath.Join(run, "nope")}, exitInput, "no such file"},
 		{"not a run", []string{"report", t.TempDir()}, exitInput, "not a run directory"},
 		{"malformed results", []string{"report", bad}, exitInput, "results.jsonl:1:"},

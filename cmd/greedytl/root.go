@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -595,11 +596,56 @@ func wrapArgs(v cobra.PositionalArgs) cobra.PositionalArgs {
 // "greedytl fit takes no argument, and was given "extra"". cobra.NoArgs
 // called a leaf command's stray argument an unknown command of it
 // (`unknown command "extra" for "greedytl fit"`), where the commands
-// that take arguments say how many they accept; a command with
-// subcommands (completion) still calls its argument an unknown command.
+// that take arguments say what they take (argCount). Only leaf commands
+// get it (wrapArgs): cobra's completion command, the one with
+// subcommands, keeps cobra.NoArgs, which calls its argument an unknown
+// command (a shell it does not know).
 func noArgs(c *cobra.Command, args []string) error {
-	if len(args) == 0 || c.HasSubCommands() {
-		return cobra.NoArgs(c, args)
+	if len(args) == 0 {
+		return nil
 	}
 	return fmt.Errorf("%s takes no argument, and was given %s", c.CommandPath(), strings.Join(quoteAll(args), ", "))
+}
+
+// argCount returns the validator of a command that takes from least to
+// most arguments (most < 0: any number from least), which what names
+// ("the model file"): a count outside says, as noArgs does, what the
+// command takes and what it was given, naming every argument — "greedytl
+// inspect takes one argument, the model file, and was given 2: "a", "b"" —
+// where cobra's said "accepts 1 arg(s), received 2".
+func argCount(least, most int, what string) cobra.PositionalArgs {
+	return func(c *cobra.Command, args []string) error {
+		n := len(args)
+		if n >= least && (most < 0 || n <= most) {
+			return nil
+		}
+		var takes string
+		switch {
+		case least == most:
+			takes = countWord(least)
+		case most < 0:
+			takes = countWord(least) + " or more"
+		case least == 0:
+			takes = "at most " + countWord(most)
+		default:
+			takes = fmt.Sprintf("from %s to %s", countWord(least), countWord(most))
+		}
+		noun := "arguments"
+		if takes == "one" || takes == "at most one" {
+			noun = "argument"
+		}
+		given := "none"
+		if n > 0 {
+			given = fmt.Sprintf("%d: %s", n, strings.Join(quoteAll(args), ", "))
+		}
+		return fmt.Errorf("%s takes %s %s, %s, and was given %s", c.CommandPath(), takes, noun, what, given)
+	}
+}
+
+// countWord spells a small count of arguments as a word ("one", "two").
+func countWord(n int) string {
+	if n >= 0 && n < 4 {
+		return [...]string{"no", "one", "two", "three"}[n]
+	}
+	return strconv.Itoa(n)
 }

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
@@ -96,15 +95,11 @@ func runSynth(ctx context.Context, s *streams, o *synthOptions) error {
 	for _, l := range synth.Leftovers(o.out) {
 		s.note("%s is the temporary folder of a synth at work or killed outright (SIGKILL): remove it if no synth is writing into %s", l, o.out)
 	}
-	var bar *progressbar.ProgressBar
-	if !o.quiet {
-		cfg.Progress = progressOf(s, &bar, "writing features")
-	}
+	var finish func()
+	cfg.Progress, finish = phaseProgress(s, o.quiet, "writing features")
 	start := time.Now()
 	err := synth.Write(ctx, o.out, cfg)
-	if bar != nil {
-		_ = bar.Finish()
-	}
+	finish()
 	switch {
 	case errors.Is(err, fs.ErrExist), errors.Is(err, synth.ErrNoSpace):
 		return badInput(err)

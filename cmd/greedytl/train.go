@@ -312,7 +312,7 @@ zeros, and as much memory to train): re-index the features, or give
 		Example: `  greedytl train -s 1 -c 1 -B 1 heart_scale            # writes heart_scale.model
   greedytl train -v 5 heart_scale                        # prints the 5-fold CV accuracy
   greedytl train -C -s 2 --data train.svm.gz --out m.model`,
-		Args: cobra.MaximumNArgs(2),
+		Args: argCount(0, 2, "the training file and the model file to write (or give them as --data and --out)"),
 		RunE: func(c *cobra.Command, args []string) error { return runTrain(c, s, o, args) },
 	}
 	fl := c.Flags()

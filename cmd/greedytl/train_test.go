@@ -457,7 +457,7 @@ func TestTrainBadInput(t *testing.T) {
 		{"data twice", []string{"train", "--data", heartScale, heartScale}, "once"},
 		{"stdin without out", []string{"train", "-"}, "--out"},
 		{"empty stdin", []string{"train", "-", "x.model"}, "<stdin>: no rows"},
-		{"too many args", []string{"train", "a", "b", "c"}, "accepts at most 2 arg"},
+		{"too many args", []string{"train", "a", "b", "c"}, `greedytl train takes at most two arguments, the training file and the model file to write (or give them as --data and --out), and was given 3: "a", "b", "c"`},
 		// Flags the run did not use were dropped without a word.
 		{"cost with -C", []string{"train", "-C", "-c", "5", heartScale}, "-c 5 with -C: -C chooses C itself"},
 		{"l1-ratio without elastic-net", []string{"train", "-s", "6", "--l1-ratio", "0.3", heartScale}, "--l1-ratio applies to -s 100 (elastic-net), not -s 6"},

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
 	"github.com/greedytl/greedytl/experiment"
@@ -131,15 +130,11 @@ func runTrainSources(c *cobra.Command, s *streams, o *trainSourcesOptions) error
 	}
 
 	opts := source.RunOptions{Workers: o.workers, Shard: sh}
-	var bar *progressbar.ProgressBar
-	if !o.quiet {
-		opts.Progress = progressOf(s, &bar, "training sources")
-	}
+	var finish func()
+	opts.Progress, finish = phaseProgress(s, o.quiet, "training sources")
 	start := time.Now()
 	res, err := source.TrainAll(c.Context(), f, neg, o.out, cfg, opts)
-	if bar != nil {
-		_ = bar.Finish()
-	}
+	finish()
 	switch {
 	case errors.Is(err, context.Canceled):
 		return fmt.Errorf("interrupted; the finished sources are kept in %s: run the same command again to resume (%w)", o.out, err)
