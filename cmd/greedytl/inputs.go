@@ -1098,8 +1098,8 @@ func blankNote(path string) string {
 // input, stdinRange) that
 // --features-header auto read as pandas' column names 0, 1, …, n−1 and
 // dropped (dataset.RangeHeaderLine), and those names as the note writes
-// them ("0,1,2", "0,1,2,…,783"); 0 and "" when none was (nor can be
-// known: standard input).
+// them ("0,1,2", "0,1,2,…,783"); 0 and "" when none was (or, on standard
+// input, when none was within its first stdinHead bytes).
 func (f *dataFlags) rangeHeader(path string) (int, string) {
 	line, n := f.stdinRange[0], f.stdinRange[1]
 	if path != stdinName {
