@@ -14,6 +14,23 @@
 	VFMADD231PD Y10, X, Y6 \
 	VFMADD231PD Y11, X, Y7
 
+// AXPY16 adds to y's sixteen float64 values from column SI on (DI) the
+// rows R8–R11 times Y0–Y3 (ROW, in that order), each element's operations
+// in one sequence: the step of axpy4F32's and axpyRowsF32's 16-column loops.
+#define AXPY16 \
+	VMOVUPD (DI)(SI*8), Y4 \
+	VMOVUPD 32(DI)(SI*8), Y5 \
+	VMOVUPD 64(DI)(SI*8), Y6 \
+	VMOVUPD 96(DI)(SI*8), Y7 \
+	ROW(R8, Y0) \
+	ROW(R9, Y1) \
+	ROW(R10, Y2) \
+	ROW(R11, Y3) \
+	VMOVUPD Y4, (DI)(SI*8) \
+	VMOVUPD Y5, 32(DI)(SI*8) \
+	VMOVUPD Y6, 64(DI)(SI*8) \
+	VMOVUPD Y7, 96(DI)(SI*8)
+
 // func axpy4F32(n int, a0, a1, a2, a3 *float32, x *[4]float64, y *float64)
 //
 // y[i] = fma(x3, a3[i], fma(x2, a2[i], fma(x1, a1[i], fma(x0, a0[i], y[i]))))
@@ -36,18 +53,7 @@ TEXT ·axpy4F32(SB), NOSPLIT, $0-56
 loop16:
 	CMPQ SI, CX
 	JGE  done
-	VMOVUPD (DI)(SI*8), Y4
-	VMOVUPD 32(DI)(SI*8), Y5
-	VMOVUPD 64(DI)(SI*8), Y6
-	VMOVUPD 96(DI)(SI*8), Y7
-	ROW(R8, Y0)
-	ROW(R9, Y1)
-	ROW(R10, Y2)
-	ROW(R11, Y3)
-	VMOVUPD Y4, (DI)(SI*8)
-	VMOVUPD Y5, 32(DI)(SI*8)
-	VMOVUPD Y6, 64(DI)(SI*8)
-	VMOVUPD Y7, 96(DI)(SI*8)
+	AXPY16
 	ADDQ $16, SI
 	JMP  loop16
 
@@ -101,18 +107,7 @@ r16:
 	PREFETCHT0 (R15)(DX*4)
 	LEAQ (R11)(SI*4), R15
 	PREFETCHT0 (R15)(DX*4)
-	VMOVUPD (DI)(SI*8), Y4
-	VMOVUPD 32(DI)(SI*8), Y5
-	VMOVUPD 64(DI)(SI*8), Y6
-	VMOVUPD 96(DI)(SI*8), Y7
-	ROW(R8, Y0)
-	ROW(R9, Y1)
-	ROW(R10, Y2)
-	ROW(R11, Y3)
-	VMOVUPD Y4, (DI)(SI*8)
-	VMOVUPD Y5, 32(DI)(SI*8)
-	VMOVUPD Y6, 64(DI)(SI*8)
-	VMOVUPD Y7, 96(DI)(SI*8)
+	AXPY16
 	ADDQ $16, SI
 	JMP  r16
 
