@@ -217,8 +217,9 @@ func (s *Set) Subset(idx []int) *Set {
 //
 // It returns an error naming the source when X has fewer columns than a
 // source's model has features, when X is nil or has no rows, when s was not
-// built by NewSet, ReadModelFiles or LoadDir, and when a score is not finite
-// (X held NaN or infinite values, or the product overflowed).
+// built by NewSet, ReadModelFiles or LoadDir, and a *ScoreError when a
+// score is not finite (X held NaN or infinite values, or the product
+// overflowed).
 func (s *Set) Scores(X mat.Matrix) (*mat.Dense, error) {
 	if err := s.built(); err != nil {
 		return nil, err
@@ -291,8 +292,8 @@ func (s *Set) addRow(row []float64, k int, v float64) {
 // fewer columns than the models have features (an svmlight file only
 // bounds its column count by the largest index present): absent features
 // are zero. It returns an error when X is nil, malformed or has no rows,
-// when s was not built by NewSet, ReadModelFiles or LoadDir, and when a
-// score is not finite.
+// when s was not built by NewSet, ReadModelFiles or LoadDir, and a
+// *ScoreError when a score is not finite.
 func (s *Set) ScoresCSR(X *sparse.CSR) (*mat.Dense, error) {
 	if err := s.built(); err != nil {
 		return nil, err
@@ -326,8 +327,8 @@ func (s *Set) ScoresCSR(X *sparse.CSR) (*mat.Dense, error) {
 	return h, nil
 }
 
-// checkFinite returns an error naming the first non-finite score of h,
-// the scores of the rows of X: the value of X that is not finite (among
+// checkFinite returns a *ScoreError naming the first non-finite score of
+// h, the scores of the rows of X: the value of X that is not finite (among
 // the source's features), or, when all are, that the score overflowed
 // float64, naming its row as greedytl.ScoreOverflowError does (it said
 // "non-finite input?" of finite inputs too large for the weights).
@@ -338,10 +339,10 @@ func (s *Set) checkFinite(h *mat.Dense, X mat.Matrix) error {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				for k := range s.models[j].NrFeature {
 					if x := X.At(i, k); math.IsNaN(x) || math.IsInf(x, 0) {
-						return fmt.Errorf("source %q: score of example %d is %v: X row %d column %d is %v", s.names[j], i, v, i, k, x)
+						return &ScoreError{Source: s.names[j], Row: i, Score: v, Column: k, Value: x}
 					}
 				}
-				return fmt.Errorf("source %q: the score of row %d (from 0) overflows float64 (%v): its values are finite but too large for the model's weights", s.names[j], i, v)
+				return &ScoreError{Source: s.names[j], Row: i, Score: v, Overflow: true}
 			}
 		}
 	}

@@ -184,7 +184,9 @@ var errSecondInput = errors.New("the source scores do not follow the features ro
 
 // sourcesError is errSecondInput of the sources of --sources, which
 // failed on the block of --features from row lo (counted from 0): err is
-// their error on the block, whose examples it counts from the block's first.
+// their error on the block, a score's row (a *source.ScoreError's) counted
+// in the input, as reading it whole counts it (sourceScores); an error that
+// names no such row is the block's.
 type sourcesError struct {
 	err error
 	lo  int
@@ -212,10 +214,10 @@ func (f *dataFlags) scanSample(s *streams, names *sampleNames, block int, fn fun
 		// Each block's source scores computed from it: its rows' scores
 		// are the whole product's (source.Set.Scores). An error of the
 		// sources (their directory, X's columns, a score that is not
-		// finite, its row the block's) has the caller read the sample
-		// whole, which gives the error loadData gives.
+		// finite, its row counted in the input) has the caller read the
+		// sample whole, which gives the error loadData gives.
 		err := f.scanMatrixRows(s, f.features, &names.features, block, func(X *mat.Dense) error {
-			H, err := f.sourceScores(X)
+			H, err := f.sourceScores(X, m)
 			if err != nil {
 				return &sourcesError{err, m}
 			}
@@ -674,7 +676,7 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names sampleNames, err er
 		}
 	}
 	if srcDir != "" {
-		if H, err = f.sourceScores(X); err != nil {
+		if H, err = f.sourceScores(X, 0); err != nil {
 			return nil, nil, names, err
 		}
 	}
@@ -709,8 +711,10 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names sampleNames, err er
 // sourceScores returns the scores of the --sources directory's sources on
 // the rows of X, read from --features (all of them, or a block of them:
 // each row's scores are its own, summed in an order no other row and no
-// BLAS changes: source.Set.Scores), its errors input errors.
-func (f *dataFlags) sourceScores(X *mat.Dense) (*mat.Dense, error) {
+// BLAS changes: source.Set.Scores), its errors input errors. lo is X's
+// first row in --features (counted from 0; 0 for all of them): a score
+// that is not finite (a *source.ScoreError) names its row in --features.
+func (f *dataFlags) sourceScores(X *mat.Dense, lo int) (*mat.Dense, error) {
 	ix, set, err := f.sources.load()
 	if err != nil {
 		return nil, err
@@ -724,6 +728,10 @@ func (f *dataFlags) sourceScores(X *mat.Dense) (*mat.Dense, error) {
 	}
 	H, err := set.Scores(X)
 	if err != nil {
+		var score *source.ScoreError
+		if errors.As(err, &score) {
+			score.Row += lo // before the message is made
+		}
 		return nil, badInputf("%s: %w", displayName(f.features), err)
 	}
 	return H, nil

@@ -106,7 +106,8 @@ matrix product sums a row's terms in one order, whatever rows are beside
 it; the openblas build, whose BLAS may order a product's sums by its
 size, reads them whole). The standard input and pipes are read so too,
 once: a model's error on a block is the block's, its row counted in the
-input, and an error of the sources names the block's first row; beside
+input, and a source's score that is not finite names its row in the
+input, as reading them whole does; beside
 another matrix file (--features - --source-scores H) they are read whole.
 Read whole are the rows of a dictionary model, and of dictionary fitted
 one class against the rest: its codes come from matrix products over all
@@ -487,13 +488,14 @@ func blockRows(err error, lo int) error {
 
 // streamSourcesError returns err, a *sourcesError of --sources on a block
 // of --features read once (standard input, a pipe), which cannot be read
-// whole again for the error the whole gives: the sources' own error, with
-// the first row of the block when it is not the input's first, as the
-// sources count a block's examples from 0.
+// whole again for the error the whole gives: the sources' own error, a
+// score's row counted in the input (sourceScores), as reading the input
+// whole gives it; another error (none names a row today) with the first
+// row of the block when it is not the input's first.
 func (o *predictOptions) streamSourcesError(err error) error {
 	var e *sourcesError
 	errors.As(err, &e)
-	if e.lo == 0 {
+	if e.lo == 0 || errors.As(e.err, new(*source.ScoreError)) {
 		return e.err
 	}
 	return badInputf("%w (the block of rows from row %d of %s, counted from 0: its rows are counted from the block's first)", e.err, e.lo, displayName(o.data.features))
