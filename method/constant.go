@@ -138,16 +138,24 @@ type ClassConstancy struct {
 // error scoring the training rows leaves the score rule out (the
 // classes of no column are returned all the same).
 func ConstantClasses(ctx context.Context, model MultiModel, train Data) (classes []ClassConstancy, ok bool, err error) {
+	classes, ok, _, err = constantClasses(ctx, model, train)
+	return classes, ok, err
+}
+
+// constantClasses is ConstantClasses, also returning the scores of the
+// training rows it computed (Scores of train: a native multi-class model's
+// or an ensemble's once some class keeps a column, rows × classes), or nil.
+func constantClasses(ctx context.Context, model MultiModel, train Data) (classes []ClassConstancy, ok bool, S *mat.Dense, err error) {
 	sel, ok := model.Selected()
 	if !ok {
-		return nil, false, nil
+		return nil, false, nil, nil
 	}
 	train.Y = nil
 	K := len(model.Classes())
 	if o, isOVR := model.(*ovrModel); isOVR {
 		for k, m := range o.models {
 			if err := ctx.Err(); err != nil {
-				return nil, true, err
+				return nil, true, nil, err
 			}
 			if k >= K {
 				break
@@ -166,10 +174,9 @@ func ConstantClasses(ctx context.Context, model MultiModel, train Data) (classes
 				classes = append(classes, ClassConstancy{Class: k, Constancy: c})
 			}
 		}
-		return classes, true, nil
+		return classes, true, nil, nil
 	}
-	var S *mat.Dense // the classes' scores, once some class keeps a column
-	tried := false   // whether they were asked for (once, failed or not)
+	tried := false // whether the scores were asked for (once, failed or not)
 	var col []float64
 	for k := range min(K, len(sel)) {
 		if len(sel[k].Columns) == 0 {
@@ -179,7 +186,7 @@ func ConstantClasses(ctx context.Context, model MultiModel, train Data) (classes
 		if !tried {
 			tried = true
 			if err := ctx.Err(); err != nil {
-				return nil, true, err
+				return nil, true, nil, err
 			}
 			if s, err := model.Scores(train); err == nil {
 				if r, c := s.Dims(); r > 0 && c == K {
@@ -196,7 +203,7 @@ func ConstantClasses(ctx context.Context, model MultiModel, train Data) (classes
 			classes = append(classes, ClassConstancy{Class: k, Constancy: Constancy{Constant: true, Rows: len(col), Spread: spread, Bound: bound}})
 		}
 	}
-	return classes, true, nil
+	return classes, true, S, nil
 }
 
 // WeightsConstant is the constant-model rule as a model's weights alone

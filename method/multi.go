@@ -257,9 +257,46 @@ func argmaxRows(s *mat.Dense, first int) ([]int, error) {
 // nearest-neighbour model, which finds them in one pass over its rows, not
 // Predict's O(m²)) is not asked again; its error is Predict's.
 func OneClass(ctx context.Context, model MultiModel, train Data) (k int, one bool, err error) {
+	return oneClass(ctx, model, train, nil)
+}
+
+// TrainingClasses is fit's two checks of model on train, the rows it was
+// fitted on, with the training rows scored at most once: ConstantClasses
+// (its classes; none when the rule does not apply), and, when that finds
+// no class, OneClass (k and one; 0 and false otherwise). A model whose
+// Predict is the argmax of its Scores (every native multi-class model and
+// ensemble: PredictContext of a model scored in blocks is ArgmaxRows of
+// its Scores, bit for bit) is not asked to predict the rows that
+// ConstantClasses scored: OneClass takes the argmax of those scores. err is
+// ConstantClasses' (ctx's, and OneClass is then not asked) or OneClass'.
+func TrainingClasses(ctx context.Context, model MultiModel, train Data) (constant []ClassConstancy, k int, one bool, err error) {
+	constant, ok, S, err := constantClasses(ctx, model, train)
+	switch {
+	case err != nil:
+		return nil, 0, false, err
+	case ok && len(constant) > 0:
+		return constant, 0, false, nil
+	}
+	k, one, err = oneClass(ctx, model, train, S)
+	return nil, k, one, err
+}
+
+// oneClass is OneClass, given S, model's Scores of train when they are at
+// hand (else nil): a model scored in blocks (blockScorer), whose Predict is
+// their argmax, then predicts the rows as their argmax, without scoring
+// them again, after ctx is checked.
+func oneClass(ctx context.Context, model MultiModel, train Data, S *mat.Dense) (k int, one bool, err error) {
 	var pred []int
 	if tp, ok := model.(trainingPredictor); ok {
 		pred = tp.trainingClasses()
+	}
+	if _, ok := model.(blockScorer); ok && pred == nil && S != nil {
+		if err := ctx.Err(); err != nil {
+			return 0, false, err
+		}
+		if pred, err = argmaxRows(S, 0); err != nil {
+			return 0, false, err
+		}
 	}
 	if pred == nil {
 		if pred, err = PredictContext(ctx, model, train); err != nil {

@@ -26,7 +26,7 @@ func (w *cancelOn) Write(p []byte) (int, error) {
 
 // TestFitWritesTheModelWhenStoppedInTheOneClassCheck: a stop (the context
 // cancelled) after a multi-class fit, as fit checks that the model
-// predicts more than one class for its training rows (warnOneClass, which
+// predicts more than one class for its training rows (warnTrainingClasses, which
 // predicts them under the context), skips the check, not the model: fit
 // writes the finished model and returns no error (execute then exits
 // 128+n "as the work finished"). The context is cancelled by the warning

@@ -123,12 +123,10 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 	}
 	// After the fit: a failed fit says only why.
 	warnSeedUnused(c, s, mm.Name(), method.DrawsAtRandom(mm, cols(X), cols(H)))
-	if !warnConstantClasses(c.Context(), s, model, X, H) {
-		// A stop during the check skips its warning, not the model: the
-		// fit is finished, and is written (exit 128+n as the work finished).
-		if err := warnOneClass(c.Context(), s, model, d, cls); err != nil && c.Context().Err() == nil {
-			return err
-		}
+	// A stop during the checks skips their warnings, not the model: the
+	// fit is finished, and is written (exit 128+n as the work finished).
+	if err := warnTrainingClasses(c.Context(), s, model, X, H, cls); err != nil && c.Context().Err() == nil {
+		return err
 	}
 	warnNotConverged(s, model)
 	warnWideColumns(s, model, names)
@@ -524,10 +522,40 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 	return nil
 }
 
-// warnConstantClasses warns (code "constant-classes") when the constant-
+// warnTrainingClasses gives fit's warnings on model, fitted on X and H
+// (either nil when absent) with the labels cls of several classes, from
+// method.TrainingClasses (which scores the training rows at most once):
+// warnConstantClasses when some classes are constant, else warnOneClass
+// when the model predicts one class for every training row. An error is
+// predict's on the training rows (which the fit has read, so that it is
+// not expected), or ctx's once it is done (a stop during the checks skips
+// their warnings).
+func warnTrainingClasses(ctx context.Context, s *streams, model method.MultiModel, X, H *mat.Dense, cls *dataset.Classes) error {
+	var train method.Data
+	if X != nil {
+		train.X = X
+	}
+	if H != nil {
+		train.H = H
+	}
+	found, k, one, err := method.TrainingClasses(ctx, model, train)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return err
+	case err != nil:
+		return fmt.Errorf("predicting the training rows with the %s model: %w", model.Method(), err)
+	case len(found) > 0:
+		warnConstantClasses(s, model, X, H, found)
+	case one:
+		warnOneClass(s, model, k, cls)
+	}
+	return nil
+}
+
+// warnConstantClasses warns (code "constant-classes") that the constant-
 // model rule (method.ConstantClasses; docs/design.md §9, "Constant
-// models") holds for some classes of model, fitted on X and H (either nil
-// when absent), and reports whether it warned: classes whose models keep
+// models") holds for the classes found of model, fitted on X and H
+// (either nil when absent): classes whose models keep
 // no column of their own, or whose scores on the training examples differ
 // by rounding alone. Such a class's score is one constant, the same for
 // every row, or one plus rounding (or, average-kt's, the average of the
@@ -540,20 +568,8 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 // ties), read from the model's scores of that row: after the one-vs-rest
 // scaling a constant score is its sign, and a class-balanced model's
 // constant, an intercept 0 but for rounding, may be of either sign, so
-// that it need not be the first of them. A stop (ctx done) during the
-// check skips the warning.
-func warnConstantClasses(ctx context.Context, s *streams, model method.MultiModel, X, H *mat.Dense) bool {
-	var train method.Data
-	if X != nil {
-		train.X = X
-	}
-	if H != nil {
-		train.H = H
-	}
-	found, ok, err := method.ConstantClasses(ctx, model, train)
-	if err != nil || !ok || len(found) == 0 {
-		return false
-	}
+// that it need not be the first of them.
+func warnConstantClasses(s *streams, model method.MultiModel, X, H *mat.Dense, found []method.ClassConstancy) {
 	names := model.Classes()
 	var first method.Data
 	if X != nil {
@@ -602,23 +618,14 @@ func warnConstantClasses(ctx context.Context, s *streams, model method.MultiMode
 	s.warn(warning{Code: "constant-classes", Classes: all,
 		Message: fmt.Sprintf("the %s models of %d of the %d classes (%s) %s, so the rows no other class scores higher go to %q%s",
 			model.Method(), len(all), len(names), strings.Join(quoteAll(all), ", "), what, names[takes], tryDefault(model.Method(), method.RecommendedMulti, " a class"))})
-	return true
 }
 
-// warnOneClass warns (code "one-class") when model, fitted on d with the
-// labels cls of several classes, predicts one class for every training
-// row (method.OneClass): a very unbalanced sample (28, 1 and 1 examples)
-// may give the majority class every row, which the fit would otherwise
-// write without a word. An error is predict's on the training rows (which
-// the fit has read, so that it is not expected).
-func warnOneClass(ctx context.Context, s *streams, model method.MultiModel, d method.Data, cls *dataset.Classes) error {
-	k, one, err := method.OneClass(ctx, model, d)
-	if err != nil {
-		return fmt.Errorf("predicting the training rows with the %s model: %w", model.Method(), err)
-	}
-	if !one {
-		return nil
-	}
+// warnOneClass warns (code "one-class") that model, fitted with the
+// labels cls of several classes, predicts class k for every training row
+// (method.OneClass): a very unbalanced sample (28, 1 and 1 examples) may
+// give the majority class every row, which the fit would otherwise write
+// without a word.
+func warnOneClass(s *streams, model method.MultiModel, k int, cls *dataset.Classes) {
 	names := model.Classes()
 	var others []string         // never empty: fit refuses fewer than two classes
 	named := []string{names[k]} // every class the message names, the predicted one first
@@ -631,5 +638,4 @@ func warnOneClass(ctx context.Context, s *streams, model method.MultiModel, d me
 	s.warn(warning{Code: "one-class", Classes: named,
 		Message: fmt.Sprintf("the %s model predicts %q for every one of the %d training examples: it tells none of the other classes' examples (%s) from that class, so it will seldom if ever predict them: they have too few examples, or examples identical to examples of that class (rows labelled with several classes)",
 			model.Method(), names[k], len(cls.Y), strings.Join(others, ", "))})
-	return nil
 }

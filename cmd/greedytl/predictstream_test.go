@@ -153,7 +153,7 @@ func TestPredictScoresStreamedAreScores(t *testing.T) {
 }
 
 // TestFitOneClassCheckStops: fit's check that the model predicts more than
-// one class for its training rows (warnOneClass) returns the context's
+// one class for its training rows (warnTrainingClasses) returns the context's
 // error once it is done, for a model that predicts them (one read from its
 // file). It predicted every row whatever the context.
 func TestFitOneClassCheckStops(t *testing.T) {
@@ -172,8 +172,8 @@ func TestFitOneClassCheckStops(t *testing.T) {
 	cls := &dataset.Classes{Names: []string{"a", "b", "c"}, Y: []int{0, 1, 2}}
 	var out, errOut bytes.Buffer
 	s := &streams{in: strings.NewReader(""), out: &out, err: &errOut}
-	if err := warnOneClass(ctx, s, f.Multi, method.Data{X: X}, cls); !errors.Is(err, context.Canceled) {
-		t.Errorf("warnOneClass with a cancelled context: %v, want context.Canceled", err)
+	if err := warnTrainingClasses(ctx, s, f.Multi, X, nil, cls); !errors.Is(err, context.Canceled) {
+		t.Errorf("warnTrainingClasses with a cancelled context: %v, want context.Canceled", err)
 	}
 }
 
