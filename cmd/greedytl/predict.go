@@ -101,14 +101,13 @@ a temporary file first, as its first row ends with its last column, at
 the end of the stream; gzip-compressed or not) a block of rows
 at a time, both in step, holding a block of them, not the whole matrices,
 for a model that scores each row alone; so are --features with
---sources, each block's source scores computed from its rows (gonum's
-matrix product sums a row's terms in one order, whatever rows are beside
-it; the openblas build, whose BLAS may order a product's sums by its
-size, reads them whole). The standard input and pipes are read so too,
+--sources, each block's source scores computed from its rows (a row's
+source scores sum its terms in one order, whatever rows are beside it
+and whatever the BLAS). The standard input and pipes are read so too,
 once: a model's error on a block is the block's, its row counted in the
 input, and a source's score that is not finite names its row in the
-input, as reading them whole does; beside
-another matrix file (--features - --source-scores H) they are read whole.
+input, as reading them whole does; beside another matrix file
+(--features - --source-scores H) they are read whole.
 Read whole are the rows of a dictionary model, and of dictionary fitted
 one class against the rest: its codes come from matrix products over all
 the rows, whose sums a BLAS may order by the product's size, so that a
