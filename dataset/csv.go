@@ -389,6 +389,10 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader, bl
 				header = headerText
 			}
 			hint := mixedSepHint(line, header, split.sep, cols)
+			if hint == "" && split.sep != ';' && bytes.IndexByte(line, ';') >= 0 {
+				// "1;2,5;3" split at its decimal comma, "3;4;1" below it.
+				hint = " (" + semicolonNote(split.directive) + ")"
+			}
 			if rows == 0 && headerLine > 0 {
 				return errorf(name, lr.line, "expected %d values as in the header on line %d, got %d%s", cols, headerLine, len(fields), hint)
 			}

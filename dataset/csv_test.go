@@ -146,6 +146,11 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"decimal comma", "1,5;2,5\n", "x.csv:1: column 2: cannot parse \"5;2\" as a number" + semicolons},
 		{"semicolons, header", "\"V1\";\"V2\"\n1,5;2\n", "x.csv:2: column 1: cannot parse \"1,5;2\" as a number" + semicolons},
 		{"semicolons, decimal points", "a;b\n1.5;2\n", "x.csv:2: column 1: cannot parse \"1.5;2\" as a number" + semicolons},
+		// A first line split at its decimal comma reads as a header of two
+		// names ("1;2", "5;3"): the row below, of one field, is the error.
+		{"semicolons, a decimal comma in the first row", "1;2,5;3\n3;4;1\n", "x.csv:2: expected 2 values as in the header on line 1, got 1 (" + semicolons[2:] + ")"},
+		{"semicolons, a comma in a name", "a;b,c\n1;2;3\n", "x.csv:2: expected 2 values as in the header on line 1, got 1 (" + semicolons[2:] + ")"},
+		{"semicolons below rows", "1,2\n3,4\n5;6\n", "x.csv:3: expected 2 values, got 1 (" + semicolons[2:] + ")"},
 		// Missing values as R (NA), pandas (<NA>, None) and Excel (#N/A)
 		// write them.
 		{"R's NA", "\"V1\",\"V2\"\n1.5,NA\n", "x.csv:2: column 2: \"NA\"" + missing},
