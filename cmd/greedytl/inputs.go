@@ -1191,8 +1191,8 @@ func headerNote(path string, first []float64) string {
 	}
 	name := displayName(path)
 	drop := fmt.Sprintf("drop the line (tail -n +2 %s > new.csv) or ", name)
-	if path == stdinName || strings.HasSuffix(path, ".gz") {
-		drop = "" // tail -n +2 reads no stream already read, nor gzip
+	if st, err := os.Stat(path); path == stdinName || strings.HasSuffix(path, ".gz") || err != nil || !st.Mode().IsRegular() {
+		drop = "" // tail -n +2 reads no stream already read (standard input, a FIFO: <(…)), nor gzip
 	}
 	return fmt.Sprintf(" (if the first line of %s, %q, is a header of column names, not an example: greedytl reads a header of numbers as data: --features-header yes reads it as a header; or %swrite the file without it (pandas: to_csv(path, index=False, header=False)))", name, strings.Join(vals, ","), drop)
 }
