@@ -33,17 +33,35 @@ func NPYName(path string) bool {
 	return path != "-" && (strings.HasSuffix(path, ".npy") || strings.HasSuffix(path, ".npy.gz"))
 }
 
+// MatrixHeader is what the readers of a matrix (ReadMatrixNames,
+// ScanMatrixRows, DecodeMatrixNames, DecodeMatrixRows) made of the first
+// content line of a text matrix, which they decide as they read it: a
+// command tells the user from it, reading nothing again.
+type MatrixHeader struct {
+	// Names are the names of the matrix's columns in order, when it has
+	// them: those of a text file's header (see DecodeCSV); nil for a file
+	// without a header, for pandas' default names 0, 1, …, n−1, which name
+	// no column, and for a .npy file. Set when the input has been read.
+	Names []string
+	// RangeLine is the line (from 1) that HeaderAuto read as pandas'
+	// column names 0, 1, …, n−1 (isRangeHeaderRow) and dropped, rows
+	// following it, and RangeCols its n: a first row of data that reads
+	// so is lost silently, which a command may tell the user (greedytl's
+	// note). 0, 0 when no line was dropped so. Set when the line is
+	// dropped, before the first block of rows reaches a caller's fn.
+	RangeLine, RangeCols int
+}
+
 // ReadMatrixNames is ReadMatrix that reads the first line of a text file
 // as h says (HeaderAuto: as DecodeCSV does; HeaderYes: a header, always,
 // but a row of decimals is refused (ErrFirstLineData); HeaderNo: a row of data, always; a .npy file has no header line, and
-// is read as it is whatever h) and also sets *names, when names is not
-// nil, to the names of the matrix's columns in order, when it has them:
-// those of a text file's header (see DecodeCSV). It sets nil for a file
-// without a header, for pandas' default names 0, 1, …, n−1, which name no
-// column, and for a .npy file.
-func ReadMatrixNames(path string, h HeaderRule, names *[]string) (*mat.Dense, error) {
-	if names != nil {
-		*names = nil
+// is read as it is whatever h) and also sets *hdr, when hdr is not nil,
+// to what it made of a text file's first line (MatrixHeader: its column
+// names, and the line of pandas' default names it dropped); the zero
+// MatrixHeader for a .npy file. After an error *hdr says nothing.
+func ReadMatrixNames(path string, h HeaderRule, hdr *MatrixHeader) (*mat.Dense, error) {
+	if hdr != nil {
+		*hdr = MatrixHeader{}
 	}
 	if NPYName(path) {
 		return ReadNPYMatrix(path)
@@ -53,7 +71,7 @@ func ReadMatrixNames(path string, h HeaderRule, names *[]string) (*mat.Dense, er
 		return nil, err
 	}
 	defer src.close()
-	return src.matrix(displayName(path), h, names)
+	return src.matrix(displayName(path), h, hdr)
 }
 
 // ScanMatrixRows reads the matrix file path as ReadMatrixNames does (h the
@@ -72,20 +90,21 @@ func ReadMatrixNames(path string, h HeaderRule, names *[]string) (*mat.Dense, er
 // ReadMatrixNames's for it, and what fn made of the blocks is to be
 // dropped. fn's error stops the reading and is returned as it is (a caller
 // that must tell it from the reader's records it).
-// *names (names not nil) is set when the file has been read.
-func ScanMatrixRows(path string, h HeaderRule, names *[]string, block int, fn func(*mat.Dense) error) error {
+// *hdr (hdr not nil) is set as MatrixHeader says: its RangeLine before the
+// first block reaches fn, its Names when the file has been read.
+func ScanMatrixRows(path string, h HeaderRule, hdr *MatrixHeader, block int, fn func(*mat.Dense) error) error {
 	if block < 2 {
 		return fmt.Errorf("dataset: ScanMatrixRows: block %d, want at least 2", block)
 	}
-	if names != nil {
-		*names = nil
+	if hdr != nil {
+		*hdr = MatrixHeader{}
 	}
 	src, err := openPath(path)
 	if err != nil {
 		return err
 	}
 	defer src.close()
-	return src.scanMatrix(displayName(path), NPYName(path), h, names, block, fn)
+	return src.scanMatrix(displayName(path), NPYName(path), h, hdr, block, fn)
 }
 
 // DecodeMatrixRows is ScanMatrixRows of the stream r (standard input),
@@ -94,28 +113,28 @@ func ScanMatrixRows(path string, h HeaderRule, names *[]string, block int, fn fu
 // gzip-compressed), its rows given to fn a block at a time as they come.
 // A .npy array in Fortran order, whose first row comes with its last
 // column, is read whole and given at once, as from a pipe.
-func DecodeMatrixRows(r io.Reader, name string, h HeaderRule, names *[]string, block int, fn func(*mat.Dense) error) error {
+func DecodeMatrixRows(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader, block int, fn func(*mat.Dense) error) error {
 	if block < 2 {
 		return fmt.Errorf("dataset: DecodeMatrixRows: block %d, want at least 2", block)
 	}
-	if names != nil {
-		*names = nil
+	if hdr != nil {
+		*hdr = MatrixHeader{}
 	}
 	br, _, err := maybeGunzip(r, name)
 	if err != nil {
 		return err
 	}
-	return (&source{size: -1, br: br}).scanMatrix(name, false, h, names, block, fn)
+	return (&source{size: -1, br: br}).scanMatrix(name, false, h, hdr, block, fn)
 }
 
 // scanMatrix gives the rows of src's matrix to fn in blocks
 // (ScanMatrixRows), reading it as .npy when npy is set or its content
 // starts with the magic bytes, else as text.
-func (src *source) scanMatrix(name string, npy bool, h HeaderRule, names *[]string, block int, fn func(*mat.Dense) error) error {
+func (src *source) scanMatrix(name string, npy bool, h HeaderRule, hdr *MatrixHeader, block int, fn func(*mat.Dense) error) error {
 	if npy || src.isNPY() {
 		return src.scanNPY(name, block, fn)
 	}
-	return decodeCSVRows(src.br, name, h, names, block, fn)
+	return decodeCSVRows(src.br, name, h, hdr, block, fn)
 }
 
 // DecodeMatrix reads a matrix from r in either of ReadMatrix's formats,
@@ -127,24 +146,24 @@ func DecodeMatrix(r io.Reader, name string) (*mat.Dense, error) {
 }
 
 // DecodeMatrixNames is DecodeMatrix that reads the first line of text as h
-// says and also sets *names (names not nil) to the column names of a text
-// header, as ReadMatrixNames does.
-func DecodeMatrixNames(r io.Reader, name string, h HeaderRule, names *[]string) (*mat.Dense, error) {
-	if names != nil {
-		*names = nil
+// says and also sets *hdr (hdr not nil) to what it made of that line, as
+// ReadMatrixNames does.
+func DecodeMatrixNames(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader) (*mat.Dense, error) {
+	if hdr != nil {
+		*hdr = MatrixHeader{}
 	}
 	br, _, err := maybeGunzip(r, name)
 	if err != nil {
 		return nil, err
 	}
 	src := &source{size: -1, br: br}
-	return src.matrix(name, h, names)
+	return src.matrix(name, h, hdr)
 }
 
 // matrix decodes src as .npy when it starts with the magic bytes, else as
-// delimited text, its first line read as h says, setting *names (not nil)
-// to its header's column names.
-func (src *source) matrix(name string, h HeaderRule, names *[]string) (*mat.Dense, error) {
+// delimited text, its first line read as h says, setting *hdr (not nil)
+// to what it made of that line.
+func (src *source) matrix(name string, h HeaderRule, hdr *MatrixHeader) (*mat.Dense, error) {
 	if src.isNPY() {
 		a, err := src.npy(name)
 		if err != nil {
@@ -152,7 +171,7 @@ func (src *source) matrix(name string, h HeaderRule, names *[]string) (*mat.Dens
 		}
 		return a.matrix(name)
 	}
-	return decodeCSV(src.br, name, h, names)
+	return decodeCSV(src.br, name, h, hdr)
 }
 
 // DecodeCSV reads a matrix of numbers from delimited text; name is used in
@@ -217,12 +236,11 @@ func DecodeCSV(r io.Reader, name string) (*mat.Dense, error) {
 }
 
 // decodeCSV is DecodeCSV without the gzip sniffing, its first line read
-// as h says (ReadMatrixNames). When names is not nil and the input reads,
-// it sets *names to the header's column names (nil without a header, and
-// for a range header, which names no column).
-func decodeCSV(r io.Reader, name string, h HeaderRule, names *[]string) (*mat.Dense, error) {
+// as h says (ReadMatrixNames). When hdr is not nil it sets *hdr to what it
+// made of the first line (MatrixHeader).
+func decodeCSV(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader) (*mat.Dense, error) {
 	var A *mat.Dense
-	if err := decodeCSVRows(r, name, h, names, math.MaxInt, func(b *mat.Dense) error { A = b; return nil }); err != nil {
+	if err := decodeCSVRows(r, name, h, hdr, math.MaxInt, func(b *mat.Dense) error { A = b; return nil }); err != nil {
 		return nil, err
 	}
 	return A, nil
@@ -233,8 +251,9 @@ func decodeCSV(r io.Reader, name string, h HeaderRule, names *[]string) (*mat.De
 // found at the end (a first column counting the rows, a range header above
 // rows of decimals), may follow blocks. It keeps a block of values, and
 // checks the first column as the rows arrive. fn's error stops it and is
-// returned.
-func decodeCSVRows(r io.Reader, name string, h HeaderRule, names *[]string, block int, fn func(*mat.Dense) error) error {
+// returned. When hdr is not nil it sets hdr.RangeLine and RangeCols as it
+// drops a range header (emit), and hdr.Names at the end.
+func decodeCSVRows(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader, block int, fn func(*mat.Dense) error) error {
 	lr := newLineReader(r, name)
 	var (
 		started    bool
@@ -244,6 +263,7 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, names *[]string, bloc
 		// n−1 (n ≥ 3, commas or tabs), kept as a row and dropped at the
 		// end if rows follow.
 		rangeHeader bool
+		rangeLine   int // rangeHeader's line
 		// intRow: the first line is n ≥ 2 integers (0, 1, …, n−1 or any
 		// others) but no rangeHeader: refused above rows all of decimals
 		// (of other integers, when some value below is no integer).
@@ -278,11 +298,14 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, names *[]string, bloc
 	var split fieldSplit // how the lines are split, also for parseValue's messages
 	// emit gives fn the rows read since the last block, but the first line
 	// when it is a range header and rows follow (block ≥ 2: they do when
-	// a block is full).
+	// a block is full), which it records in hdr.
 	emit := func() error {
 		data, n := values.join(), rows-emitted
 		if emitted == 0 && rangeHeader && rows > 1 {
 			data, n = data[cols:], n-1
+			if hdr != nil {
+				hdr.RangeLine, hdr.RangeCols = rangeLine, cols
+			}
 		}
 		values, emitted = chunkedValues{}, rows
 		if n == 0 {
@@ -327,6 +350,7 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, names *[]string, bloc
 			if h == HeaderAuto { // HeaderNo: a row of data, whatever it reads as
 				rangeRow = isRangeHeader(fields)
 				rangeHeader = isRangeHeaderRow(split.sep, fields)
+				rangeLine = lr.line
 				if intRow = !rangeHeader && len(fields) >= 2 && allIntegers(fields) && distinctNames(fields); intRow {
 					for _, f := range fields {
 						firstInts = append(firstInts, string(f))
@@ -365,6 +389,10 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, names *[]string, bloc
 				header = headerText
 			}
 			hint := mixedSepHint(line, header, split.sep, cols)
+			if hint == "" && split.sep != ';' && bytes.IndexByte(line, ';') >= 0 {
+				// "1;2,5;3" split at its decimal comma, "3;4;1" below it.
+				hint = " (" + semicolonNote(split.directive) + ")"
+			}
 			if rows == 0 && headerLine > 0 {
 				return errorf(name, lr.line, "expected %d values as in the header on line %d, got %d%s", cols, headerLine, len(fields), hint)
 			}
@@ -440,8 +468,8 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, names *[]string, bloc
 			return errorf(name, dataLine[0], "column 1, named %q, counts the rows (%d, %d, …, %d): a row index, as pandas writes it (to_csv of a named index, or of reset_index's column) and R's read.csv names row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, name it in the header (or save X with np.save, .npy)", header[0], from, from+1, last)
 		}
 	}
-	if names != nil && !rangeNames {
-		*names = header
+	if hdr != nil && !rangeNames {
+		hdr.Names = header
 	}
 	return emit()
 }

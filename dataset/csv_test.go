@@ -146,6 +146,11 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"decimal comma", "1,5;2,5\n", "x.csv:1: column 2: cannot parse \"5;2\" as a number" + semicolons},
 		{"semicolons, header", "\"V1\";\"V2\"\n1,5;2\n", "x.csv:2: column 1: cannot parse \"1,5;2\" as a number" + semicolons},
 		{"semicolons, decimal points", "a;b\n1.5;2\n", "x.csv:2: column 1: cannot parse \"1.5;2\" as a number" + semicolons},
+		// A first line split at its decimal comma reads as a header of two
+		// names ("1;2", "5;3"): the row below, of one field, is the error.
+		{"semicolons, a decimal comma in the first row", "1;2,5;3\n3;4;1\n", "x.csv:2: expected 2 values as in the header on line 1, got 1 (" + semicolons[2:] + ")"},
+		{"semicolons, a comma in a name", "a;b,c\n1;2;3\n", "x.csv:2: expected 2 values as in the header on line 1, got 1 (" + semicolons[2:] + ")"},
+		{"semicolons below rows", "1,2\n3,4\n5;6\n", "x.csv:3: expected 2 values, got 1 (" + semicolons[2:] + ")"},
 		// Missing values as R (NA), pandas (<NA>, None) and Excel (#N/A)
 		// write them.
 		{"R's NA", "\"V1\",\"V2\"\n1.5,NA\n", "x.csv:2: column 2: \"NA\"" + missing},
@@ -458,8 +463,9 @@ func TestDecodeCSVSepDirective(t *testing.T) {
 		{"an underscore: a header", "sep=_\n1\n", 1, 1, []float64{1}, []string{"sep=_"}},
 		{"a colon: a header", "sep=:\n1\n", 1, 1, []float64{1}, []string{"sep=:"}},
 	} {
-		var names []string
-		m, err := DecodeMatrixNames(strings.NewReader(tc.in), "x.csv", HeaderAuto, &names)
+		var hdr MatrixHeader
+		m, err := DecodeMatrixNames(strings.NewReader(tc.in), "x.csv", HeaderAuto, &hdr)
+		names := hdr.Names
 		if err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
@@ -681,8 +687,9 @@ func TestTabHeaderWithCommas(t *testing.T) {
 		{"a,b\t0\n1.5\t3.0\n2.0\t4.0\n", []string{"a,b", "0"}, 2, 2},
 		{"a,b\t0\n1\t2\n", []string{"a,b", "0"}, 1, 2},
 	} {
-		var names []string
-		m, err := DecodeMatrixNames(strings.NewReader(tc.in), "s.tsv", HeaderAuto, &names)
+		var hdr MatrixHeader
+		m, err := DecodeMatrixNames(strings.NewReader(tc.in), "s.tsv", HeaderAuto, &hdr)
+		names := hdr.Names
 		if err != nil {
 			t.Errorf("%q: %v", tc.in, err)
 			continue
@@ -757,10 +764,11 @@ func TestMixedSeparatorHint(t *testing.T) {
 // name with blanks at its ends reaches a header greedytl writes: class
 // names come from label files, which are trimmed.
 func TestQuotedNameTrimmed(t *testing.T) {
-	var names []string
-	if _, err := DecodeMatrixNames(strings.NewReader("\" a\",\"b \"\n1,2\n3,4\n"), "x.csv", HeaderAuto, &names); err != nil {
+	var hdr MatrixHeader
+	if _, err := DecodeMatrixNames(strings.NewReader("\" a\",\"b \"\n1,2\n3,4\n"), "x.csv", HeaderAuto, &hdr); err != nil {
 		t.Fatal(err)
 	}
+	names := hdr.Names
 	if want := []string{"a", "b"}; !reflect.DeepEqual(names, want) {
 		t.Errorf("names %q, want %q", names, want)
 	}
@@ -841,13 +849,13 @@ func TestScanMatrixRows(t *testing.T) {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		var wantNames []string
-		want, wantErr := ReadMatrixNames(path, HeaderAuto, &wantNames)
+		var wantHdr MatrixHeader
+		want, wantErr := ReadMatrixNames(path, HeaderAuto, &wantHdr)
 		for _, block := range []int{2, 3, 7, 1000} {
 			var got []float64
 			var r, c int
-			var names []string
-			err := ScanMatrixRows(path, HeaderAuto, &names, block, func(b *mat.Dense) error {
+			var hdr MatrixHeader
+			err := ScanMatrixRows(path, HeaderAuto, &hdr, block, func(b *mat.Dense) error {
 				br, bc := b.Dims()
 				if br > block {
 					t.Errorf("%s block %d: a block of %d rows", name, block, br)
@@ -867,8 +875,8 @@ func TestScanMatrixRows(t *testing.T) {
 				continue
 			}
 			wr, wc := want.Dims()
-			if r != wr || c != wc || !slices.Equal(got, want.RawMatrix().Data) || !slices.Equal(names, wantNames) {
-				t.Errorf("%s block %d: %d×%d %v names %q, want %d×%d %v names %q", name, block, r, c, got, names, wr, wc, want.RawMatrix().Data, wantNames)
+			if r != wr || c != wc || !slices.Equal(got, want.RawMatrix().Data) || !reflect.DeepEqual(hdr, wantHdr) {
+				t.Errorf("%s block %d: %d×%d %v header %+v, want %d×%d %v header %+v", name, block, r, c, got, hdr, wr, wc, want.RawMatrix().Data, wantHdr)
 			}
 		}
 	}
@@ -1004,11 +1012,13 @@ func TestMatrixHeaderRule(t *testing.T) {
 			h HeaderRule
 			w want
 		}{{HeaderAuto, tc.auto}, {HeaderYes, tc.yes}, {HeaderNo, tc.no}} {
-			names := []string{"stale"}
-			A, err := ReadMatrixNames(path, c.h, &names)
+			hdr := MatrixHeader{Names: []string{"stale"}}
+			A, err := ReadMatrixNames(path, c.h, &hdr)
+			names := hdr.Names
 			var scanned int
-			var scanNames []string
-			serr := ScanMatrixRows(path, c.h, &scanNames, 2, func(b *mat.Dense) error { scanned += b.RawMatrix().Rows; return nil })
+			var scanHdr MatrixHeader
+			serr := ScanMatrixRows(path, c.h, &scanHdr, 2, func(b *mat.Dense) error { scanned += b.RawMatrix().Rows; return nil })
+			scanNames := scanHdr.Names
 			switch {
 			case c.w.ambiguous || c.w.err != "":
 				if err == nil || errors.Is(err, ErrFirstLineAmbiguous) != c.w.ambiguous || c.w.err != "" && !strings.HasPrefix(err.Error(), path+c.w.err) {

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -63,13 +64,13 @@ func TestDecodeMatrixRows(t *testing.T) {
 		{"vector npy", npyFile(1, dict("<f8", false, fmt.Sprintf("(%d,)", r*c)), encode(le, f64)), false},
 	}
 	for _, s := range streams {
-		var wantNames []string
-		want, wantErr := DecodeMatrixNames(bytes.NewReader(s.b), "<stdin>", HeaderAuto, &wantNames)
+		var wantHdr MatrixHeader
+		want, wantErr := DecodeMatrixNames(bytes.NewReader(s.b), "<stdin>", HeaderAuto, &wantHdr)
 		for _, block := range []int{2, 7, 1000} {
 			var got []float64
-			var names []string
+			var hdr MatrixHeader
 			rows, calls := 0, 0
-			err := DecodeMatrixRows(bytes.NewReader(s.b), "<stdin>", HeaderAuto, &names, block, func(b *mat.Dense) error {
+			err := DecodeMatrixRows(bytes.NewReader(s.b), "<stdin>", HeaderAuto, &hdr, block, func(b *mat.Dense) error {
 				br, _ := b.Dims()
 				calls++
 				rows += br
@@ -86,8 +87,8 @@ func TestDecodeMatrixRows(t *testing.T) {
 				continue
 			}
 			wr, _ := want.Dims()
-			if err != nil || rows != wr || !slices.Equal(got, want.RawMatrix().Data) || !slices.Equal(names, wantNames) {
-				t.Errorf("%s block %d: %d rows %v names %q, %v; want %d rows %v names %q", s.name, block, rows, got, names, err, wr, want.RawMatrix().Data, wantNames)
+			if err != nil || rows != wr || !slices.Equal(got, want.RawMatrix().Data) || !reflect.DeepEqual(hdr, wantHdr) {
+				t.Errorf("%s block %d: %d rows %v header %+v, %v; want %d rows %v header %+v", s.name, block, rows, got, hdr, err, wr, want.RawMatrix().Data, wantHdr)
 			}
 			wantCalls := 1
 			if s.blocked {

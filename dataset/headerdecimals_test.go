@@ -45,10 +45,11 @@ func TestHeaderYesRefusesDecimals(t *testing.T) {
 		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		var names, scanNames []string
-		A, err := ReadMatrixNames(path, tc.h, &names)
+		var hdr, scanHdr MatrixHeader
+		A, err := ReadMatrixNames(path, tc.h, &hdr)
 		scanned := 0
-		serr := ScanMatrixRows(path, tc.h, &scanNames, 2, func(b *mat.Dense) error { scanned += b.RawMatrix().Rows; return nil })
+		serr := ScanMatrixRows(path, tc.h, &scanHdr, 2, func(b *mat.Dense) error { scanned += b.RawMatrix().Rows; return nil })
+		names, scanNames := hdr.Names, scanHdr.Names
 		if tc.err != "" {
 			if err == nil || !strings.HasPrefix(err.Error(), path+tc.err) || errors.Is(err, ErrFirstLineData) != (tc.err == ":1: "+data) {
 				t.Errorf("%q, %v: %v; want %q", tc.text, tc.h, err, path+tc.err)

@@ -765,7 +765,7 @@ func parseValue(b []byte, col int, split fieldSplit) (float64, error) {
 			return 0, fmt.Errorf("column %d: %s is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's X, y = load_svmlight_file(path, %s; n_features keeps trailing columns of zeros; then np.save(out, X.toarray()))", col, quoteField(b), how)
 		}
 		if bytes.IndexByte(b, ';') >= 0 {
-			return 0, fmt.Errorf("column %d: cannot parse %s as a number: fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: %s, then to_csv(path, index=False))", col, quoteField(b), pandasDecimalComma(';', split.directive))
+			return 0, fmt.Errorf("column %d: cannot parse %s as a number: %s", col, quoteField(b), semicolonNote(split.directive))
 		}
 		if blank, ok := splitDecimalCommas(b, col, split); ok {
 			// "1,5\t2,25" split at its commas: "1", "5\t2", "25".
@@ -837,6 +837,13 @@ func digitsOnly(b []byte) bool {
 		}
 	}
 	return len(b) > 0
+}
+
+// semicolonNote is the note of a line holding ';', which no reader
+// splits fields at but after Excel's directive "sep=;" (directive: the
+// input's first line was a directive naming another separator).
+func semicolonNote(directive bool) string {
+	return fmt.Sprintf("fields separated by ';', as Excel and R's write.csv2 write CSV where the decimal separator is a comma, are not read: separate them by commas or tabs, with '.' decimal points (pandas: %s, then to_csv(path, index=False))", pandasDecimalComma(';', directive))
 }
 
 // pandasDecimalComma spells the pandas call that reads a file whose

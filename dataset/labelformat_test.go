@@ -372,8 +372,9 @@ func TestFormatHeaderCell(t *testing.T) {
 		t.Errorf("cells %q, want %q", cells, want)
 	}
 	row := strings.Repeat("1\t", len(names)-1) + "1\n"
-	var got []string
-	if _, err := DecodeMatrixNames(strings.NewReader(strings.Join(cells, "\t")+"\n"+row), "s.tsv", HeaderAuto, &got); err != nil || !reflect.DeepEqual(got, names) {
+	var hdr MatrixHeader
+	_, err := DecodeMatrixNames(strings.NewReader(strings.Join(cells, "\t")+"\n"+row), "s.tsv", HeaderAuto, &hdr)
+	if got := hdr.Names; err != nil || !reflect.DeepEqual(got, names) {
 		t.Errorf("header %q read back as %q, %v", cells, got, err)
 	}
 	if got := FormatHeaderCell("a,b", ','); got != `"a,b"` {
@@ -410,15 +411,17 @@ func TestHeaderCellsRoundTrip(t *testing.T) {
 			cells[i] = FormatHeaderCell(n, '\t')
 		}
 		row := strings.Repeat("1\t", len(names)-1) + "1\n"
-		var got []string
-		if _, err := DecodeMatrixNames(strings.NewReader(strings.Join(cells, "\t")+"\n"+row+row), "s.tsv", HeaderAuto, &got); err != nil || !reflect.DeepEqual(got, names) {
+		var hdr MatrixHeader
+		_, err := DecodeMatrixNames(strings.NewReader(strings.Join(cells, "\t")+"\n"+row+row), "s.tsv", HeaderAuto, &hdr)
+		if got := hdr.Names; err != nil || !reflect.DeepEqual(got, names) {
 			t.Errorf("names %q as header %q read back as %q, %v", names, cells, got, err)
 		}
 	}
 	// A tab no class name holds (CheckLabel): a model's from before the
 	// rule is written escaped, as ShowName shows it, in its one cell.
-	var got []string
-	if _, err := DecodeMatrixNames(strings.NewReader(FormatHeaderCell("a\tb", '\t')+"\t"+FormatHeaderCell("c,d", '\t')+"\n1\t2\n"), "s.tsv", HeaderAuto, &got); err != nil || len(got) != 2 {
+	var hdr MatrixHeader
+	_, err := DecodeMatrixNames(strings.NewReader(FormatHeaderCell("a\tb", '\t')+"\t"+FormatHeaderCell("c,d", '\t')+"\n1\t2\n"), "s.tsv", HeaderAuto, &hdr)
+	if got := hdr.Names; err != nil || len(got) != 2 {
 		t.Errorf("a name holding a tab: %q, %v", got, err)
 	}
 }

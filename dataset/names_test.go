@@ -30,11 +30,12 @@ func TestMatrixNames(t *testing.T) {
 		{"range header", "0,1,2\n1,2,3\n4,5,6\n", nil},
 	}
 	for _, tc := range tests {
-		names := []string{"stale"}
-		X, err := DecodeMatrixNames(strings.NewReader(tc.in), "x.csv", HeaderAuto, &names)
+		hdr := MatrixHeader{Names: []string{"stale"}}
+		X, err := DecodeMatrixNames(strings.NewReader(tc.in), "x.csv", HeaderAuto, &hdr)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
+		names := hdr.Names
 		if !slices.Equal(names, tc.want) || (names == nil) != (tc.want == nil) {
 			t.Errorf("%s: names %q, want %q", tc.name, names, tc.want)
 		}
@@ -62,10 +63,11 @@ func TestMatrixNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	for f, want := range map[string][]string{"h.csv": {"p", "q"}, "h.csv.gz": {"p", "q"}, "n.csv": nil, "x.npy": nil} {
-		names := []string{"stale"}
-		if _, err := ReadMatrixNames(filepath.Join(dir, f), HeaderAuto, &names); err != nil {
+		hdr := MatrixHeader{Names: []string{"stale"}}
+		if _, err := ReadMatrixNames(filepath.Join(dir, f), HeaderAuto, &hdr); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
+		names := hdr.Names
 		if !slices.Equal(names, want) || (names == nil) != (want == nil) {
 			t.Errorf("%s: names %q, want %q", f, names, want)
 		}

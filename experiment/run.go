@@ -754,6 +754,12 @@ func (r *runner) load(jobs []job, logf func(string, ...any)) error {
 		}
 		h, err := r.set.Scores(chunk)
 		if err != nil {
+			// A score's row counts the chunk's gathered rows: name the
+			// data set's row, as scoring it whole would.
+			var se *source.ScoreError
+			if errors.As(err, &se) {
+				se.Row = rows[lo+se.Row]
+			}
 			return inputError{err}
 		}
 		r.h.Slice(lo, lo+n, 0, r.set.Len()).(*mat.Dense).Copy(h)

@@ -40,7 +40,11 @@ type dataFlags struct {
 	*labelSettings              // --labels-header and --positive (shared by every sample of a command)
 	*matrixSettings             // --features-header (shared by every sample of a command)
 	stdinText       bool        // the matrix read from standard input was plain text (readMatrix), whose first line hintsHeader may name
-	stdinRange      [2]int      // dataset.RangeHeaderLineOf of standard input's text (readMatrix): its line and columns
+	// ranges: the line of each text matrix file read (readMatrix,
+	// scanMatrixRows) that --features-header auto read as pandas' column
+	// names and dropped, and their number, as its reader told it
+	// (dataset.MatrixHeader); none: 0, 0.
+	ranges map[string][2]int
 }
 
 // matrixSettings is --features-header, the rule of the first line of
@@ -117,44 +121,55 @@ func (m *matrixSettings) parseHeader() (dataset.HeaderRule, error) {
 // readMatrix reads a matrix file (.npy or text) with --features-header's
 // rule; "-" reads it from the command's standard input. When names is not
 // nil it receives the column names of a text header
-// (dataset.ReadMatrixNames).
+// (dataset.ReadMatrixNames); the line the reader dropped as pandas' column
+// names is recorded (recordHeader).
 func (f *dataFlags) readMatrix(s *streams, path string, names *[]string) (*mat.Dense, error) {
 	h, err := f.matrixHeader()
 	if err != nil {
 		return nil, err
 	}
 	var A *mat.Dense
+	var hdr dataset.MatrixHeader
 	if r, ok := s.stdin(path); ok {
-		A, err = dataset.DecodeMatrixNames(f.stdinReader(r, path), displayName(path), h, names)
+		A, err = dataset.DecodeMatrixNames(f.stdinReader(r), displayName(path), h, &hdr)
 	} else {
-		A, err = dataset.ReadMatrixNames(path, h, names)
+		A, err = dataset.ReadMatrixNames(path, h, &hdr)
 	}
+	f.recordHeader(path, hdr, names)
 	return A, badInput(headerFlagNote(err))
 }
 
-// stdinHead is how much of a text matrix on standard input stdinReader
-// looks at before it is read, for its first two lines (noteRangeHeaders).
-const stdinHead = 1 << 20
+// recordHeader records hdr, what the reader of the matrix file path made of
+// its first line: the line it dropped as pandas' column names (ranges,
+// which rangeHeader gives), and its column names in *names (names not
+// nil).
+func (f *dataFlags) recordHeader(path string, hdr dataset.MatrixHeader, names *[]string) {
+	if names != nil {
+		*names = hdr.Names
+	}
+	if hdr.RangeLine == 0 {
+		delete(f.ranges, path)
+		return
+	}
+	if f.ranges == nil {
+		f.ranges = map[string][2]int{}
+	}
+	f.ranges[path] = [2]int{hdr.RangeLine, hdr.RangeCols}
+}
 
-// stdinReader returns a buffered reader over r, the standard input named
-// path, and records whether it holds plain text (stdinText), told by its
-// first bytes, and, for text, whether --features-header auto would read its
-// first line as pandas' column names (stdinRange, from its first stdinHead
-// bytes).
-func (f *dataFlags) stdinReader(r io.Reader, path string) *bufio.Reader {
-	br := bufio.NewReaderSize(r, stdinHead)
+// stdinReader returns a buffered reader over r, the standard input, and
+// records whether it holds plain text (stdinText), told by its first bytes.
+func (f *dataFlags) stdinReader(r io.Reader) *bufio.Reader {
+	br := bufio.NewReader(r)
 	magic, _ := br.Peek(6)
 	f.stdinText = dataset.PlainText(magic)
-	if f.stdinText {
-		head, _ := br.Peek(stdinHead) // what there is, up to stdinHead
-		f.stdinRange[0], f.stdinRange[1] = dataset.RangeHeaderLineOf(head, displayName(path))
-	}
 	return br
 }
 
 // scanMatrixRows is dataset.ScanMatrixRows of the matrix file path with
 // --features-header's rule (standard input's, "-", dataset.DecodeMatrixRows),
-// its errors input errors (but fn's, returned as they are).
+// its errors input errors (but fn's, returned as they are), the line the
+// reader dropped as pandas' column names recorded (recordHeader).
 func (f *dataFlags) scanMatrixRows(s *streams, path string, names *[]string, block int, fn func(*mat.Dense) error) error {
 	h, err := f.matrixHeader()
 	if err != nil {
@@ -165,11 +180,13 @@ func (f *dataFlags) scanMatrixRows(s *streams, path string, names *[]string, blo
 		fnErr = fn(A)
 		return fnErr
 	}
+	var hdr dataset.MatrixHeader
 	if r, ok := s.stdin(path); ok {
-		err = dataset.DecodeMatrixRows(f.stdinReader(r, path), displayName(path), h, names, block, each)
+		err = dataset.DecodeMatrixRows(f.stdinReader(r), displayName(path), h, &hdr, block, each)
 	} else {
-		err = dataset.ScanMatrixRows(path, h, names, block, each)
+		err = dataset.ScanMatrixRows(path, h, &hdr, block, each)
 	}
+	f.recordHeader(path, hdr, names)
 	if err != nil && err == fnErr {
 		return err
 	}
@@ -692,9 +709,9 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names sampleNames, err er
 			}
 			switch {
 			case note != "":
-			case mh == mx+1 && f.hintsHeader(f.features, X) && f.rangeHint(f.features) != "":
+			case mh == mx+1 && f.rangeHint(f.features) != "":
 				note = f.rangeHint(f.features)
-			case mx == mh+1 && f.hintsHeader(f.scores, H) && f.rangeHint(f.scores) != "":
+			case mx == mh+1 && f.rangeHint(f.scores) != "":
 				note = f.rangeHint(f.scores)
 			case mh == mx+1 && f.hintsHeader(f.scores, H):
 				note = headerNote(f.scores, H.RawRowView(0))
@@ -1103,16 +1120,13 @@ func blankNote(path string) string {
 }
 
 // rangeHeader returns the line of the text matrix file path (or standard
-// input, stdinRange) that
-// --features-header auto read as pandas' column names 0, 1, …, n−1 and
-// dropped (dataset.RangeHeaderLine), and those names as the note writes
-// them ("0,1,2", "0,1,2,…,783"); 0 and "" when none was (or, on standard
-// input, when none was within its first stdinHead bytes).
+// input) that --features-header auto read as pandas' column names 0, 1,
+// …, n−1 and dropped, as its reader told it when it read it (ranges), and
+// those names as the note writes them ("0,1,2", "0,1,2,…,783"); 0 and ""
+// when none was.
 func (f *dataFlags) rangeHeader(path string) (int, string) {
-	line, n := f.stdinRange[0], f.stdinRange[1]
-	if path != stdinName {
-		line, n = dataset.RangeHeaderLine(path)
-	}
+	r := f.ranges[path]
+	line, n := r[0], r[1]
 	if line == 0 {
 		return 0, ""
 	}
@@ -1140,14 +1154,15 @@ func (f *dataFlags) rangeHint(path string) string {
 // noteRangeHeaders prints, once per file, the note that --features-header
 // auto read the first line of the sample's text matrix file (X's or H's,
 // read: not nil) as pandas' column names 0, 1, …, n−1 and dropped it
-// (rangeHeader): a first row of data that reads so would be lost unseen
-// (predict printed one score fewer than the rows).
+// (rangeHeader, as its reader told it): a first row of data that reads so
+// would be lost unseen (predict printed one score fewer than the rows).
 func (f *dataFlags) noteRangeHeaders(s *streams, X, H *mat.Dense) {
 	for _, in := range []struct {
 		path string
 		A    *mat.Dense
 	}{{f.features, X}, {f.scores, H}} {
-		if !f.hintsHeader(in.path, in.A) {
+		line, names := f.rangeHeader(in.path)
+		if in.A == nil || line == 0 {
 			continue
 		}
 		if f.matrixSettings != nil {
@@ -1159,9 +1174,7 @@ func (f *dataFlags) noteRangeHeaders(s *streams, X, H *mat.Dense) {
 			}
 			f.rangeNoted[in.path] = true
 		}
-		if line, names := f.rangeHeader(in.path); line > 0 {
-			s.note("%s: line %d (%s) was read as pandas' column names, not as a row; --features-header no reads it as data", displayName(in.path), line, names)
-		}
+		s.note("%s: line %d (%s) was read as pandas' column names, not as a row; --features-header no reads it as data", displayName(in.path), line, names)
 	}
 }
 
@@ -1178,8 +1191,8 @@ func headerNote(path string, first []float64) string {
 	}
 	name := displayName(path)
 	drop := fmt.Sprintf("drop the line (tail -n +2 %s > new.csv) or ", name)
-	if path == stdinName || strings.HasSuffix(path, ".gz") {
-		drop = "" // tail -n +2 reads no stream already read, nor gzip
+	if st, err := os.Stat(path); path == stdinName || strings.HasSuffix(path, ".gz") || err != nil || !st.Mode().IsRegular() {
+		drop = "" // tail -n +2 reads no stream already read (standard input, a FIFO: <(…)), nor gzip
 	}
 	return fmt.Sprintf(" (if the first line of %s, %q, is a header of column names, not an example: greedytl reads a header of numbers as data: --features-header yes reads it as a header; or %swrite the file without it (pandas: to_csv(path, index=False, header=False)))", name, strings.Join(vals, ","), drop)
 }
