@@ -168,6 +168,12 @@ type Config struct {
 	// of cells whose key hashes to I modulo N (FNV-1a, 64 bits, of the
 	// group's key string; see Run).
 	Shard shard.Shard
+	// Check makes Run check Out and return: an input error when Run would
+	// refuse it (a run directory of other settings or of another shard,
+	// naming what differs), else an empty Summary; it runs no cell,
+	// trains no source and writes nothing (a job script asks it whether
+	// the shards it is about to merge are of its run).
+	Check bool
 	// Progress, if not nil, is called with the number of the shard's
 	// cells done (including those found done from an earlier run) and
 	// their total: once before the work starts and after each cell.

@@ -206,6 +206,9 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		// that has not written one yet is no run of this shard's).
 		return &Summary{}, nil
 	}
+	if cfg.Check {
+		return &Summary{}, checkOut(&cfg, man, ix)
+	}
 	// Before the sources are trained and the cells run, after the
 	// configuration's and the data's errors (input errors), which a
 	// write's would hide: the message of synth's and train-sources' (it
@@ -237,8 +240,7 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	}
 
 	srcDir := cfg.Sources
-	tc := source.DefaultTrainConfig() // the sources' settings when Run trains them
-	tc.Seed = cfg.Seed
+	tc := ownSourcesConfig(&cfg)
 	if ix == nil {
 		srcDir = filepath.Join(cfg.Out, "sources")
 		if err := sourcesElsewhere(&cfg, old, tc); err != nil {
@@ -311,6 +313,42 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, err
 	}
 	return r.run(ctx, logf)
+}
+
+// checkOut is Run's check of cfg.Out for the run man (Config.Check): what
+// Run refuses of it before it runs a cell — a directory of another run
+// (sameRun; with the index ix of cfg.Sources, of other sources too), or of
+// a run that read its sources from a directory trained otherwise than Run
+// trains its own (sourcesElsewhere, ix nil) — read without the
+// directory's lock (run.json is written whole), writing nothing.
+func checkOut(cfg *Config, man *Manifest, ix *source.Index) error {
+	old, err := existingManifest(cfg.Out)
+	if err != nil {
+		return inputError{err}
+	}
+	if err := sameRun(cfg.Out, old, man, false); err != nil {
+		return sourcesHint(err, cfg, old, man)
+	}
+	if ix == nil {
+		return sourcesElsewhere(cfg, old, ownSourcesConfig(cfg))
+	}
+	abs, err := filepath.Abs(cfg.Sources)
+	if err != nil {
+		return err
+	}
+	m := *man
+	m.Sources = *ix.ID(abs)
+	m.RunID = m.ID()
+	return sameRun(cfg.Out, old, &m, true)
+}
+
+// ownSourcesConfig returns the settings of the sources Run trains into
+// cfg.Out/sources (no Config.Sources): source.DefaultTrainConfig seeded by
+// the run's seed.
+func ownSourcesConfig(cfg *Config) source.TrainConfig {
+	tc := source.DefaultTrainConfig()
+	tc.Seed = cfg.Seed
+	return tc
 }
 
 // readElsewhere returns the directory that the run of old (nil: a new

@@ -128,12 +128,14 @@ func noRecords(paths []string, res *Results) error {
 }
 
 // Partial returns the coverage of the methods that miss cells of their
-// grid, or whose grid is unknown (no run.json): what a report must say
-// before its averages.
+// grid: what a report must say before its averages. A method whose grid
+// is unknown (no run.json: a merged FILE.jsonl, complete or not) is none
+// of them: nothing tells its cells missing, and Load's warning that
+// run.json is not found already says that the grid is unknown.
 func (res *Results) Partial() []experiment.Coverage {
 	var out []experiment.Coverage
 	for _, c := range res.Coverage {
-		if !c.Complete() {
+		if c.Expected >= 0 && !c.Complete() {
 			out = append(out, c)
 		}
 	}
@@ -192,8 +194,9 @@ func (res *Results) maxTestNegatives(dataset string) int {
 }
 
 // PartialNote returns the sentence a report starts with when some method
-// lacks cells of its grid, or has no known grid: how many cells each such
-// method has of how many expected. It is "" for complete runs.
+// lacks cells of its grid (Partial): how many cells each such method has
+// of how many expected. It is "" for complete runs and for methods whose
+// grid is unknown (no run.json).
 func (res *Results) PartialNote() string {
 	partial := res.Partial()
 	if len(partial) == 0 {
@@ -201,11 +204,7 @@ func (res *Results) PartialNote() string {
 	}
 	parts := make([]string, len(partial))
 	for i, c := range partial {
-		if c.Expected < 0 {
-			parts[i] = fmt.Sprintf("%s %s: %s of an unknown number (no run.json)", c.Dataset, c.Method, plural.Count(c.Present, "cell", "cells"))
-		} else {
-			parts[i] = fmt.Sprintf("%s %s: %d of %s", c.Dataset, c.Method, c.Present, plural.Count(c.Expected, "cell", "cells"))
-		}
+		parts[i] = fmt.Sprintf("%s %s: %d of %s", c.Dataset, c.Method, c.Present, plural.Count(c.Expected, "cell", "cells"))
 	}
 	return "Partial results — averages are over the cells present, which may differ between methods: " +
 		strings.Join(parts, "; ") + "."

@@ -400,3 +400,67 @@ func TestLoadCountsOverlappingGridsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestPartialNote: a report says "Partial results" first when a method
+// lacks cells of its known grid (run.json), naming only such methods, and
+// not when the grid is unknown (records without run.json: a complete grid
+// merged into FILE.jsonl), where Load's warning that run.json is not
+// found says so. It said "Partial results — … d greedytl: 3 cells of an
+// unknown number (no run.json)" at the top of a complete merged grid's
+// report.
+func TestPartialNote(t *testing.T) {
+	recs := []experiment.Record{cell("greedytl", 0, 2, 0, 0, 0.7, 1), cell("greedytl", 1, 2, 0, 0, 0.8, 1), cell("dam", 0, 2, 0, 0, 0.6, 1)}
+	dir := t.TempDir()
+	merged := filepath.Join(dir, "merged.jsonl")
+	writeFile(t, merged, jsonl(t, recs))
+	res, err := Load(merged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(res.Warnings, func(w string) bool { return strings.Contains(w, "run.json: not found") }) {
+		t.Errorf("warnings %q: want the one that run.json is not found", res.Warnings)
+	}
+	if note := res.PartialNote(); note != "" || len(res.Partial()) != 0 {
+		t.Errorf("no run.json: partial note %q, partial %+v; want none", note, res.Partial())
+	}
+	out := filepath.Join(dir, "rep")
+	if _, err := Write(out, res, Options{Markdown: true, HTML: true}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"report.md", "report.html"} {
+		if b, err := os.ReadFile(filepath.Join(out, f)); err != nil || strings.Contains(string(b), "Partial results") {
+			t.Errorf("no run.json: %s says Partial results (%v)", f, err)
+		}
+	}
+
+	// A run of a known grid (targets c0, c1) lacking c0's cell, beside a
+	// dataset of records without run.json: only the first is partial.
+	run := t.TempDir()
+	c1 := cell("greedytl", 1, 2, 0, 0, 0.8, 1)
+	c1.Target = "c1"
+	writeFile(t, filepath.Join(run, "results.jsonl"), jsonl(t, []experiment.Record{c1}))
+	writeFile(t, filepath.Join(run, "run.json"), string(runJSON(t, experiment.Manifest{Dataset: experiment.DatasetInfo{Name: "d"},
+		Classes: []string{"c0", "c1"}, Targets: []string{"c0", "c1"}, Positives: []int{2}, Splits: 1, Noise: []int{0},
+		Methods: []string{"greedytl"}}, false)))
+	other := make([]experiment.Record, len(recs))
+	for i, r := range recs {
+		r.Dataset = "e"
+		other[i] = r
+	}
+	bare := filepath.Join(dir, "e.jsonl")
+	writeFile(t, bare, jsonl(t, other))
+	if res, err = Load(run, bare); err != nil {
+		t.Fatal(err)
+	}
+	want := "Partial results — averages are over the cells present, which may differ between methods: d greedytl: 1 of 2 cells."
+	if note := res.PartialNote(); note != want {
+		t.Errorf("partial note %q, want %q", note, want)
+	}
+	out = filepath.Join(dir, "rep2")
+	if _, err := Write(out, res, Options{Markdown: true}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "report.md")); err != nil || !strings.Contains(string(b), want) {
+		t.Errorf("report.md does not say %q (%v)", want, err)
+	}
+}

@@ -41,6 +41,7 @@ type experimentOptions struct {
 	splits    int
 	noise     []int
 	methods   []string
+	checkOnly bool // --check: check --out against the run's settings, run nothing
 }
 
 func newExperimentCmd(s *streams) *cobra.Command {
@@ -110,6 +111,10 @@ with "greedytl merge", as merge RESULTS/shard-*: a shard that holds no cell
 of the grid (more shards than groups of cells) and would train its own
 sources (no --sources) says so, exits 0 and writes nothing, not even its
 RUN (with --sources it writes its run.json and an empty results file).
+--check only checks RUN as a run would before its first cell: exit 0 when
+RUN is new or holds this run (the same settings and shard), 2 when it holds
+another, naming what differs; it runs, trains and writes nothing (a job
+script asks it before merging shards that their run is its own).
 docs/cluster has Kubernetes and Slurm recipes.
 
 A cell whose method fails is recorded with its error and not retried. Exit
@@ -149,6 +154,7 @@ by SIGINT, SIGTERM or SIGHUP (the finished cells are kept).`,
 	uint64Var(fl, &o.seed, "seed", def.Seed, "seed of the splits, the noise, the methods and, without --sources, the negative pool and the sources")
 	workersVar(c, &o.workers, "groups of cells worked on at once")
 	fl.StringVar(&o.shard, "shard", "", "run only shard i of n: i/n, or auto/n to read i from the environment")
+	fl.BoolVar(&o.checkOnly, "check", false, "check that --out is new or holds this run (its settings and shard), and exit (2 naming what differs); run, train and write nothing")
 	fl.BoolVarP(&o.quiet, "quiet", "q", false, "no progress (a bar on a terminal, else a line per tenth of the work and minute), messages or summary (warnings and errors are still printed)")
 	return c
 }
@@ -178,7 +184,7 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 	if err := nwayFlags(c, o, &cfg); err != nil {
 		return err
 	}
-	cfg.Seed, cfg.Workers, cfg.Shard = o.seed, o.workers, sh
+	cfg.Seed, cfg.Workers, cfg.Shard, cfg.Check = o.seed, o.workers, sh, o.checkOnly
 	if len(o.methods) > 0 {
 		cfg.Methods = o.methods
 	}
@@ -206,6 +212,12 @@ func runExperiment(c *cobra.Command, s *streams, o *experimentOptions) error {
 			fmt.Fprintf(s.err, "stopped while training the sources; the finished ones are kept in %s; rerun the same command to resume\n", filepath.Join(o.out, "sources"))
 		}
 		return err
+	}
+	if o.checkOnly {
+		if !o.quiet {
+			fmt.Fprintf(s.err, "checked %s: new, or a run of these settings and shard (nothing run or written)\n", o.out)
+		}
+		return nil
 	}
 	if sum.File == "" { // a shard with no cell: nothing trained or written
 		if !o.quiet {

@@ -378,7 +378,8 @@ func TestClusterRecipes(t *testing.T) {
 	// valid path and number.
 	text := strings.ReplaceAll(string(script), "\\\n", " ")
 	seen := map[string]int{}
-	for _, m := range regexp.MustCompile(`(?m)exec greedytl ((?:train-sources|experiment|merge|report)\b.*)$`).FindAllStringSubmatch(text, -1) {
+	var shardTask, shardCheck []string // the experiment's flags in the shard task and in the merge job's check, but --shard and --check
+	for _, m := range regexp.MustCompile(`(?m)^\s*(?:exec )?greedytl ((?:train-sources|experiment|merge|report)\b.*)$`).FindAllStringSubmatch(text, -1) {
 		var args []string
 		for _, f := range strings.Fields(m[1]) {
 			if strings.HasSuffix(f, `[@]}"}`) {
@@ -386,14 +387,27 @@ func TestClusterRecipes(t *testing.T) {
 			}
 			f = strings.ReplaceAll(f, `"`, "")
 			f = strings.ReplaceAll(f, "auto/$N", "auto/8")
+			f = strings.ReplaceAll(f, "$i/$N", "0/8") // the merge job's loop over the shards
 			if strings.Contains(f, "$") {
 				f = "1" // a valid path, number or seed
 			}
 			args = append(args, f)
 		}
 		sharded := slices.Contains(args, "auto/8")
-		if args[0] == "experiment" && !sharded {
-			t.Errorf("slurm-array.sh: %q does not take its shard from the array (--shard auto/$N)", args)
+		if args[0] == "experiment" {
+			flags := slices.DeleteFunc(slices.Clone(args), func(a string) bool { return a == "--shard" || a == "auto/8" || a == "0/8" || a == "--check" })
+			switch {
+			case slices.Contains(args, "--check"):
+				seen["experiment --check"]++
+				shardCheck = flags
+				if !slices.Contains(args, "0/8") {
+					t.Errorf("slurm-array.sh: %q does not check shard $i of $N", args)
+				}
+			case !sharded:
+				t.Errorf("slurm-array.sh: %q does not take its shard from the array (--shard auto/$N)", args)
+			default:
+				shardTask = flags
+			}
 		}
 		if args[0] == "train-sources" && sharded {
 			seen["train-sources --shard"]++
@@ -401,10 +415,14 @@ func TestClusterRecipes(t *testing.T) {
 		seen[args[0]]++
 		checkCommandLine(t, "slurm-array.sh", args, "0")
 	}
-	for c, n := range map[string]int{"train-sources": 2, "train-sources --shard": 1, "experiment": 1, "merge": 1, "report": 1} {
+	for c, n := range map[string]int{"train-sources": 2, "train-sources --shard": 1, "experiment": 2, "experiment --check": 1, "merge": 1, "report": 1} {
 		if seen[c] != n {
-			t.Errorf("slurm-array.sh runs greedytl %s %d times, want %d (a sharded train-sources, the unsharded one that writes the index, the experiment shards, the merge, the report)", c, seen[c], n)
+			t.Errorf("slurm-array.sh runs greedytl %s %d times, want %d (a sharded train-sources, the unsharded one that writes the index, the experiment shards, the merge job's check of each shard, the merge, the report)", c, seen[c], n)
 		}
+	}
+	// The merge job checks the shards with the shard tasks' settings.
+	if !slices.Equal(shardTask, shardCheck) {
+		t.Errorf("slurm-array.sh: the merge job checks the shards with experiment %q, the shard tasks run experiment %q (but --shard and --check)", shardCheck, shardTask)
 	}
 }
 

@@ -36,6 +36,8 @@ type fitOptions struct {
 	stopAtMinLOO bool
 	unlabelled   dataFlags // --unlabelled-*: transductive methods (dam)
 	oracle       dataFlags // --oracle-*: the oracle best-source
+	ignoreUnused bool      // --ignore-unused-extra: a method that does not use an extra sample leaves it unread (a note), not refused
+	unread       []string  // the notes of the extra samples left unread (--ignore-unused-extra), printed once the model is written
 	out          string
 	json         bool // --json: print fitReport on standard output
 	quiet        bool // -q: no progress of the fit
@@ -235,7 +237,11 @@ and a directory that a sharded train-sources has not finished is refused.
 When --features is a text file with a header, the model file records its
 column names ("feature_names"), which predict checks; the extra samples
 (--unlabelled-features, --oracle-features) must not name their columns
-otherwise (unnamed ones draw the unnamed-features warning). Likewise a
+otherwise (unnamed ones draw the unnamed-features warning). An extra
+sample given to a method that does not use it is refused, or, with
+--ignore-unused-extra, left unread with a note: a program that runs a
+search over methods (the Python package) gives every method the same
+inputs. Likewise a
 --source-scores text file's header, the names of your own sources
 ("source_names"; H computed from --sources has none): predict and the extra
 samples' --*-source-scores must not name them otherwise, nor in another
@@ -300,6 +306,7 @@ class-balanced leave-one-out on the training set):
 	o.data.share(&o.unlabelled, &o.oracle)
 	o.data.also(&o.oracle.labels) // --labels-header applies to both label files
 	c.Flags().StringVar(&o.oracle.labels, "oracle-labels", "", "held-out labels for the oracle best-source, of the training classes (with three or more classes, each class's oracle chooses its source on them, that class against the rest; - for stdin)")
+	c.Flags().BoolVar(&o.ignoreUnused, "ignore-unused-extra", false, "leave the --unlabelled-* or --oracle-* inputs unread, with a note, when the method does not use them (default: refuse them), for a program that gives every method of a search the same inputs")
 	fl := c.Flags()
 	fl.StringVar(&o.method, "method", method.Recommended, "the method (default: the recommended "+method.Recommended+", and "+method.RecommendedMulti+" for three or more classes; greedytl is the paper's): "+strings.Join(method.Names(), ", ")+"; for three or more classes also "+strings.Join(nativeMultiNames(), ", "))
 	fl.Var(&o.lambda, "lambda", "ridge regularisation λ > 0, or auto (leave-one-out over 1e-4…1e4)")
@@ -797,9 +804,10 @@ func joinAnd(words []string) string {
 }
 
 // loadUnlabelled reads the --unlabelled-* inputs of a transductive method
-// (needed: the method needs them); it returns nil without them, and an
-// input error when a method needs them and they are not given, they are
-// given to one that does not use them, or their columns are not those of
+// (needed: the method needs them); it returns nil without them (or when
+// the method does not use them, with --ignore-unused-extra), and an input
+// error when a method needs them and they are not given, they are given
+// to one that does not use them, or their columns are not those of
 // the training sample trainX, trainH, named trainNames.
 func (o *fitOptions) loadUnlabelled(s *streams, needed bool, trainX, trainH *mat.Dense, trainNames sampleNames) (*method.Data, error) {
 	given := o.unlabelled.given()
@@ -815,13 +823,20 @@ func (o *fitOptions) loadUnlabelled(s *streams, needed bool, trainX, trainH *mat
 // loadExtra reads the extra sample f (--unlabelled-*, --oracle-*) of the
 // method to fit: needed says whether the method uses it, given whether any
 // of its flags is given and complete whether all it needs are. It returns
-// nil matrices when the sample is neither needed nor given, and an input
-// error — notFor or missing, formatted with --method — when it is given to
-// a method that does not use it or is needed and incomplete, and when its
+// nil matrices when the sample is neither needed nor given, or given to a
+// method that does not use it with --ignore-unused-extra (a program
+// running a search over methods gives each the same inputs; notFor, "left
+// unread", is noted once the model is written, as a failed fit says only
+// why: writeModel), and an input error — notFor or missing, formatted with
+// --method — when it is given to a method that does not use it (without
+// that flag) or is needed and incomplete, and when its
 // columns are not those of the training sample trainX, trainH: other
 // counts, or names other than trainNames, the training sample's (checkNames).
 func (o *fitOptions) loadExtra(s *streams, f *dataFlags, needed, given, complete bool, trainX, trainH *mat.Dense, trainNames sampleNames, notFor, missing string) (X, H *mat.Dense, err error) {
 	switch {
+	case given && !needed && o.ignoreUnused:
+		o.unread = append(o.unread, fmt.Sprintf(notFor+": left unread (--ignore-unused-extra)", o.method))
+		return nil, nil, nil
 	case given && !needed:
 		return nil, nil, badInputf(notFor, o.method)
 	case needed && !complete:
@@ -844,8 +859,9 @@ func (o *fitOptions) loadExtra(s *streams, f *dataFlags, needed, given, complete
 
 // loadOracle reads the --oracle-* inputs of an oracle method (needed: the
 // method, or the binary method fitted one class against the rest, is
-// one); it returns nil without them, and an input error when an oracle is
-// not given them or another method is. Their columns must be those of the
+// one); it returns nil without them (or when the method is no oracle, with
+// --ignore-unused-extra), and an input error when an oracle is not given
+// them or another method is. Their columns must be those of the
 // training sample trainX, trainH (named trainNames), and the held-out labels must be labels
 // of the training classes cls, the positive class pos and another among
 // them for a binary fit (pos not ""), which maps them to ±1 as the
@@ -902,17 +918,31 @@ func (o *fitOptions) loadOracle(s *streams, needed bool, cls *dataset.Classes, p
 	return d, nil
 }
 
+// noteUnread notes the extra samples the fit left unread
+// (--ignore-unused-extra), once its model is written.
+func (o *fitOptions) noteUnread(s *streams) {
+	for _, n := range o.unread {
+		s.note("%s", n)
+	}
+}
+
 // writeModel writes fit's model with write: to standard output, or
 // atomically to --out when it names a file, which a line on standard
-// error then reports, naming the model as what; with --json, fitReport
-// follows on standard output.
+// error then reports, naming the model as what (after the notes of the
+// extra samples left unread); with --json, fitReport follows on standard
+// output.
 func (o *fitOptions) writeModel(s *streams, write func(io.Writer) error, what string) error {
 	if s.isStdout(o.out) {
-		return write(s.out)
+		if err := write(s.out); err != nil {
+			return err
+		}
+		o.noteUnread(s)
+		return nil
 	}
 	if err := atomicfile.Write(o.out, write); err != nil {
 		return err
 	}
+	o.noteUnread(s)
 	fmt.Fprintf(s.err, "%s written to %s\n", what, o.out)
 	if !o.json {
 		return nil

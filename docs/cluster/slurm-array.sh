@@ -16,8 +16,10 @@
 #                        it trains nothing and writes the complete index
 #   3. greedytl-shards   array 0-(N-1), after 2 succeeds: task i runs
 #                        experiment --shard i/N into $RESULTS/shard-i
-#   4. greedytl-merge    after 3 ends, even if some tasks failed: merge into
-#                        $RESULTS/merged; its log lists any missing cells
+#   4. greedytl-merge    after 3 ends, even if some tasks failed: checks that
+#                        each $RESULTS/shard-i holds this run (experiment
+#                        --check), then merges into $RESULTS/merged; its log
+#                        lists any missing cells
 #   5. greedytl-report   after 4 succeeds: report into $RESULTS/report
 #
 # Settings, from the environment (passed on to the jobs):
@@ -31,7 +33,11 @@
 #   GREEDYTL_SOURCES_ARGS     more train-sources flags, e.g. "--c-grid 0.1,1,10"
 #   GREEDYTL_EXPERIMENT_ARGS  more experiment flags, e.g. "--methods greedytl,l1-logistic --splits 5"
 #   GREEDYTL_SBATCH_ARGS      more sbatch options for every job, e.g. "--partition=short"
-# (the *_ARGS are split on spaces). Keep them the same for a rerun.
+# (the *_ARGS are split on spaces). Keep them the same for a rerun: into a
+# RESULTS that holds a run of other settings every shard task refuses to
+# resume its shard-i (exit 2), and the merge job fails (see merge below)
+# rather than merge the earlier run's shards. Give new settings a new
+# GREEDYTL_RESULTS.
 #
 # Every step resumes: a task that is preempted (SIGTERM: greedytl keeps what
 # it finished and exits 143; the jobs are submitted with --requeue) or that
@@ -113,6 +119,20 @@ shard)
     --shard "auto/$N" --out "$RESULTS/shard-$SLURM_ARRAY_TASK_ID"
   ;;
 merge)
+  # The merge runs after the shard tasks end, failed or not (afterany), so
+  # that its log lists what is missing. But a task that found its shard-i
+  # holding a run of other settings (a resubmission into this RESULTS with
+  # other GREEDYTL_EXPERIMENT_ARGS, say) refused it and left the earlier
+  # run's shard there: merged, it would give the earlier run, and the
+  # report job its report. So first ask greedytl, which owns the
+  # comparison of settings, whether each shard directory holds this run,
+  # with the shard tasks' own command line (experiment --check: it runs
+  # and writes nothing); the first refusal (exit 2, naming the setting
+  # that differs) fails this job, and the report job does not run.
+  for ((i = 0; i < N; i++)); do
+    greedytl experiment --data "$DATA" --sources "$RESULTS/sources" --seed "$SEED" ${EXPERIMENT_ARGS[@]+"${EXPERIMENT_ARGS[@]}"} \
+      --shard "$i/$N" --out "$RESULTS/shard-$i" --check
+  done
   exec greedytl merge "$RESULTS"/shard-* --out "$RESULTS/merged"
   ;;
 report)

@@ -15,7 +15,13 @@
 # source models are byte-identical. Then it preempts a running experiment
 # job ("scontrol requeue": SIGTERM) and checks that greedytl kept its
 # finished cells and that the job, started again by Slurm, resumed from
-# them and completed the grid. Exit status 0 when all holds.
+# them and completed the grid. Last it submits slurm-array.sh again into the
+# same results directory with other experiment settings: every shard task
+# refuses its shard (a run of the first settings), and the check asserts
+# that the merge job fails (its experiment --check names the setting that
+# differs), that the report job does not run, and that the merged records
+# and the report are the first run's, untouched. Exit status 0 when all
+# holds.
 #
 # The work directory is under $TMPDIR (or /tmp) and is removed at the end
 # unless GREEDYTL_KEEP=1. GREEDYTL_CHECK_TIMEOUT (seconds, default 600)
@@ -136,3 +142,38 @@ resumed=$(sed -nE 's/^resuming: ([0-9]+) of [0-9]+ cells already done/\1/p' pree
   fail "stopped with ${kept:-no} cells kept, resumed with ${resumed:-none} done"
 greedytl merge preempt --out preempt-merged >&2 || fail "the resumed run is not complete"
 say "OK: preempted by Slurm with $kept cells done, requeued, resumed and completed; $((SECONDS - start)) s"
+
+# Other settings, the same results directory: every shard task refuses its
+# shard-i (it holds the first run, exit 2), and the merge job, which runs
+# after them all the same (afterany), must fail on its check (experiment
+# --check) rather than merge the first run's shards, and the report job
+# must not run: the merged records and the report stay the first run's.
+# (The merge merged them, and the report job reported them as this run.)
+start=$SECONDS
+before=$(sha256sum results/merged/results.jsonl results/report/report.md)
+GREEDYTL_EXPERIMENT_ARGS=${GREEDYTL_EXPERIMENT_ARGS/--splits 2/--splits 3} bash "$here/slurm-array.sh"
+ids=$(awk '{print $2}' results/jobs.txt | paste -sd, -)
+merge=$(awk '$1 == "greedytl-merge" {print $2}' results/jobs.txt)
+report=$(awk '$1 == "greedytl-report" {print $2}' results/jobs.txt)
+[ -n "$merge" ] && [ -n "$report" ] || fail "slurm-array.sh wrote no merge or report job id"
+# Wait until every job but the report has left the queue, and the report
+# is held for ever (or cancelled, where Slurm kills invalid dependencies).
+deadline=$((SECONDS + ${GREEDYTL_CHECK_TIMEOUT:-600}))
+while :; do
+  queue=$(squeue -h -j "$ids" -o '%i %j %T %r' 2>/dev/null || true)
+  others=$(grep -v "^$report " <<<"$queue" || true)
+  held=$(grep "^$report " <<<"$queue" || true)
+  if [ -z "$others" ] && { [ -z "$held" ] || grep -q DependencyNeverSatisfied <<<"$held"; }; then break; fi
+  [ $SECONDS -lt $deadline ] || fail "timed out waiting for the resubmitted jobs:"$'\n'"$queue"
+  sleep 1
+done
+mstate=$(scontrol show job -o "$merge" | grep -o 'JobState=[A-Z_]* .*ExitCode=[0-9:]*' | sed -E 's/(JobState=[A-Z_]+).*(ExitCode=[0-9:]+)/\1 \2/')
+rstate=$(scontrol show job -o "$report" | grep -o 'JobState=[A-Z_]*')
+scancel "$report" 2>/dev/null || true
+[ "$mstate" = "JobState=FAILED ExitCode=2:0" ] || fail "the merge of shards of other settings: $mstate, want JobState=FAILED ExitCode=2:0"
+case "$rstate" in JobState=PENDING | JobState=CANCELLED) ;; *) fail "the report job after a failed merge: $rstate, want it never run" ;; esac
+grep -q 'results/shard-0 holds a run with other settings (splits: 2 vs 3)' results/logs/merge.log ||
+  fail "the merge job's log does not say that shard-0 holds a run with other settings (splits: 2 vs 3)"
+[ "$(sha256sum results/merged/results.jsonl results/report/report.md)" = "$before" ] ||
+  fail "the merged records or the report changed"
+say "OK: resubmitted with other settings into the same results, the merge job failed on its check (splits: 2 vs 3) and the report job did not run; $((SECONDS - start)) s"

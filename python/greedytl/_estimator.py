@@ -245,11 +245,14 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
         y : array-like of shape (n_samples,)
             Two classes (binary) or more (multi-class, as ``greedytl fit``).
         X_unlabelled : array-like, optional
-            Unlabelled target examples, for the transductive method ``dam``.
+            Unlabelled target examples, used by the transductive method
+            ``dam``; other methods ignore it, so one search (a GridSearchCV
+            over ``method``) can compare them.
         X_oracle, y_oracle : array-like, optional
-            Held-out labelled examples, for the oracle ``best-source``: labels
-            of y's classes (with three or more, every class, each class's
-            source chosen on them one against the rest).
+            Held-out labelled examples, used by the oracle ``best-source``:
+            labels of y's classes (with three or more, every class, each
+            class's source chosen on them one against the rest); other
+            methods ignore them, as X_unlabelled.
 
             X_unlabelled and X_oracle have the columns of X as this fit is
             given it.  **In a scikit-learn Pipeline they are not
@@ -349,6 +352,12 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
             if X_oracle is not None:
                 args += self._data_args(save, "oracle-", Xo, resolved, X_oracle)
                 args += ["--oracle-labels", save("yo.npy", self._encode(pos, binary, values))]
+            if X_unlabelled is not None or X_oracle is not None:
+                # A method that does not use them leaves them unread (the
+                # method registry of greedytl knows which do, for any
+                # spec), so that one search compares methods that do with
+                # methods that do not.
+                args += ["--ignore-unused-extra"]
             model_path = os.path.join(tmp, _MODEL_FILE)
             args += ["--out", model_path, "--json"]
             if not self.verbose:

@@ -1666,14 +1666,14 @@ def test_cli_messages_name_the_inputs(cli):
     with pytest.raises(ValueError, match=r"every column of X = <X given to fit>, H = <the sources' scores on X> "
                        r"holds one value"):
         TransferClassifier(sources=lambda A: A[:, :2]).fit(flat, y[:20])
-    with pytest.raises(ValueError, match=r"--unlabelled-\* inputs are for transductive methods") as e:
-        TransferClassifier().fit(X[:20], y[:20], X_unlabelled=X[20:])
+    with pytest.raises(ValueError, match=r"dam is transductive") as e:
+        TransferClassifier(method="dam").fit(X[:20], y[:20])
     assert isinstance(e.value, greedytl.CLIInputError) and e.value.returncode == 2
 
 
 def test_cli_messages_name_fits_arguments(cli, zoo):
-    """A transductive or oracle method fitted without its inputs (or those
-    inputs given to another method): greedytl's message names them by its
+    """A transductive or oracle method fitted without its inputs:
+    greedytl's message names them by its
     flags (--unlabelled-features, --oracle-labels, ...), which a Python user
     does not give, so fit's message says which of its arguments they are.
     It named the flags alone."""
@@ -1684,9 +1684,7 @@ def test_cli_messages_name_fits_arguments(cli, zoo):
     for est, kw, want in (
             (TransferClassifier(method="dam", sources=S), {}, r"dam is transductive: .*" + unlabelled),
             (TransferClassifier(method="dam", sources=S, use_features=False), {}, unlabelled),
-            (TransferClassifier(method="best-source", sources=S), {}, r"best-source is an oracle: .*" + oracle),
-            (TransferClassifier(), {"X_unlabelled": X[20:]}, r"for transductive methods .*" + unlabelled),
-            (TransferClassifier(sources=S), {"X_oracle": X[20:], "y_oracle": y[20:]}, oracle)):
+            (TransferClassifier(method="best-source", sources=S), {}, r"best-source is an oracle: .*" + oracle)):
         with pytest.raises(ValueError, match=want) as e:
             est.fit(X[:20], y[:20], **kw)
         assert isinstance(e.value, greedytl.CLIInputError)
@@ -2027,6 +2025,63 @@ def test_transductive_and_oracle(cli, zoo):
     assert [s["kind"] for s in c.selected_] == ["source"]
     with pytest.raises(ValueError, match="dam"):
         TransferClassifier(method="dam", sources=S).fit(X[:20], y[:20])
+
+
+def test_search_over_methods_with_extra_samples(cli, zoo, tmp_path):
+    """A GridSearchCV over method given X_unlabelled (or X_oracle and
+    y_oracle) for every candidate, alone and in greedytl.make_pipeline: a
+    method that does not use them ignores them (greedytl fit
+    --ignore-unused-extra), so every candidate scores; dam still fits on
+    X_unlabelled (its scores are greedytl's with --unlabelled-*, and differ
+    with another X_unlabelled), best-source on X_oracle. Every candidate but
+    the one that used them failed: greedytl refused them ("--unlabelled-*
+    inputs are for transductive methods (dam), not greedytl-auto"), and the
+    search scored them nan with a FitFailedWarning."""
+    X, y = _data(m=60)
+    Xu, yu = _data(seed=5, m=45)  # not 60 rows: each fold is given the whole of it
+    S = greedytl.Sources(zoo)
+    cv = StratifiedKFold(3)
+    for methods, fit_kw in ((["dam", None, "greedytl"], {"X_unlabelled": Xu}),
+                            (["best-source", None, "greedytl"], {"X_oracle": Xu[:30], "y_oracle": yu[:30]})):
+        gs = GridSearchCV(TransferClassifier(sources=S, random_state=0), {"method": methods}, cv=cv,
+                          error_score="raise").fit(X, y, **fit_kw)
+        scores = gs.cv_results_["mean_test_score"]
+        assert np.all(np.isfinite(scores)), (methods, scores)
+        # Each candidate is fitted on each fold as it is alone, the one
+        # that uses the samples with them, the others without.
+        for i, m in enumerate(methods):
+            used = fit_kw if m in ("dam", "best-source") else {}
+            alone = cross_val_score(TransferClassifier(method=m, sources=S, random_state=0), X, y, cv=cv,
+                                    fit_params=used, error_score="raise")
+            np.testing.assert_array_equal([gs.cv_results_["split{}_test_score".format(k)][i] for k in range(3)],
+                                          alone, err_msg=str(m))
+        pipe = greedytl.make_pipeline(StandardScaler(), TransferClassifier(sources=S, random_state=0))
+        piped = {"transferclassifier__" + k: v for k, v in fit_kw.items()}
+        gp = GridSearchCV(pipe, {"transferclassifier__method": methods}, cv=cv, error_score="raise").fit(X, y, **piped)
+        assert np.all(np.isfinite(gp.cv_results_["mean_test_score"])), (methods, gp.cv_results_["mean_test_score"])
+    # dam's decision values are greedytl's, fitted with --unlabelled-*.
+    dam = TransferClassifier(method="dam", sources=S, random_state=0).fit(X[:40], y[:40], X_unlabelled=Xu)
+    np.save(tmp_path / "X.npy", X[:40])
+    np.save(tmp_path / "H.npy", _zoo_scores(zoo, X[:40]))
+    (tmp_path / "y.txt").write_text("\n".join(y[:40]) + "\n")
+    np.save(tmp_path / "Xu.npy", Xu)
+    np.save(tmp_path / "Hu.npy", _zoo_scores(zoo, Xu))
+    np.save(tmp_path / "Xt.npy", X[40:])
+    np.save(tmp_path / "Ht.npy", _zoo_scores(zoo, X[40:]))
+    run(cli, "fit", "--method", "dam", "--features", tmp_path / "X.npy", "--source-scores", tmp_path / "H.npy",
+        "--labels", tmp_path / "y.txt", "--positive", "yes", "--unlabelled-features", tmp_path / "Xu.npy",
+        "--unlabelled-source-scores", tmp_path / "Hu.npy", "--out", tmp_path / "dam.json", "-q")
+    out = run(cli, "predict", "--model", tmp_path / "dam.json", "--features", tmp_path / "Xt.npy",
+              "--source-scores", tmp_path / "Ht.npy")
+    want = np.array([float(v) for v in out.split()])
+    f = dam.decision_function(X[40:])
+    assert np.max(np.abs(f - want) / np.maximum(1, np.abs(want))) <= 1e-12
+    other = TransferClassifier(method="dam", sources=S, random_state=0).fit(X[:40], y[:40], X_unlabelled=Xu[:15])
+    assert not np.allclose(other.decision_function(X[40:]), f)
+    # A method that does not use X_unlabelled fits the model it fits without.
+    for m in (None, "greedytl"):
+        with_u = TransferClassifier(method=m, sources=S, random_state=0).fit(X[:40], y[:40], X_unlabelled=Xu)
+        assert with_u.model_ == TransferClassifier(method=m, sources=S, random_state=0).fit(X[:40], y[:40]).model_
 
 
 def test_oracle_dates_in_another_unit(cli, zoo):
@@ -4165,8 +4220,11 @@ def test_fit_error_says_only_its_cause():
     nothing at random' first."""
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(8, 3)), [0, 1] * 4
-    for kw, fit_kw, cause in (({}, {"X_unlabelled": X}, "--unlabelled-* inputs are for transductive methods"),
-                              ({"method": "dam"}, {}, "dam is transductive")):
+    # best-source leaves X_unlabelled unread, which greedytl notes once a
+    # model is written, not before an error.
+    for kw, fit_kw, cause in (({"method": "dam"}, {}, "dam is transductive"),
+                              ({"method": "best-source", "sources": lambda A: A[:, :2]}, {"X_unlabelled": X},
+                               "best-source is an oracle")):
         with pytest.raises(ValueError) as e:
             greedytl.TransferClassifier(random_state=0, **kw).fit(X, y, **fit_kw)
         assert str(e.value).startswith("greedytl fit: " + cause), str(e.value)
