@@ -247,9 +247,9 @@ func (ss simpleShot) FitMulti(ctx context.Context, train Data, y ClassLabels, _ 
 // (most on CLINC150, +0.7 point a cell), lost no cell by more than its
 // noise and left fewer cells behind the best alternative (1 against 4,
 // and 3 against 5 with other folds); on data that are not the shared ones
-// it was within the noise (docs/results/README.md, "Seventh round"). The
+// it was within the noise (docs/results/README.md, "A seventh round"). The
 // fifth round had tried it on seeds 2 and 3 alone, where one HOG cell was
-// up to 1.3 points worse with some folds: with four seeds that cell is
+// up to 1.4 points worse with some folds: with four seeds that cell is
 // +0.3 ± 0.5. Without them (H given directly, or a sources directory
 // trained before they were recorded) the moderated scales are used as
 // before.
