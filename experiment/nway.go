@@ -11,6 +11,7 @@ import (
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
 	"github.com/greedytl/greedytl/source"
+	"github.com/greedytl/greedytl/standardize"
 )
 
 // choosePool returns the names of the classes an N-way run's episodes draw
@@ -150,6 +151,10 @@ type episodeData struct {
 	trainY      method.ClassLabels
 	testY       []int
 	candidates  int
+	// srcScales are the statistics of H's sources' scores over their own
+	// training rows (method.Extra.SourceScales), nil when the sources
+	// directory does not record them.
+	srcScales *standardize.Scaler
 }
 
 // buildEpisode draws episode g and assembles its matrices: X the dataset's
@@ -175,6 +180,9 @@ func (r *runner) buildEpisode(g group) *episodeData {
 	ed.train = method.Data{X: r.features(trainRows, nil), H: r.scores(trainRows, cols)}
 	ed.test = method.Data{X: r.features(testRows, nil), H: r.scores(testRows, cols)}
 	ed.trainY = method.ClassLabels{Names: ed.names, Y: trainY}
+	if len(cols) > 0 {
+		ed.srcScales = r.ix.ScoreScales(cols)
+	}
 	return ed
 }
 
@@ -205,7 +213,7 @@ func (r *runner) fitEpisode(ctx context.Context, g group, ed *episodeData, name 
 	if err != nil {
 		panic(err) // the names were checked
 	}
-	extra := method.Extra{Seed: methodSeed(r.man.Seed, g, name)}
+	extra := method.Extra{Seed: methodSeed(r.man.Seed, g, name), SourceScales: ed.srcScales}
 	if mm, ok := m.(method.OneVsRest); ok {
 		if mm.Binary.Needs().Unlabelled {
 			extra.Unlabelled = &method.Data{X: ed.test.X, H: ed.test.H}

@@ -627,6 +627,9 @@ type runner struct {
 	negRows []int
 	// failures counts the failed cells of the results file.
 	failures failureCounts
+	// ix is the sources' index: an episode's greedytl-nway standardises
+	// H with its sources' score statistics (source.Index.ScoreScales).
+	ix *source.Index
 }
 
 // newRunner prepares the per-target tables of the run of man, whose grid
@@ -645,6 +648,7 @@ func newRunner(cfg *Config, man *Manifest, g *grid, groups []group, neg *source.
 		}
 		r.srcClass = append(r.srcClass, e.Class)
 	}
+	r.ix = ix
 	for _, t := range r.grid.targets {
 		r.posRows[t] = cfg.Data.Rows(t)
 		if r.grid.ways != nil {

@@ -252,6 +252,12 @@ func fitMultiChecked(ctx context.Context, caller string, fit func() (MultiModel,
 // rows, not on their order (the folds that choose C, the sums over the
 // rows, the rows a model keeps). name is the method's.
 func fitMultiScaled(ctx context.Context, name string, train Data, y ClassLabels, scale func(mat.Matrix) standardize.Scaler, fit func(s blockScaler, Z *mat.Dense, y ClassLabels) (MultiModel, error)) (MultiModel, error) {
+	return fitMultiScaledBlocks(ctx, name, train, y, scale, scale, fit)
+}
+
+// fitMultiScaledBlocks is fitMultiScaled with X's columns scaled by
+// scaleX and H's by scaleH.
+func fitMultiScaledBlocks(ctx context.Context, name string, train Data, y ClassLabels, scaleX, scaleH func(mat.Matrix) standardize.Scaler, fit func(s blockScaler, Z *mat.Dense, y ClassLabels) (MultiModel, error)) (MultiModel, error) {
 	return fitMultiChecked(ctx, methodCaller(name), func() (MultiModel, error) {
 		if _, _, _, err := checkMultiTrain(train, y); err != nil {
 			return nil, err
@@ -261,7 +267,7 @@ func fitMultiScaled(ctx context.Context, name string, train Data, y ClassLabels,
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		s, Z, err := fitMultiBlocks(train, scale)
+		s, Z, err := fitMultiBlocks(train, scaleX, scaleH)
 		if err != nil {
 			return nil, err
 		}
@@ -311,6 +317,14 @@ type Extra struct {
 	// fit's context is done it makes no more. The other methods do not
 	// call it.
 	Progress func(done, total int)
+	// SourceScales, if not nil, holds a mean and a scale for each column
+	// of H (in H's order): its source's scores' mean and standard
+	// deviation over the rows the source was trained on
+	// (source.Info.Scores), which train-sources records. greedytl-nway
+	// standardises H with them in place of statistics of its handful of
+	// training rows (greedyNWay, "The sources' own statistics"); the
+	// other methods do not read it.
+	SourceScales *standardize.Scaler
 }
 
 // fitProgress reports a fit's units of work done to its Extra.Progress

@@ -326,13 +326,14 @@ type blockScaler struct {
 }
 
 // fitMultiBlocks returns the scalers of the X and H of a checked
-// multi-class training sample (checkMultiTrain), fitted by fit
-// (standardize.Fit, or standardize.FitModerated), and the standardised
-// [X, H] (m × (d+n)).
-func fitMultiBlocks(data Data, fit func(mat.Matrix) standardize.Scaler) (blockScaler, *mat.Dense, error) {
+// multi-class training sample (checkMultiTrain), fitted by fitX and fitH
+// (standardize.Fit, or standardize.FitModerated; greedytl-nway's fitH may
+// return the sources' own statistics), and the standardised [X, H]
+// (m × (d+n)).
+func fitMultiBlocks(data Data, fitX, fitH func(mat.Matrix) standardize.Scaler) (blockScaler, *mat.Dense, error) {
 	var b blockScaler
-	b.X = fit(dense(data.X))
-	b.H = fit(dense(data.H))
+	b.X = fitX(dense(data.X))
+	b.H = fitH(dense(data.H))
 	Z, err := b.transform(data)
 	return b, Z, err
 }

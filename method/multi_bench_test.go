@@ -3,6 +3,7 @@ package method
 import (
 	"context"
 	"fmt"
+	"github.com/greedytl/greedytl/standardize"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -20,18 +21,30 @@ func BenchmarkNWay(b *testing.B) {
 		train, y, _, _ := multiProblem(1, 20, shots, 1, 800, 200)
 		b.Run(fmt.Sprintf("m=%d", 20*shots), func(b *testing.B) { benchFitMulti(b, RecommendedMulti, train, y) })
 	}
+	// With the sources' own statistics (Extra.SourceScales), as the N-way
+	// protocol gives them from a sources directory that records them.
+	train, y, _, _ := multiProblem(1, 20, 10, 1, 800, 200)
+	own := standardize.Fit(train.H)
+	b.Run("m=200/source-scales", func(b *testing.B) {
+		benchFitMultiExtra(b, RecommendedMulti, train, y, Extra{Seed: 1, SourceScales: &own})
+	})
 }
 
 // benchFitMulti times FitMulti of the multi-class method name on train and
 // y with seed 1, reporting cpu-ms/op.
 func benchFitMulti(b *testing.B, name string, train Data, y ClassLabels) {
+	benchFitMultiExtra(b, name, train, y, Extra{Seed: 1})
+}
+
+// benchFitMultiExtra is benchFitMulti with extra.
+func benchFitMultiExtra(b *testing.B, name string, train Data, y ClassLabels, extra Extra) {
 	m, err := NewMulti(name)
 	if err != nil {
 		b.Fatal(err)
 	}
 	start := processCPU()
 	for b.Loop() {
-		if _, err := m.FitMulti(context.Background(), train, y, Extra{Seed: 1}); err != nil {
+		if _, err := m.FitMulti(context.Background(), train, y, extra); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -283,7 +283,7 @@ func TestMultinomialCVAgainstScikitLearn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, Z, err := fitMultiBlocks(train, standardize.Fit)
+			_, Z, err := fitMultiBlocks(train, standardize.Fit, standardize.Fit)
 			if err != nil {
 				t.Fatal(err)
 			}

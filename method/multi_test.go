@@ -231,7 +231,7 @@ func TestMultinomialMatchesSklearn(t *testing.T) {
 				t.Skip("one case with -short: each starts scikit-learn")
 			}
 			train, y, _, _ := multiProblem(3, tc.K, tc.shots, 1, tc.d, tc.K)
-			s, Z, err := fitMultiBlocks(train, standardize.Fit)
+			s, Z, err := fitMultiBlocks(train, standardize.Fit, standardize.Fit)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -147,7 +147,7 @@ func TestClassBalancedWeights(t *testing.T) {
 	}
 
 	train, yy, _, _ := multiProblem(3, 4, 3, 1, 30, 4)
-	_, Z, err := fitMultiBlocks(train, standardize.Fit)
+	_, Z, err := fitMultiBlocks(train, standardize.Fit, standardize.Fit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func TestMultinomialLogisticUnevenMatchesSklearnBalanced(t *testing.T) {
 	if c := l.hyper["C"]; c != multinomialDefaultC {
 		t.Fatalf("C = %g with a class of one example, want the default %g", c, multinomialDefaultC)
 	}
-	_, Z, err := fitMultiBlocks(train, standardize.Fit)
+	_, Z, err := fitMultiBlocks(train, standardize.Fit, standardize.Fit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -370,7 +370,7 @@ func TestMultinomialCVWeightsAreTheCVSamples(t *testing.T) {
 		}
 		inOrder, order := inContentOrder(train, y.Y)
 		yc := y.rows(order)
-		_, Z, err := fitMultiBlocks(inOrder, standardize.Fit)
+		_, Z, err := fitMultiBlocks(inOrder, standardize.Fit, standardize.Fit)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -23,6 +23,7 @@ import (
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/linear"
+	"github.com/greedytl/greedytl/standardize"
 )
 
 // Names in a sources directory.
@@ -84,6 +85,24 @@ type Entry struct {
 	// SHA256 is the hex digest of its bytes.
 	File   string `json:"file"`
 	SHA256 string `json:"sha256"`
+}
+
+// ScoreScales returns the score statistics (Info.Scores) of the sources
+// at positions sources of ix.Sources, in that order, as a scaler of their
+// scores (mean, and standard deviation as the scale): what greedytl-nway
+// standardises those sources' scores with (method.Extra.SourceScales). It
+// returns nil when one of them has none (an index written before they
+// were recorded, or resumed from one).
+func (ix *Index) ScoreScales(sources []int) *standardize.Scaler {
+	sc := &standardize.Scaler{Mean: make([]float64, 0, len(sources)), Scale: make([]float64, 0, len(sources))}
+	for _, j := range sources {
+		st := ix.Sources[j].Scores
+		if st == nil {
+			return nil
+		}
+		sc.Mean, sc.Scale = append(sc.Mean, st.Mean), append(sc.Scale, st.Std)
+	}
+	return sc
 }
 
 // capWarning returns, when the final fits of some sources did not

@@ -114,6 +114,20 @@ type Info struct {
 	// numerically stuck (linear.Model.Stuck); absent from the file when
 	// false.
 	Stuck bool `json:"stuck,omitempty"`
+	// Scores are the mean and standard deviation of the source's scores
+	// (Set's) over the rows it was trained on; nil in a record written
+	// before they were recorded (absent from the file).
+	Scores *ScoreStats `json:"scores,omitempty"`
+}
+
+// ScoreStats are the mean and the standard deviation (n in the
+// denominator, as standardize.Fit's) of a source's scores over the rows it
+// was trained on: its class's examples and the source negatives. They standardise its scores
+// on a target's handful of examples with statistics of a thousand rows
+// rather than of those few (method.Extra.SourceScales).
+type ScoreStats struct {
+	Mean float64 `json:"mean"`
+	Std  float64 `json:"std"`
 }
 
 // check validates the fields of an Info read from a file (an index entry,
@@ -121,6 +135,9 @@ type Info struct {
 func (info *Info) check() error {
 	if info.Stuck && info.Converged {
 		return fmt.Errorf("source %q: stuck and converged at once", info.Name)
+	}
+	if st := info.Scores; st != nil && (!standardize.Finite(st.Mean) || !(st.Std >= 0) || !standardize.Finite(st.Std)) {
+		return fmt.Errorf("source %q: scores: mean %v and std %v, want finite numbers, the std 0 or more", info.Name, st.Mean, st.Std)
 	}
 	return nil
 }
@@ -184,11 +201,32 @@ func trainOne(ctx context.Context, f *dataset.Folder, b *sharedRows, class int, 
 	if err != nil {
 		return nil, info, fmt.Errorf("source %q: %w", name, err)
 	}
+	if info.Scores, err = trainingScoreStats(name, model, prob.Dense); err != nil {
+		return nil, info, err
+	}
 	info.C = best
 	info.CVScores = scores
 	info.CVScore = scores[slices.Index(cfg.Grid, best)]
 	info.Converged, info.Stuck = model.Converged, model.Stuck
 	return model, info, nil
+}
+
+// trainingScoreStats returns the ScoreStats of model's scores, as Set
+// computes them, over its training rows rows.
+func trainingScoreStats(name string, model *linear.Model, rows *linear.Dense) (*ScoreStats, error) {
+	set, err := NewSet([]string{name}, []*linear.Model{model})
+	if err != nil {
+		return nil, err
+	}
+	h, err := set.ScoresCSR(rows.CSR())
+	if err != nil {
+		return nil, err
+	}
+	mean, std, ok := standardize.Moments(h.RawMatrix().Data)
+	if !ok {
+		return nil, fmt.Errorf("source %q: the spread of its scores over its training rows overflows", name)
+	}
+	return &ScoreStats{Mean: mean, Std: std}, nil
 }
 
 // datasetRow returns err, the error of the cross-validation of a

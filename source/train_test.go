@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -268,5 +269,109 @@ func TestDatasetRowNamesEmbeddedData(t *testing.T) {
 	err := datasetRow(&linear.HeldOutError{Example: 0, Value: math.Inf(1)}, f, rows)
 	if want := `held-out row 0 of ` + filepath.Join("data", "features.npy") + ` (counting from 0, as NumPy does; class "pos") is +Inf`; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v; want one containing %q", err, want)
+	}
+}
+
+// TestTrainOneRecordsScoreStats: a trained source's record holds the mean
+// and the standard deviation (n in the denominator) of its scores, as Set
+// computes them, over the rows it was trained on — its class's examples
+// and the source negatives —, recomputed here by brute force from the
+// scores of every row.
+func TestTrainOneRecordsScoreStats(t *testing.T) {
+	f := blobFolder(t, 8)
+	neg, err := PlanNegatives(f, nil, 0.25, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := range f.Classes {
+		if neg.IsHeldOut(c) {
+			continue
+		}
+		m, info, err := TrainOne(context.Background(), f, c, neg, DefaultTrainConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, err := NewSet([]string{info.Name}, []*linear.Model{m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := set.Scores(f.X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v []float64
+		for _, i := range slices.Concat(f.Rows(c), neg.Source) {
+			v = append(v, h.At(i, 0))
+		}
+		mean := 0.0
+		for _, x := range v {
+			mean += x
+		}
+		mean /= float64(len(v))
+		ss := 0.0
+		for _, x := range v {
+			ss += (x - mean) * (x - mean)
+		}
+		std := math.Sqrt(ss / float64(len(v)))
+		if info.Scores == nil {
+			t.Fatalf("class %d: no score statistics recorded", c)
+		}
+		if got := info.Scores; math.Abs(got.Mean-mean) > 1e-12*(1+math.Abs(mean)) || math.Abs(got.Std-std) > 1e-12*std || std == 0 {
+			t.Errorf("class %d: scores mean %v std %v, brute force %v and %v", c, got.Mean, got.Std, mean, std)
+		}
+	}
+}
+
+// TestIndexScoreStats: an index written before the score statistics were
+// recorded (testdata/sources.json) is read, its sources without them, and
+// ScoreScales gives nil for it; one with them reads them back, ScoreScales
+// giving them in the order asked; a negative standard deviation is
+// refused, naming the source.
+func TestIndexScoreStats(t *testing.T) {
+	ix, err := ReadIndex("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ix.Sources {
+		if e.Scores != nil {
+			t.Errorf("source %q: scores %+v read from an index without them", e.Name, *e.Scores)
+		}
+	}
+	write := func(st *ScoreStats) (*Index, error) {
+		c := *ix
+		c.Sources = slices.Clone(ix.Sources)
+		for j := range c.Sources {
+			c.Sources[j].Scores = &ScoreStats{Mean: -1.5 + float64(j), Std: 0.25}
+		}
+		c.Sources[1].Scores = st
+		b, err := json.Marshal(&c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return readIndexBytes(t, b)
+	}
+	got, err := write(&ScoreStats{Mean: 2, Std: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for j, e := range got.Sources {
+		want := ScoreStats{Mean: -1.5 + float64(j), Std: 0.25}
+		if j == 1 {
+			want = ScoreStats{Mean: 2, Std: 0}
+		}
+		if e.Scores == nil || *e.Scores != want {
+			t.Errorf("source %d: scores %v, want %+v", j, e.Scores, want)
+		}
+	}
+	if sc := got.ScoreScales([]int{2, 0, 1}); sc == nil || !slices.Equal(sc.Mean, []float64{0.5, -1.5, 2}) || !slices.Equal(sc.Scale, []float64{0.25, 0.25, 0}) {
+		t.Errorf("ScoreScales of sources 2, 0, 1: %+v", sc)
+	}
+	if sc := ix.ScoreScales([]int{0}); sc != nil {
+		t.Errorf("ScoreScales of an index without statistics: %+v, want nil", sc)
+	}
+	for _, bad := range []float64{-0.5, -1e-300} {
+		if _, err := write(&ScoreStats{Mean: 0, Std: bad}); err == nil || !strings.Contains(err.Error(), ix.Sources[1].Name) || !strings.Contains(err.Error(), "scores") {
+			t.Errorf("std %v: error %v, want one naming source %q and its scores", bad, err, ix.Sources[1].Name)
+		}
 	}
 }

@@ -46,8 +46,10 @@ refitted on all of them.
 SOURCES receives models/<class>-<name>.model (liblinear model files named by
 the class index and name, e.g. models/1-obj2.model), a sidecar
 record per model, and the index sources.json (the negative plan with its
-target-negative rows, the settings, and per source its C, CV score and
-number of positives). SOURCES must not be a run directory of experiment
+target-negative rows, the settings, and per source its C, CV score,
+number of positives, and its scores' mean and standard deviation over the
+rows it was trained on, with which greedytl-nway standardises the source
+scores). SOURCES must not be a run directory of experiment
 (one holding run.json, or, before a run writes it, the run's lock file and
 sources/), as experiment's --out must not be a sources directory: a run trains its own sources into RUN/sources, or reads those
 of train-sources with --sources. A class with a single example still gets
