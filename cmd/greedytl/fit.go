@@ -233,19 +233,24 @@ directory of linear source models written by train-sources (--sources). With
 their classes and model files, in order), which predict checks; X must then
 have the columns of the sources' dataset (num_features of its sources.json),
 and a directory that a sharded train-sources has not finished is refused.
+With --sources, greedytl-nway standardises the source scores with each
+source's own statistics over the rows it was trained on (which
+train-sources records), as the N-way protocol does; from --source-scores,
+or a directory trained before they were recorded, with statistics of the
+training examples, so that the two can give different models.
 
 When --features is a text file with a header, the model file records its
 column names ("feature_names"), which predict checks; the extra samples
 (--unlabelled-features, --oracle-features) must not name their columns
-otherwise (unnamed ones draw the unnamed-features warning). An extra
-sample given to a method that does not use it is refused, or, with
---ignore-unused-extra, left unread with a note: a program that runs a
-search over methods (the Python package) gives every method the same
-inputs. Likewise a
+otherwise (unnamed ones draw the unnamed-features warning). Likewise a
 --source-scores text file's header, the names of your own sources
 ("source_names"; H computed from --sources has none): predict and the extra
 samples' --*-source-scores must not name them otherwise, nor in another
-order (unnamed ones draw the unnamed-source-scores warning).
+order (unnamed ones draw the unnamed-source-scores warning). An extra
+sample given to a method that does not use it is refused, or, with
+--ignore-unused-extra, left unread with a note: a program that runs a
+search over methods (the Python package) gives every method the same
+inputs.
 
 A fit that succeeds may warn about its model, on standard error
 ("greedytl: warning: ..."): constant-model, a binary model that keeps no

@@ -99,6 +99,21 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		return err
 	}
 	extra := method.Extra{Seed: o.seed}
+	if o.data.sources.given() {
+		// H is every source of the directory, in its index's order
+		// (source.Index.Load): greedytl-nway standardises it with the
+		// sources' own statistics, as the N-way protocol does (nil for a
+		// directory that does not record them).
+		ix, _, err := o.data.sources.load()
+		if err != nil {
+			return err
+		}
+		all := make([]int, len(ix.Sources))
+		for j := range all {
+			all[j] = j
+		}
+		extra.SourceScales = ix.ScoreScales(all)
+	}
 	needs := mm.Needs() // a one-vs-rest fit's are its binary method's
 	if extra.Unlabelled, err = o.loadUnlabelled(s, needs.Unlabelled, X, H, names); err != nil {
 		return err
