@@ -295,6 +295,21 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int,
 		})
 		return wholeGram, wholeGramErr
 	}
+	// The sources' rows in order of their scores, which every committee's
+	// source member reads (chooseSource) when there are subsamples: sorted
+	// once, by the first committee to need them, with its context.
+	var (
+		orderOnce sync.Once
+		srcOrder  *sourceOrder
+		orderErr  error
+	)
+	orderOf := func(ctx context.Context) (*sourceOrder, error) {
+		if n == 0 || len(samples) == 1 {
+			return nil, nil
+		}
+		orderOnce.Do(func() { srcOrder, orderErr = newSourceOrder(ctx, dense(train.H)) })
+		return srcOrder, orderErr
+	}
 	var (
 		ridge       *linear.RidgeLOO
 		ridgeLambda float64
@@ -386,7 +401,11 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int,
 		case samples[k] != nil:
 			sample, sst = selectRows(train, keeps[k]), nil
 		}
-		fit, count, err := a.committee(ctx, sample, sst, sub, pre, recs[k])
+		ord, err := orderOf(ctx)
+		if err != nil {
+			return fmt.Errorf("greedytl-auto: %w", err)
+		}
+		fit, count, err := a.committee(ctx, sample, sst, sub, pre, ord, keeps[k], recs[k])
 		if err != nil {
 			return a.withoutError(samples[k], order, err)
 		}
@@ -830,9 +849,11 @@ func majorityFolds(y []float64) [][]int {
 // train's cross-products when Fit shares them (sharedGram), else nil: the
 // GreedyTL members are fitted on it, which gives the model greedytl.Fit
 // gives on train. pre, when not nil, holds the GreedyTL members' models,
-// already fitted with greedytl.Fit (probeMembers). It records in rec what
+// already fitted with greedytl.Fit (probeMembers). order, when not nil, is
+// the whole sample's sourceOrder, of which train holds the rows keep (the
+// source member's choice reads it: chooseSource). It records in rec what
 // each member chose.
-func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized, gram *greedytl.Gram, pre []*greedytl.Model, rec *committeeRecord) (*Linear, int, error) {
+func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized, gram *greedytl.Gram, pre []*greedytl.Model, order *sourceOrder, keep []int, rec *committeeRecord) (*Linear, int, error) {
 	_, d := dims(train.X)
 	_, n := dims(train.H)
 	whole := st != nil
@@ -879,7 +900,7 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized
 		members++
 	}
 	if n > 0 {
-		best, auc, err := chooseSource(ctx, st.zh, train.Y)
+		best, auc, err := chooseSource(ctx, st.zh, train.Y, order, keep)
 		if err != nil {
 			return nil, 0, fmt.Errorf("source member: %w", err)
 		}
@@ -902,26 +923,188 @@ func (a *GreedyAuto) committee(ctx context.Context, train Data, st *standardized
 // AUC (the share of (positive, negative) pairs the source scores positive
 // higher, ties counting one half), the one with the highest LogME evidence
 // (the lowest index on ties). It returns the index and the column's
-// training AUC.
-func chooseSource(ctx context.Context, zh *mat.Dense, y []float64) (int, float64, error) {
-	m, n := zh.Dims()
+// training AUC. order, when not nil, is the whole sample's sourceOrder
+// and zh the standardised scores of its rows keep (nil: all of them, in
+// order): each column's pairs are then counted in one pass over its rows
+// in that order (sourceOrder.count), O(m) instead of a sort's O(m log m).
+func chooseSource(ctx context.Context, zh *mat.Dense, y []float64, order *sourceOrder, keep []int) (int, float64, error) {
 	pos, neg := classRows(y)
 	var top []int
 	bestPairs := -1
-	col := make([]float64, m)
 	var pc pairCounter
-	for j := range n {
-		mat.Col(col, j, zh)
-		pairs := pc.count(col, pos, neg)
+	var walk *orderWalk
+	if order != nil {
+		walk = order.walk(keep, y)
+	}
+	eachColumn(zh, func(j int, col []float64) {
+		pairs, ok := 0, false
+		if walk != nil {
+			pairs, ok = walk.count(j, col)
+		}
+		if !ok {
+			pairs = pc.count(col, pos, neg)
+		}
 		switch {
 		case pairs > bestPairs:
 			bestPairs, top = pairs, append(top[:0], j)
 		case pairs == bestPairs:
 			top = append(top, j)
 		}
-	}
+	})
 	best, _, err := logmeChoose(ctx, zh, y, top)
 	return best, float64(bestPairs) / float64(2*len(pos)*len(neg)), err
+}
+
+// sourceOrder holds, for each source column of greedytl-auto's whole
+// sample (its rows in content order), the rows in increasing order of
+// their scores (ties in any order), so that the committees of the sample
+// and of its subsamples count each source's training AUC without sorting
+// its scores again (chooseSource): a sample's standardised score
+// (v − μ)/s, with s > 0 (or 0 for a constant column, whose scores are all
+// 0), does not decrease as the score v increases — rounding to nearest is
+// monotone — so the rows in this order are in order of every sample's
+// standardised scores too, some of them tied that were not.
+type sourceOrder struct {
+	m    int     // the whole sample's rows
+	rows []int32 // column j's rows: rows[j·m : (j+1)·m]
+}
+
+// newSourceOrder returns the sourceOrder of the source scores H (m × n).
+// It returns ctx's error when ctx is done.
+func newSourceOrder(ctx context.Context, H *mat.Dense) (*sourceOrder, error) {
+	m, n := H.Dims()
+	o := &sourceOrder{m: m, rows: make([]int32, m*n)}
+	type scored struct {
+		v float64
+		r int32
+	}
+	col := make([]scored, m)
+	var err error
+	eachColumn(H, func(j int, h []float64) {
+		if err != nil {
+			return
+		}
+		if j%columnBlock == 0 {
+			if err = ctx.Err(); err != nil {
+				return
+			}
+		}
+		for i, v := range h {
+			col[i] = scored{v, int32(i)}
+		}
+		slices.SortFunc(col, func(a, b scored) int {
+			switch {
+			case a.v < b.v:
+				return -1
+			case a.v > b.v:
+				return 1
+			}
+			return 0
+		})
+		dst := o.rows[j*m : j*m+m]
+		for i, c := range col {
+			dst[i] = c.r
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// columnBlock is the number of columns eachColumn copies out of the rows
+// at a time.
+const columnBlock = 64
+
+// eachColumn calls f with each column j of A in turn, a copy f may
+// overwrite, taken out of A's rows columnBlock columns at a time: each row
+// is read once, in pieces of columnBlock contiguous values, instead of
+// once a column (mat.Col's strided read, which loads a cache line for
+// every value once A outgrows the caches).
+func eachColumn(A *mat.Dense, f func(j int, col []float64)) {
+	m, n := A.Dims()
+	raw := A.RawMatrix()
+	buf := make([]float64, min(n, columnBlock)*m)
+	for j0 := 0; j0 < n; j0 += columnBlock {
+		w := min(n-j0, columnBlock)
+		for i := range m {
+			for b, v := range raw.Data[i*raw.Stride+j0 : i*raw.Stride+j0+w] {
+				buf[b*m+i] = v
+			}
+		}
+		for b := range w {
+			f(j0+b, buf[b*m:b*m+m])
+		}
+	}
+}
+
+// orderWalk counts a sample's ordered pairs in a sourceOrder's row order:
+// at[r] is the sample's row of the whole sample's row r (−1 when the
+// sample leaves it out), pos whether the sample's row is a positive.
+type orderWalk struct {
+	o   *sourceOrder
+	at  []int32
+	pos []bool
+}
+
+// walk returns the orderWalk of the sample of rows keep of o's whole
+// sample (nil: all of them) with labels y.
+func (o *sourceOrder) walk(keep []int, y []float64) *orderWalk {
+	w := &orderWalk{o: o, at: make([]int32, o.m), pos: make([]bool, len(y))}
+	for i, v := range y {
+		w.pos[i] = v > 0
+	}
+	if keep == nil {
+		for r := range w.at {
+			w.at[r] = int32(r)
+		}
+		return w
+	}
+	for r := range w.at {
+		w.at[r] = -1
+	}
+	for i, r := range keep {
+		w.at[r] = int32(i)
+	}
+	return w
+}
+
+// count returns what pairCounter.count returns for source column j's
+// standardised scores col on the walk's sample — twice the number of
+// (positive, negative) pairs col scores in the right order, ties counting
+// one — in one pass over the sample's rows in the column's sourceOrder,
+// a run of equal scores at a time. ok is false, and the count must come
+// from pairCounter, when col decreases somewhere along that order (which
+// the standardisation's monotonicity rules out).
+func (w *orderWalk) count(j int, col []float64) (pairs int, ok bool) {
+	m := w.o.m
+	below := 0   // negatives of the runs before this one
+	p, q := 0, 0 // positives and negatives of this run
+	last := 0.0  // this run's score
+	first := true
+	for _, r := range w.o.rows[j*m : j*m+m] {
+		i := w.at[r]
+		if i < 0 {
+			continue
+		}
+		v := col[i]
+		switch {
+		case first:
+			first, last = false, v
+		case v < last:
+			return 0, false
+		case v != last:
+			pairs += p * (2*below + q)
+			below += q
+			p, q, last = 0, 0, v
+		}
+		if w.pos[i] {
+			p++
+		} else {
+			q++
+		}
+	}
+	return pairs + p*(2*below+q), true
 }
 
 // pairCounter counts ordered pairs with buffers kept between calls.

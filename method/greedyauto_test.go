@@ -168,7 +168,7 @@ func TestGreedyAutoChoosesTheBestOrderingSource(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _, err := chooseSource(context.Background(), st.zh, y)
+			got, _, err := chooseSource(context.Background(), st.zh, y, nil, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -1073,5 +1073,78 @@ func TestGreedyAutoProbeIsFit(t *testing.T) {
 	pre, err = a.probeMembers(context.Background(), train, 1)
 	if err != nil || pre != nil {
 		t.Errorf("probe capped at 1 step: %v, %v; want no models", pre, err)
+	}
+}
+
+// TestSourceOrderCountsAsPairCounter: the pairs counted in a sourceOrder's
+// row order (chooseSource's route with subsamples) are pairCounter.count's
+// on the whole sample and on every subsample, each standardised on its own
+// rows, on scores with many ties and without, and with values so close
+// that a subsample's standardisation ties some of them; and a column that
+// decreases along the order is handed back to pairCounter (ok false).
+func TestSourceOrderCountsAsPairCounter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 5))
+	for trial := range 100 {
+		m := 4 + rng.IntN(60)
+		n := 1 + rng.IntN(6)
+		H := mat.NewDense(m, n, nil)
+		y := make([]float64, m)
+		for i := range m {
+			y[i] = -1
+			if rng.IntN(3) == 0 || i == 0 {
+				y[i] = 1
+			}
+			for j := range n {
+				switch j % 3 {
+				case 0: // few levels: many ties
+					H.Set(i, j, float64(rng.IntN(4)))
+				case 1:
+					H.Set(i, j, rng.NormFloat64())
+				default: // 1e8 apart by a few ulps: standardising ties some
+					H.Set(i, j, 1e8+float64(rng.IntN(5))*1.5e-8)
+				}
+			}
+		}
+		y[m-1] = -1
+		order, err := newSourceOrder(context.Background(), H)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keeps := [][]int{nil}
+		for _, fold := range majorityFolds(y) {
+			keeps = append(keeps, keptRows(m, fold))
+		}
+		for _, keep := range keeps {
+			sample := Data{H: H, Y: y}
+			if keep != nil {
+				sample = selectRows(sample, keep)
+			}
+			st, err := standardizeData(sample)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pos, neg := classRows(sample.Y)
+			w := order.walk(keep, sample.Y)
+			var pc pairCounter
+			col := make([]float64, len(sample.Y))
+			for j := range n {
+				mat.Col(col, j, st.zh)
+				want := pc.count(col, pos, neg)
+				got, ok := w.count(j, col)
+				if !ok || got != want {
+					t.Fatalf("trial %d, rows %v, column %d: %d (ok %v), want %d", trial, keep, j, got, ok, want)
+				}
+				if j%3 != 0 || slices.Min(col) == slices.Max(col) {
+					continue
+				}
+				// Reversed, the column decreases along the order.
+				for i := range col {
+					col[i] = -col[i]
+				}
+				if _, ok := w.count(j, col); ok {
+					t.Fatalf("trial %d, column %d: a decreasing column counted", trial, j)
+				}
+			}
+		}
 	}
 }
