@@ -379,9 +379,8 @@ func (dm *dictionaryModel) Predict(d Data) ([]float64, error) {
 	}
 	rows, _ := zc.Dims()
 	f := make([]float64, rows)
-	mat.NewVecDense(rows, f).MulVec(zc, mat.NewVecDense(len(dm.w), dm.w))
 	for i := range f {
-		f[i] += dm.b
+		f[i] = codeScore(zc.RawRowView(i), dm.w) + dm.b
 	}
 	// Large weights (a hand-edited file) or codes overflow here, where a
 	// linear model's scores say at which column (addScores): a code mixes
@@ -392,6 +391,31 @@ func (dm *dictionaryModel) Predict(d Data) ([]float64, error) {
 		}
 	}
 	return f, nil
+}
+
+// codeScore returns z·w, a row's standardised codes times the weights (of
+// equal lengths), summed in a fixed order whatever rows are beside it and
+// whatever the BLAS: the products of the even-indexed codes added in
+// column order, those of the odd-indexed ones likewise, the two sums
+// added, then, for an odd number of codes, the last one's product. It is
+// the order of gonum's amd64 matrix–vector product (its kernels of 4 and
+// 2 rows), which scored all the rows at once: the scores of a whole input
+// keep their bits, except, for an odd number of codes, that of the last
+// of an odd number of rows, which that product's one-row kernel summed
+// with the last code's product added to the even half. Products are
+// rounded before they are added (float64(...): no fused multiply–add).
+func codeScore(z, w []float64) float64 {
+	var even, odd float64
+	n := len(z) &^ 1
+	for j := 0; j < n; j += 2 {
+		even += float64(z[j] * w[j])
+		odd += float64(z[j+1] * w[j+1])
+	}
+	s := even + odd
+	if n < len(z) {
+		s += float64(z[n] * w[n])
+	}
+	return s
 }
 
 // check validates the model's invariants.

@@ -107,11 +107,10 @@ and whatever the BLAS). The standard input and pipes are read so too,
 once: a model's error on a block is the block's, its row counted in the
 input, and a source's score that is not finite names its row in the
 input, as reading them whole does; beside another matrix file
-(--features - --source-scores H) they are read whole.
-Read whole are the rows of a dictionary model, and of dictionary fitted
-one class against the rest: its codes come from matrix products over all
-the rows, whose sums a BLAS may order by the product's size, so that a
-row's scores could move in their last bits with the rows beside it. It scores
+(--features - --source-scores H) they are read whole. Every model scores
+each row alone, a dictionary model too (each row's sparse codes, their
+score summed in one order whatever rows are beside it and whatever the
+BLAS), so that its scores are the same bits read in blocks or whole. It scores
 the rows of a multi-class model a block at a time, holding one block's
 scores, not every row's; --scores writes each block as it is scored: to
 --out atomically (an error, or a stop signal, leaves no file), on standard
