@@ -352,7 +352,8 @@ func (dm *dictionaryModel) Hyperparameters() map[string]float64 { return maps.Cl
 // SourceWeights returns nil: the model has no per-source weights.
 func (*dictionaryModel) SourceWeights() []float64 { return nil }
 
-// Predict returns the ridge scores of the OMP codes of the rows of d. It
+// Predict returns the ridge scores of the OMP codes of the rows of d, each
+// row's alone: the same bits in any block of rows (codeScore). It
 // returns an error when X or H has the wrong number of columns, when they
 // disagree on the number of rows, or when a value is not finite; and a
 // *greedytl.ScoreOverflowError when a row's score overflows, naming the
