@@ -326,3 +326,62 @@ func TestAdaptPathRefusesOverflowingResiduals(t *testing.T) {
 func TestDictionaryIgnoresRowOrder(t *testing.T) {
 	checkIgnoresRowOrder(t, "dictionary")
 }
+
+// TestDictionaryScoresEachRowAlone: a dictionary model scores each row
+// alone (RowByRow): its scores of the rows scored one at a time, in blocks
+// of several sizes and whole are the same bits, for inputs of an odd and an
+// even number of rows and models of an odd and an even number of codes.
+// The scores were a matrix–vector product over all the rows, whose sums
+// gonum's amd64 kernel orders by the row's place in the product: for an
+// odd number of codes, the last row of an odd number of rows summed its
+// last code's term before the two halves of the others, every other row
+// after them.
+func TestDictionaryScoresEachRowAlone(t *testing.T) {
+	meth, _ := New("dictionary")
+	oddCodes := 0
+	for _, pos := range []int{1, 3} {
+		train, test := damSplit(51, pos, 20, 10, 2)
+		for _, sources := range []bool{true, false} {
+			tr := train
+			if !sources {
+				tr.H = nil
+			}
+			model, err := meth.Fit(context.Background(), tr, Extra{Seed: 3})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !RowByRow(model) {
+				t.Errorf("%d positives, sources %v: RowByRow false, want true", pos, sources)
+			}
+			codes := len(model.(*dictionaryModel).w)
+			oddCodes += codes % 2
+			for _, n := range []int{99, 100} {
+				var in Data
+				in.X = test.X.(*mat.Dense).Slice(0, n, 0, 20)
+				if sources {
+					in.H = test.H.(*mat.Dense).Slice(0, n, 0, 10)
+				}
+				whole := mustPredict(t, model, in)
+				for _, size := range []int{1, 2, 3, 4, 5, 7, 64} {
+					for lo := 0; lo < n; lo += size {
+						hi := min(lo+size, n)
+						var b Data
+						b.X = in.X.(*mat.Dense).Slice(lo, hi, 0, 20)
+						if sources {
+							b.H = in.H.(*mat.Dense).Slice(lo, hi, 0, 10)
+						}
+						f := mustPredict(t, model, b)
+						for i, v := range f {
+							if math.Float64bits(v) != math.Float64bits(whole[lo+i]) {
+								t.Errorf("%d positives, sources %v, %d codes, %d rows: row %d scored in a block of %d is %v, whole %v", pos, sources, codes, n, lo+i, hi-lo, v, whole[lo+i])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if oddCodes == 0 {
+		t.Error("no model of an odd number of codes: the test cannot tell the orders apart")
+	}
+}

@@ -323,15 +323,15 @@ func (o *ovrModel) blockScores(d Data) (blockFunc, int, error) {
 
 // RowByRow reports whether m, a binary model, scores each row of its input
 // alone, so that a row's score is the same bits in any block of rows: a
-// linear model (Linear, AutoModel: a sum over the columns of each row) and
-// a GreedyTL model (the same sums, column by column). A dictionary model's
-// codes come from matrix products over all its rows, whose sums a BLAS
-// may order by the size of the product: it is scored whole (by ovrModel's
-// blocks: MultiRowByRow, and by greedytl predict, which reads a binary
-// model's rows in blocks only when RowByRow holds).
+// linear model (Linear, AutoModel: a sum over the columns of each row), a
+// GreedyTL model (the same sums, column by column) and a dictionary model
+// (each row's OMP codes on dictionaries of a fixed shape, their score
+// summed in a fixed order: codeScore). ovrModel's blocks (MultiRowByRow)
+// and greedytl predict, which reads a binary model's rows in blocks only
+// when RowByRow holds, ask it.
 func RowByRow(m Model) bool {
 	switch m.(type) {
-	case *Linear, *AutoModel, *greedyModel:
+	case *Linear, *AutoModel, *greedyModel, *dictionaryModel:
 		return true
 	}
 	return false
@@ -340,10 +340,10 @@ func RowByRow(m Model) bool {
 // MultiRowByRow reports whether m, a multi-class model, scores each row of
 // its input alone, so that a row's scores are the same bits in any block
 // of rows: a model scored in blocks (blockScorer: a native multi-class
-// model), a one-vs-rest model whose every class's model is RowByRow, and an
-// ensemble of such models. A one-vs-rest model of dictionary models is
-// scored whole (Scores), and so is its input by greedytl predict, which
-// reads a multi-class model's rows in blocks only when MultiRowByRow holds.
+// model), a one-vs-rest model whose every class's model is RowByRow (of
+// linear, GreedyTL or dictionary models), and an ensemble of such models.
+// greedytl predict reads a multi-class model's rows in blocks only when
+// MultiRowByRow holds.
 func MultiRowByRow(m MultiModel) bool {
 	switch m := m.(type) {
 	case *ovrModel:

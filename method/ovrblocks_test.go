@@ -12,7 +12,8 @@ import (
 
 // TestOneVsRestScoresInBlocks: a one-vs-rest model of binary models that
 // score each row alone (no-transfer's Linear, greedytl-auto's AutoModel,
-// greedytl's root-package model), fitted and read back from its file, is
+// greedytl's root-package model, dictionary's codes; dictionary's were
+// scored whole), fitted and read back from its file, is
 // scored a block of rows at a time (ScoreBlocks: here blocks of 256 rows
 // and a last of 488, of 1,000 rows of 5 classes in 70 + 3 columns), each
 // block Scores' values of its rows bit for bit, each row alone too
@@ -22,7 +23,7 @@ func TestOneVsRestScoresInBlocks(t *testing.T) {
 	smallScoreBlocks(t)
 	const K = 5
 	train, y, test, _ := multiProblem(7, K, 6, 200, 70, 3)
-	for _, name := range []string{"no-transfer", "greedytl-auto", "greedytl"} {
+	for _, name := range []string{"no-transfer", "greedytl-auto", "greedytl", "dictionary"} {
 		mm, err := NewMulti(name)
 		if err != nil {
 			t.Fatal(err)
@@ -82,37 +83,6 @@ func TestOneVsRestScoresInBlocks(t *testing.T) {
 	}
 }
 
-// TestOneVsRestDictionaryScoredWhole: a one-vs-rest model of dictionary
-// models, whose codes come from matrix products over all the rows, is not
-// scored in blocks: ScoreBlocks gives Scores whole, one block.
-func TestOneVsRestDictionaryScoredWhole(t *testing.T) {
-	smallScoreBlocks(t)
-	train, y, test, _ := multiProblem(3, 3, 8, 250, 6, 3)
-	mm, err := NewMulti("dictionary")
-	if err != nil {
-		t.Fatal(err)
-	}
-	model, err := mm.FitMulti(context.Background(), train, y, Extra{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	whole, err := model.Scores(test)
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocks := 0
-	err = ScoreBlocks(context.Background(), model, test, func(lo int, s *mat.Dense) error {
-		blocks++
-		if lo != 0 || !sameBits(s, whole) {
-			t.Errorf("block at row %d is not Scores whole", lo)
-		}
-		return nil
-	})
-	if err != nil || blocks != 1 {
-		t.Errorf("%d blocks, error %v: want Scores whole, one block", blocks, err)
-	}
-}
-
 // TestPredictStopsBetweenBlocks: ScoreBlocks, PredictContext and OneClass
 // return the context's error once it is done — ScoreBlocks after the block
 // in which it was cancelled, OneClass of a model read from a file (which
@@ -159,11 +129,15 @@ func TestPredictStopsBetweenBlocks(t *testing.T) {
 	}
 }
 
+// hiddenModel hides its binary model's type from RowByRow.
+type hiddenModel struct{ Model }
+
 // TestMultiRowByRow: a multi-class model scores each row alone
 // (MultiRowByRow) when it is scored in blocks: a native multi-class model,
-// a one-vs-rest model of linear models, an ensemble of them; a one-vs-rest
-// model of dictionary models (whose codes come from products over all
-// the rows) does not, and neither does an ensemble holding one.
+// a one-vs-rest model of linear or dictionary models (whose scores of a
+// row were products over all the rows: not MultiRowByRow), an ensemble of
+// them; a one-vs-rest model of a binary model RowByRow does not know
+// does not, and neither does an ensemble holding one.
 func TestMultiRowByRow(t *testing.T) {
 	train, y, _, _ := multiProblem(7, 3, 6, 10, 8, 2)
 	fit := func(name string) MultiModel {
@@ -171,6 +145,10 @@ func TestMultiRowByRow(t *testing.T) {
 		return m
 	}
 	linear, dict, native := fit("no-transfer"), fit("dictionary"), fit("nearest-mean")
+	hiddenOVR := *dict.(*ovrModel)
+	hiddenOVR.models = slices.Clone(hiddenOVR.models)
+	hiddenOVR.models[1] = hiddenModel{hiddenOVR.models[1]}
+	hidden := &hiddenOVR
 	for _, tc := range []struct {
 		name string
 		m    MultiModel
@@ -178,15 +156,16 @@ func TestMultiRowByRow(t *testing.T) {
 	}{
 		{"one-vs-rest no-transfer", linear, true},
 		{"nearest-mean", native, true},
-		{"one-vs-rest dictionary", dict, false},
-		{"ensemble of linear and native", &ensembleModel{members: []MultiModel{linear, native}}, true},
-		{"ensemble holding dictionary", &ensembleModel{members: []MultiModel{linear, dict}}, false},
+		{"one-vs-rest dictionary", dict, true},
+		{"ensemble of linear, native and dictionary", &ensembleModel{members: []MultiModel{linear, native, dict}}, true},
+		{"one-vs-rest with a hidden class model", hidden, false},
+		{"ensemble holding it", &ensembleModel{members: []MultiModel{linear, hidden}}, false},
 	} {
 		if got := MultiRowByRow(tc.m); got != tc.want {
 			t.Errorf("%s: MultiRowByRow %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	if _, _, err := dict.(blockScorer).blockScores(train); !errors.Is(err, errNotBlockScored) {
-		t.Errorf("one-vs-rest dictionary: blockScores error %v, want errNotBlockScored", err)
+	if _, _, err := hidden.blockScores(train); !errors.Is(err, errNotBlockScored) {
+		t.Errorf("one-vs-rest with a hidden class model: blockScores error %v, want errNotBlockScored", err)
 	}
 }

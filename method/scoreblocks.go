@@ -29,8 +29,8 @@ type blockFunc func(lo, hi int) (*mat.Dense, error)
 // errNotBlockScored is blockScores' error for a model whose rows are not
 // scored alone (not MultiRowByRow): an ensemble with a member that is not
 // a blockScorer, a one-vs-rest model with a class's model that is not
-// RowByRow (dictionary). PredictContext and ScoreBlocks then score the
-// rows whole.
+// RowByRow (none of this package's). PredictContext and ScoreBlocks then
+// score the rows whole.
 var errNotBlockScored = errors.New("method: a member is not scored in blocks")
 
 // scoreBlockFloats is the number of scores a block of scoreBlocks holds

@@ -237,9 +237,9 @@ var multiRowByRow = method.MultiRowByRow
 // with --scores those it writes as they come (method.ScoreBlocks; to --out
 // atomically, so that an error or a stop signal leaves no file, and to
 // standard output, which an error then ends part-written). A model whose
-// rows are not scored alone (not method.MultiRowByRow: dictionary fitted
-// one class against the rest) has its sample read and scored whole. It
-// stops between blocks once ctx is done, returning ctx's error.
+// rows are not scored alone (not method.MultiRowByRow, which every
+// method's model is today) has its sample read and scored whole. It stops
+// between blocks once ctx is done, returning ctx's error.
 func runPredictMulti(ctx context.Context, s *streams, o *predictOptions, model method.MultiModel, rec sampleNames) error {
 	if o.data.positive != "" {
 		return badInputf("--positive is for binary models; %s is a model of %d classes (%s)", o.modelName(), len(model.Classes()), strings.Join(quoteAll(model.Classes()), ", "))

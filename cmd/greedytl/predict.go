@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
@@ -107,17 +108,17 @@ and whatever the BLAS). The standard input and pipes are read so too,
 once: a model's error on a block is the block's, its row counted in the
 input, and a source's score that is not finite names its row in the
 input, as reading them whole does; beside another matrix file
-(--features - --source-scores H) they are read whole.
-Read whole are the rows of a dictionary model, and of dictionary fitted
-one class against the rest: its codes come from matrix products over all
-the rows, whose sums a BLAS may order by the product's size, so that a
-row's scores could move in their last bits with the rows beside it. It scores
+(--features - --source-scores H) they are read whole. Every model scores
+each row alone, a dictionary model too (each row's sparse codes, their
+score summed in one order whatever rows are beside it and whatever the
+BLAS), so that its scores are the same bits read in blocks or whole. It scores
 the rows of a multi-class model a block at a time, holding one block's
 scores, not every row's; --scores writes each block as it is scored: to
 --out atomically (an error, or a stop signal, leaves no file), on standard
 output part-written when an error (or a label file that does not match
 the rows) comes after the first block. SIGINT, SIGTERM or SIGHUP stops
-predict between blocks (status 130, 143 or 129), writing nothing to
+predict between blocks, and at once while it waits on the standard input
+or a pipe for the next block (status 130, 143 or 129), writing nothing to
 --out. A binary
 model that records its label names checks that every label is one of them.
 
@@ -419,12 +420,23 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 	var modelErr error            // score's error, not the readers'
 	var stop error                // ctx's or the output's: no reading again
 	lo, seen := 0, 0              // the first row of the block scored last, the rows given
+	var wait *streamWait          // a stream's reads, which a stop ends
+	if once {
+		wait = waitOnStream(ctx, func(sig stoppedBy) {
+			atomicfile.RemoveTemporary()
+			diagf(s.err, "%v", printedError(ctx, o.interrupted(ctx.Err())))
+			os.Exit(exitSignal + int(sig.sig))
+		})
+	}
 	m, err := f.scanSample(s, &names, predictBlock, func(X, H *mat.Dense) error {
-		if once && seen == 0 {
-			// A stream's read may wait on its writer as long as it
-			// likes: until its first block is read, the first signal
-			// ends predict at once, as reading it whole did.
-			heedSignals(ctx)
+		if once {
+			wait.scoring()
+			if seen == 0 {
+				// A stream's read may wait on its writer as long as it
+				// likes: until its first block is read, the first signal
+				// ends predict at once, as reading it whole did.
+				heedSignals(ctx)
+			}
 		}
 		if stop = ctx.Err(); stop != nil {
 			return stop
@@ -447,8 +459,19 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 		if modelErr = score(d); modelErr != nil && final(modelErr) {
 			stop = modelErr
 		}
+		if once && modelErr == nil {
+			// On to the next block: a stop from here ends predict at
+			// once, one before ends it here.
+			if stop = wait.reading(ctx); stop != nil {
+				return stop
+			}
+		}
 		return modelErr
 	})
+	if once {
+		wait.scoring() // done reading: a stop is ctx's error from here
+		wait.release()
+	}
 	switch {
 	case stop != nil && ctx.Err() != nil:
 		return inputRows{}, o.interrupted(ctx.Err())
@@ -473,6 +496,66 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 	rows.m = m
 	return rows, nil
 }
+
+// streamWait makes a stop signal prompt while predict waits on a stream
+// (standard input, a pipe) for its next block: the writer may send nothing
+// more for as long as it likes, and a stop once predict heeds its signals
+// (the context cancelled) was acted on between blocks only, once the next
+// block came. While predict reads the stream it ends predict at once (the
+// stop function of waitOnStream), as signalContext's handler ends a
+// command that does not heed its signals: the outputs' temporary files
+// removed, nothing more written; while predict scores and writes a block,
+// predict returns the context's error at the block's end. A context
+// cancelled otherwise than by a stop signal (stoppedBy) is left to the
+// next block.
+type streamWait struct {
+	mu        sync.Mutex // held to change or act on isReading
+	isReading bool       // predict reads the stream
+	stopWait  func() bool
+}
+
+// waitOnStream returns the streamWait of predict's reads of a stream under
+// ctx (signalContext's), which calls stop, with the signal, when a stop
+// signal cancels ctx while predict reads the stream; stop must end the
+// process. Its release ends the wait.
+func waitOnStream(ctx context.Context, stop func(stoppedBy)) *streamWait {
+	w := &streamWait{}
+	w.stopWait = context.AfterFunc(ctx, func() {
+		var sig stoppedBy
+		if !errors.As(context.Cause(ctx), &sig) {
+			return
+		}
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if w.isReading {
+			stop(sig) // the lock held: predict scores and writes nothing more
+		}
+	})
+	return w
+}
+
+// reading marks predict as reading the stream, for its next block, and
+// returns nil; or ctx's error, when ctx is done, without marking it.
+func (w *streamWait) reading(ctx context.Context) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	w.isReading = true
+	return nil
+}
+
+// scoring marks predict as no longer reading the stream: a block came, or
+// the reads ended. It waits while a stop ends predict.
+func (w *streamWait) scoring() {
+	w.mu.Lock()
+	w.isReading = false
+	w.mu.Unlock()
+}
+
+// release ends the wait for the context, after scoring.
+func (w *streamWait) release() { w.stopWait() }
 
 // blockRows returns err, the model's error on the block of rows from lo
 // (counted from 0) of an input read once, with the row of a score that

@@ -240,46 +240,71 @@ func TestPredictStopsOnSIGTERM(t *testing.T) {
 	}
 }
 
-// TestPredictMultiDictionaryReadWhole: a one-vs-rest model of dictionary
-// models (whose codes of a row depend on the other rows: not
-// method.MultiRowByRow) has its features file read whole, as a binary
-// dictionary model's is, not a block of rows at a time: predict --scores
-// of a file whose last line is bad writes nothing to standard output,
-// where a one-vs-rest linear model's (no-transfer) blocks before that line
-// are written. The dictionary model's blocks were scored and written as
-// the linear one's.
-func TestPredictMultiDictionaryReadWhole(t *testing.T) {
-	defer func(v int) { predictBlock = v }(predictBlock)
-	predictBlock = 100
-	X := mat.NewDense(9, 2, []float64{0, 0, 0.1, 0, 0, 0.2, 5, 5, 5.1, 5, 5, 5.2, -5, 5, -5.1, 5, -5, 5.2})
-	var csv strings.Builder
-	for i := range 1000 {
-		fmt.Fprintf(&csv, "%g,%g\n", float64(i%11)-5, float64(i%7))
+// TestPredictDictionaryStreams: a dictionary model, binary and fitted one
+// class against the rest (of 5 codes: 10 training rows, no sources), has
+// its features read a block of rows at a time, as a linear model's are:
+// its scores of 1,001 rows read in blocks of 7 from a file and from the
+// standard input are those of the rows read whole, bit for bit as printed,
+// and predict --scores of a file whose last line is bad writes the blocks
+// before that line. They were read whole (the scores were a product over
+// all the rows, whose sums gonum's kernel orders by a row's place: the
+// last row of a block of 7 summed its last code's term first).
+func TestPredictDictionaryStreams(t *testing.T) {
+	dir := t.TempDir()
+	var train, y2, y3, csv strings.Builder
+	for i := range 10 {
+		fmt.Fprintf(&train, "%g,%g\n", float64(i%5)-2+0.1*float64(i), float64(i%3)*1.5-float64(i)/7)
+		fmt.Fprintln(&y2, []int{1, -1}[i%2])
+		fmt.Fprintln(&y3, []string{"a", "b", "c"}[i%3])
 	}
-	csv.WriteString("1,oops\n")
-	features := writeText(t, t.TempDir(), "x.csv", csv.String())
+	for i := range 1001 {
+		fmt.Fprintf(&csv, "%g,%g\n", float64(i%11)/3-1.7, float64(i%7)/2.9-1.1)
+	}
+	X := writeText(t, dir, "train.csv", train.String())
+	features := writeText(t, dir, "x.csv", csv.String())
+	bad := writeText(t, dir, "bad.csv", csv.String()+"1,oops\n")
 	for _, tc := range []struct {
-		method string
-		whole  bool
-	}{{"no-transfer", false}, {"dictionary", true}} {
-		mm, err := method.NewMulti(tc.method)
+		name, labels string
+		extra        []string
+	}{
+		{"binary", writeText(t, dir, "y2.txt", y2.String()), nil},
+		{"3 classes", writeText(t, dir, "y3.txt", y3.String()), []string{"--scores"}},
+	} {
+		model := filepath.Join(dir, "dictionary "+tc.name+".json")
+		if code, _, stderr := cli(t, "", "fit", "--method", "dictionary", "--features", X, "--labels", tc.labels, "--seed", "3", "--out", model); code != 0 {
+			t.Fatalf("%s: fit: exit %d: %s", tc.name, code, stderr)
+		}
+		body, err := os.ReadFile(model)
 		if err != nil {
 			t.Fatal(err)
 		}
-		model, err := mm.FitMulti(context.Background(), method.Data{X: X}, method.ClassLabels{Names: []string{"a", "b", "c"}, Y: []int{0, 0, 0, 1, 1, 1, 2, 2, 2}}, method.Extra{Seed: 1})
-		if err != nil {
-			t.Fatalf("%s: %v", tc.method, err)
+		if !strings.Contains(string(body), `"atoms": 5`) || !strings.Contains(string(body), `"path_steps": 0`) {
+			t.Fatalf("%s: not a model of 5 codes (5 atoms, no path steps): the test cannot tell the orders apart", tc.name)
 		}
-		var out, errOut bytes.Buffer
-		s := &streams{in: strings.NewReader(""), out: &out, err: &errOut}
-		o := &predictOptions{model: "m.json", scores: true}
-		o.data = dataFlags{features: features, labelSettings: &labelSettings{header: "auto"}}
-		err = runPredictMulti(context.Background(), s, o, model, sampleNames{})
-		if err == nil || !strings.Contains(err.Error(), "x.csv:1001") {
-			t.Errorf("%s: error %v, want one naming x.csv:1001", tc.method, err)
+		run := func(stdin, from string, block int) string {
+			smallBlocks(t, block)
+			code, stdout, stderr := cli(t, stdin, append([]string{"predict", model, "--features", from}, tc.extra...)...)
+			if code != 0 {
+				t.Fatalf("%s: predict --features %s in blocks of %d: exit %d: %s", tc.name, from, block, code, stderr)
+			}
+			return stdout
 		}
-		if got := out.Len() == 0; got != tc.whole {
-			t.Errorf("%s: %d lines written before the bad line; read whole: %v, want %v", tc.method, strings.Count(out.String(), "\n"), got, tc.whole)
+		whole := run(csv.String(), stdinName, 1<<20)
+		if strings.Count(whole, "\n") < 1001 {
+			t.Fatalf("%s: %d lines, want a score a row", tc.name, strings.Count(whole, "\n"))
+		}
+		if got := run("", features, 7); got != whole {
+			t.Errorf("%s: the file in blocks of 7 rows scores differently from it read whole", tc.name)
+		}
+		if got := run(csv.String(), stdinName, 7); got != whole {
+			t.Errorf("%s: the standard input in blocks of 7 rows scores differently from it read whole", tc.name)
+		}
+		if tc.extra != nil {
+			smallBlocks(t, 100)
+			code, stdout, stderr := cli(t, "", "predict", model, "--features", bad, "--scores")
+			if code != 2 || !strings.Contains(stderr, "bad.csv:1002") || strings.Count(stdout, "\n") != 1001 {
+				t.Errorf("%s: a bad last line: exit %d, %d lines written, stderr %q; want 2, the header and the 1,000 rows of its blocks before it, the error naming bad.csv:1002", tc.name, code, strings.Count(stdout, "\n"), stderr)
+			}
 		}
 	}
 }

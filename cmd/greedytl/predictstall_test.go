@@ -1,0 +1,132 @@
+//go:build unix
+
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestPredictStopsWhileAStreamStalls: a stop signal while predict waits on
+// a stream for its next block — the standard input, or a FIFO, whose
+// writer sent whole blocks of rows (8,192 each, past the first MiB,
+// which standard input's reader holds before its first block) and 100 more
+// rows, then nothing,
+// never closing it — ends predict at once, with status 128 + n, saying
+// that predict was interrupted, and leaves no --out file, whole or
+// temporary. predict heeds its signals between blocks: the stop cancelled
+// its context and waited for the next block, which never came (the test
+// failed at its minute's deadline).
+func TestPredictStopsWhileAStreamStalls(t *testing.T) {
+	bin := buildGreedytl(t)
+	dir := t.TempDir()
+	var train, labels strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&train, "%d,%d\n", i%3*5, i%5)
+		fmt.Fprintln(&labels, i%3)
+	}
+	X := writeText(t, dir, "X.csv", train.String())
+	y := writeText(t, dir, "y.txt", labels.String())
+	model := filepath.Join(dir, "m.json")
+	if code, out := runBinary(t, bin, nil, "fit", "--method", "no-transfer", "--features", X, "--labels", y, "--out", model, "-q"); code != 0 {
+		t.Fatalf("fit: exit %d\n%s", code, out)
+	}
+	// part: whole blocks of rows past standard input's first stdinHead
+	// bytes (read before the first block), and 100 rows of the next.
+	var part bytes.Buffer
+	full := 0
+	for part.Len() <= stdinHead || full%predictBlock != 0 {
+		fmt.Fprintf(&part, "%d.5,%d.25\n", full%17, full%13)
+		full++
+	}
+	for i := range 100 {
+		fmt.Fprintf(&part, "%d.5,%d.25\n", i%17, i%13)
+	}
+	for _, tc := range []struct {
+		from string
+		sig  syscall.Signal
+		code int
+	}{
+		{stdinName, syscall.SIGINT, 130},
+		{"fifo", syscall.SIGTERM, 143},
+		{stdinName, syscall.SIGHUP, 129},
+	} {
+		t.Run(fmt.Sprintf("%s %v", tc.from, tc.sig), func(t *testing.T) {
+			work, in := t.TempDir(), t.TempDir()
+			out := filepath.Join(work, "scores.tsv")
+			from := tc.from
+			cmd := exec.Command(bin, "predict", model, "--features", from, "--scores", "--out", out)
+			// w, the stream's writer, sends part and stays open until
+			// the test ends.
+			var w io.WriteCloser
+			if from == stdinName {
+				r, pw, err := os.Pipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				cmd.Stdin, w = r, pw
+				t.Cleanup(func() { r.Close() })
+			} else {
+				from = filepath.Join(in, "fifo")
+				cmd.Args[4] = from
+				if err := syscall.Mkfifo(from, 0o600); err != nil {
+					t.Skipf("mkfifo: %v", err)
+				}
+			}
+			opened := make(chan io.WriteCloser, 1)
+			go func() {
+				if w == nil { // the FIFO opens for writing once predict opens it
+					f, err := os.OpenFile(from, os.O_WRONLY, 0)
+					if err != nil {
+						opened <- nil
+						return
+					}
+					w = f
+				}
+				opened <- w
+				_, _ = w.Write(part.Bytes()) // fails once predict ends
+			}()
+			defer func() {
+				if w := <-opened; w != nil {
+					w.Close()
+				}
+			}()
+			// Ready once the temporary file holds the scores of the whole
+			// blocks (but those its writer's buffer holds: up to 4,096
+			// bytes, fewer than 1,000 lines) and stops growing: predict
+			// waits for the rest of the next block, which never comes.
+			size := int64(-1)
+			ready := func() bool {
+				entries, _ := os.ReadDir(work)
+				if len(entries) == 0 {
+					return false
+				}
+				info, err := entries[0].Info()
+				if err != nil || info.Size() != size {
+					size = -1
+					if err == nil {
+						size = info.Size()
+					}
+					return false
+				}
+				b, err := os.ReadFile(filepath.Join(work, entries[0].Name()))
+				return err == nil && bytes.Count(b, []byte("\n")) > full-1000
+			}
+			code, stderr, took := signalWhen(t, cmd, ready, tc.sig)
+			name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM", syscall.SIGHUP: "SIGHUP"}[tc.sig]
+			if code != tc.code || !strings.Contains(stderr, "stopped by "+name+": predicting with") || !strings.HasSuffix(stderr, ": interrupted\n") {
+				t.Errorf("exit %d after %v, want %d, \"stopped by %s: predicting with ...: interrupted\":\n%s", code, took, tc.code, name, stderr)
+			}
+			if entries, _ := os.ReadDir(work); len(entries) != 0 {
+				t.Errorf("left %v", entries)
+			}
+		})
+	}
+}
