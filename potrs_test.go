@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
@@ -59,6 +60,54 @@ func TestPotrs1(t *testing.T) {
 				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
 					t.Fatalf("n = %d, lda = %d: x[%d] = %v, Potrs %v", n, lda, i, got[i], want[i])
 				}
+			}
+		}
+	}
+}
+
+// TestGer checks that ger updates as gonum's Dger does, bit for bit, for
+// orders 1 to 41 (the vector kernel's four columns a row and its tail),
+// factors of every sign and magnitude, matrices holding signed zeros
+// (which a zero product must leave as Dger leaves them), vectors holding
+// zeros, huge and tiny values, x and y the same vector (the path's
+// updates) or not, and α = 0, which changes nothing.
+func TestGer(t *testing.T) {
+	rng := rand.New(rand.NewPCG(65, 66))
+	val := func() float64 {
+		switch rng.IntN(6) {
+		case 0:
+			return 0
+		case 1:
+			return math.Copysign(0, -1)
+		case 2:
+			return rng.NormFloat64() * 1e150
+		case 3:
+			return rng.NormFloat64() * 1e-160
+		}
+		return rng.NormFloat64()
+	}
+	for trial := 0; trial < 2000; trial++ {
+		m := 1 + trial%41
+		alpha := []float64{1, -1, 0, rng.NormFloat64(), -1 / (1 + rng.Float64()), 1e-300}[rng.IntN(6)]
+		x, y := make([]float64, m), make([]float64, m)
+		for i := range x {
+			x[i], y[i] = val(), val()
+		}
+		if rng.IntN(2) == 0 {
+			y = x
+		}
+		want := make([]float64, m*m)
+		for i := range want {
+			want[i] = val()
+		}
+		got := append([]float64(nil), want...)
+		if alpha != 0 {
+			gonum.Implementation{}.Dger(m, m, alpha, x, 1, y, 1, want, m)
+		}
+		ger(got, m, alpha, x, y)
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("trial %d (m = %d, α = %v): entry %d = %v, Dger %v", trial, m, alpha, i, got[i], want[i])
 			}
 		}
 	}

@@ -481,3 +481,51 @@ absdone:
 
 DATA ·absMask+0(SB)/8, $0x7fffffffffffffff
 GLOBL ·absMask(SB), RODATA|NOPTR, $8
+
+// func gerAVX(a *float64, m int, alpha float64, x, y *float64)
+//
+// a[i·m + j] += (alpha·x[i])·y[j] for i, j < m (m ≥ 1): the rank-one
+// update of the row-major m×m matrix at a, each product rounded before
+// its addition, as gonum's Dger computes it (the factor alpha·x[i]
+// rounded first); four columns of a row at a time (AVX).
+TEXT ·gerAVX(SB), NOSPLIT, $0-40
+	MOVQ         a+0(FP), DI
+	MOVQ         m+8(FP), CX
+	VBROADCASTSD alpha+16(FP), Y15
+	MOVQ         x+24(FP), SI
+	MOVQ         y+32(FP), DX
+	MOVQ         CX, R9
+	ANDQ         $-4, R9
+	XORQ         R8, R8
+
+gerrow:
+	VBROADCASTSD (SI)(R8*8), Y0
+	VMULPD       Y15, Y0, Y0
+	XORQ         AX, AX
+	CMPQ         R9, $0
+	JEQ          gertail
+
+gercol4:
+	VMULPD  (DX)(AX*8), Y0, Y1
+	VADDPD  (DI)(AX*8), Y1, Y1
+	VMOVUPD Y1, (DI)(AX*8)
+	ADDQ    $4, AX
+	CMPQ    AX, R9
+	JLT     gercol4
+
+gertail:
+	CMPQ   AX, CX
+	JGE    gernext
+	VMULSD (DX)(AX*8), X0, X1
+	VADDSD (DI)(AX*8), X1, X1
+	VMOVSD X1, (DI)(AX*8)
+	INCQ   AX
+	JMP    gertail
+
+gernext:
+	LEAQ (DI)(CX*8), DI
+	INCQ R8
+	CMPQ R8, CX
+	JLT  gerrow
+	VZEROUPPER
+	RET
