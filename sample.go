@@ -622,9 +622,15 @@ func (sc *scorer) load(p *path) {
 		return
 	}
 	sc.gp = grow(sc.gp, m*(m+1)/2)
-	gp := sc.gp
+	packG(p.G, m, sc.gp)
+}
+
+// packGGo is packG's definition: row i of the row-major m×m matrix G from
+// its diagonal on, Ĝ_ii, 2Ĝ_i,i+1, …, 2Ĝ_i,m−1, to gp, rows one after
+// another (the doubling exact).
+func packGGo(G []float64, m int, gp []float64) {
 	for i := 0; i < m; i++ {
-		row := p.G[i*m+i : i*m+m]
+		row := G[i*m+i : i*m+m]
 		dst := gp[:len(row)]
 		gp = gp[len(row):]
 		dst[0] = row[0]
@@ -846,7 +852,9 @@ func (e *sampleEngine) added(p *path, s int, g []float64, c, tc float64, refresh
 }
 
 func (e *sampleEngine) col(s int) []float64 {
-	c, k := e.chunks[s/cacheChunk], (s%cacheChunk)*e.m
+	// Unsigned, the chunk and offset are a shift and a mask.
+	u := uint(s)
+	c, k := e.chunks[u/cacheChunk], int(u%cacheChunk)*e.m
 	return c[k : k+e.m : k+e.m]
 }
 

@@ -125,3 +125,19 @@ func gerVec(A []float64, m int, alpha float64, x, y []float64) {
 	}
 	gonum.Implementation{}.Dger(m, m, alpha, x[:m], 1, y[:m], 1, A[:m*m], m)
 }
+
+// packGAVX is packG's vector kernel (score_amd64.s).
+//
+//go:noescape
+func packGAVX(a *float64, m int, gp *float64)
+
+// packG packs the upper triangle of the row-major m×m matrix G into gp
+// (m(m+1)/2 values), as packGGo does.
+func packG(G []float64, m int, gp []float64) {
+	if haveAVX && m > 0 {
+		_, _ = G[m*m-1], gp[m*(m+1)/2-1]
+		packGAVX(&G[0], m, &gp[0])
+		return
+	}
+	packGGo(G, m, gp)
+}

@@ -529,3 +529,47 @@ gernext:
 	JLT  gerrow
 	VZEROUPPER
 	RET
+
+// func packGAVX(a *float64, m int, gp *float64)
+//
+// What packGGo does (m ≥ 1): row i of the row-major m×m matrix at a, from
+// its diagonal on, to gp, rows one after another, the entries right of
+// the diagonal doubled (x + x, exact), four at a time (AVX).
+TEXT ·packGAVX(SB), NOSPLIT, $0-24
+	MOVQ a+0(FP), SI
+	MOVQ m+8(FP), CX
+	MOVQ gp+16(FP), DI
+	MOVQ CX, R8
+	LEAQ 8(CX*8), R10
+
+packrow:
+	VMOVSD (SI), X0
+	VMOVSD X0, (DI)
+	MOVQ   $1, AX
+	LEAQ   -3(R8), R9
+
+packvec:
+	CMPQ    AX, R9
+	JGE     packtail
+	VMOVUPD (SI)(AX*8), Y0
+	VADDPD  Y0, Y0, Y0
+	VMOVUPD Y0, (DI)(AX*8)
+	ADDQ    $4, AX
+	JMP     packvec
+
+packtail:
+	CMPQ   AX, R8
+	JGE    packnext
+	VMOVSD (SI)(AX*8), X0
+	VADDSD X0, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ   AX
+	JMP    packtail
+
+packnext:
+	LEAQ (DI)(R8*8), DI
+	ADDQ R10, SI
+	DECQ R8
+	JNZ  packrow
+	VZEROUPPER
+	RET

@@ -76,3 +76,6 @@ func standardizeRow32AVX(n int, v, mean, f *float64, dst *float32) {
 func gerVec(A []float64, m int, alpha float64, x, y []float64) {
 	gonum.Implementation{}.Dger(m, m, alpha, x[:m], 1, y[:m], 1, A[:m*m], m)
 }
+
+// packG is packGGo where there is no vector kernel.
+func packG(G []float64, m int, gp []float64) { packGGo(G, m, gp) }
