@@ -336,15 +336,20 @@ func (e *sampleEngine) sweepPairs(part readPart, j0 int) int {
 		sl, mk := (*[8]slotInfo)(e.slots[s0:]), (*[8]int32)(e.mark[s0:])
 		*mk = [8]int32{}
 		glob := int32(part.off + j)
-		for q := range 4 {
-			sl[q] = slotInfo{st: colStats{mean: out[q], scale: out[4+q]}, glob: glob + int32(q)}
-			sl[4+q] = slotInfo{st: colStats{mean: out[12+q], scale: out[16+q]}, glob: glob + int32(4+q)}
-		}
+		// Written out, not in loops: these are most of the sweep's own
+		// instructions.
+		sl[0] = slotInfo{st: colStats{mean: out[0], scale: out[4]}, glob: glob}
+		sl[1] = slotInfo{st: colStats{mean: out[1], scale: out[5]}, glob: glob + 1}
+		sl[2] = slotInfo{st: colStats{mean: out[2], scale: out[6]}, glob: glob + 2}
+		sl[3] = slotInfo{st: colStats{mean: out[3], scale: out[7]}, glob: glob + 3}
+		sl[4] = slotInfo{st: colStats{mean: out[12], scale: out[16]}, glob: glob + 4}
+		sl[5] = slotInfo{st: colStats{mean: out[13], scale: out[17]}, glob: glob + 5}
+		sl[6] = slotInfo{st: colStats{mean: out[14], scale: out[18]}, glob: glob + 6}
+		sl[7] = slotInfo{st: colStats{mean: out[15], scale: out[19]}, glob: glob + 7}
 		if e.slotArr != nil {
-			so := (*[8]int32)(e.slotArr[glob:])
-			for q := range int32(8) {
-				so[q] = int32(s0) + q + 1
-			}
+			so, v := (*[8]int32)(e.slotArr[glob:]), int32(s0)
+			so[0], so[1], so[2], so[3] = v+1, v+2, v+3, v+4
+			so[4], so[5], so[6], so[7] = v+5, v+6, v+7, v+8
 		} else {
 			for q := range int32(8) {
 				e.setSlot(int(glob+q), int32(s0)+q+1)
