@@ -141,3 +141,19 @@ func packG(G []float64, m int, gp []float64) {
 	}
 	packGGo(G, m, gp)
 }
+
+// rowAbsDevsAVX is rowAbsDevs' vector kernel (score_amd64.s).
+//
+//go:noescape
+func rowAbsDevsAVX(a *float64, m int, lambda, beta float64, out *float64)
+
+// rowAbsDevs sets out[i] to Gershgorin's sum of row i of K_S from the
+// row-major m×m K_S + λI + β11ᵀ in a, as rowAbsDevsGo does, bit for bit.
+func rowAbsDevs(a []float64, m int, lambda, beta float64, out []float64) {
+	if haveAVX && m > 0 {
+		_, _ = a[m*m-1], out[m-1]
+		rowAbsDevsAVX(&a[0], m, lambda, beta, &out[0])
+		return
+	}
+	rowAbsDevsGo(a, m, lambda, beta, out)
+}

@@ -79,3 +79,8 @@ func gerVec(A []float64, m int, alpha float64, x, y []float64) {
 
 // packG is packGGo where there is no vector kernel.
 func packG(G []float64, m int, gp []float64) { packGGo(G, m, gp) }
+
+// rowAbsDevs is rowAbsDevsGo where there is no vector kernel.
+func rowAbsDevs(a []float64, m int, lambda, beta float64, out []float64) {
+	rowAbsDevsGo(a, m, lambda, beta, out)
+}
