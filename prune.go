@@ -42,6 +42,7 @@ type pruneState struct {
 
 	// scratch
 	t, hi, clo []float64
+	rows       []float64 // rho's row sums
 	group      []int
 }
 
@@ -78,15 +79,26 @@ func (ps *pruneState) rho(p *path) float64 {
 		}
 		return rho
 	}
-	m, beta := p.m, p.beta
-	for i := 0; i < m; i++ {
-		row := p.kl[i*m : i*m+m]
-		s := absDevSum(row, beta)
-		// The diagonal holds K_S's entry plus λ + β.
-		s += math.Abs(row[i]-p.lambda-beta) - math.Abs(row[i]-beta)
+	m := p.m
+	ps.rows = grow(ps.rows, m)
+	rowAbsDevs(p.kl, m, p.lambda, p.beta, ps.rows)
+	for _, s := range ps.rows {
 		rho = max(rho, s)
 	}
 	return rho
+}
+
+// rowAbsDevsGo is rowAbsDevs' definition: out[i] = Σ_l |a_il − β| (by
+// absDevSum) + |a_ii − λ − β| − |a_ii − β| for each row i of the
+// row-major m×m a = K_S + λI + β11ᵀ: Gershgorin's sum of row i of K_S,
+// whose diagonal entry a holds plus λ + β.
+func rowAbsDevsGo(a []float64, m int, lambda, beta float64, out []float64) {
+	for i := 0; i < m; i++ {
+		row := a[i*m : i*m+m]
+		s := absDevSum(row, beta)
+		s += math.Abs(row[i]-lambda-beta) - math.Abs(row[i]-beta)
+		out[i] = s
+	}
 }
 
 // absDevSumGo returns Σ_l |x[l] − beta| in four interleaved partial sums.

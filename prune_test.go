@@ -2,6 +2,7 @@ package greedytl
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -91,4 +92,38 @@ func TestPrunedModels(t *testing.T) {
 	H, y := benchProblem(20, 2000)
 	probs = append(probs, fitProblem{"gaussian", randDense(rng, 20, 100), H, y})
 	checkSameModels(t, &pruning, "pruned search", "unpruned", probs, sampledSearches(45, 0.1, 30))
+}
+
+// TestRowAbsDevs checks that rowAbsDevs computes each row's Gershgorin sum
+// as its definition rowAbsDevsGo does, bit for bit (so that rho's bound,
+// and with it which candidates bestOfPruned scores, is what it was), for
+// orders 1 to 41 (the kernel's blocks of eight and four and its tail),
+// entries of every magnitude, signed zeros, infinities and NaN.
+func TestRowAbsDevs(t *testing.T) {
+	rng := rand.New(rand.NewPCG(71, 72))
+	for trial := 0; trial < 500; trial++ {
+		m := 1 + trial%41
+		a := make([]float64, m*m)
+		for i := range a {
+			a[i] = rng.NormFloat64() * math.Pow(10, float64(rng.IntN(40)-20))
+			switch rng.IntN(40) {
+			case 0:
+				a[i] = math.Copysign(0, -1)
+			case 1:
+				a[i] = math.Inf(1 - 2*rng.IntN(2))
+			case 2:
+				a[i] = math.NaN()
+			}
+		}
+		lambda, beta := rng.Float64()*10, []float64{1, 4, 0.25}[rng.IntN(3)]
+		got, want := make([]float64, m+1), make([]float64, m+1)
+		got[m], want[m] = 3, 3
+		rowAbsDevs(a, m, lambda, beta, got)
+		rowAbsDevsGo(a, m, lambda, beta, want)
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+				t.Fatalf("trial %d (m = %d): row %d sum %v, rowAbsDevsGo %v", trial, m, i, got[i], want[i])
+			}
+		}
+	}
 }

@@ -336,15 +336,20 @@ func (e *sampleEngine) sweepPairs(part readPart, j0 int) int {
 		sl, mk := (*[8]slotInfo)(e.slots[s0:]), (*[8]int32)(e.mark[s0:])
 		*mk = [8]int32{}
 		glob := int32(part.off + j)
-		for q := range 4 {
-			sl[q] = slotInfo{st: colStats{mean: out[q], scale: out[4+q]}, glob: glob + int32(q)}
-			sl[4+q] = slotInfo{st: colStats{mean: out[12+q], scale: out[16+q]}, glob: glob + int32(4+q)}
-		}
+		// Written out, not in loops: these are most of the sweep's own
+		// instructions.
+		sl[0] = slotInfo{st: colStats{mean: out[0], scale: out[4]}, glob: glob}
+		sl[1] = slotInfo{st: colStats{mean: out[1], scale: out[5]}, glob: glob + 1}
+		sl[2] = slotInfo{st: colStats{mean: out[2], scale: out[6]}, glob: glob + 2}
+		sl[3] = slotInfo{st: colStats{mean: out[3], scale: out[7]}, glob: glob + 3}
+		sl[4] = slotInfo{st: colStats{mean: out[12], scale: out[16]}, glob: glob + 4}
+		sl[5] = slotInfo{st: colStats{mean: out[13], scale: out[17]}, glob: glob + 5}
+		sl[6] = slotInfo{st: colStats{mean: out[14], scale: out[18]}, glob: glob + 6}
+		sl[7] = slotInfo{st: colStats{mean: out[15], scale: out[19]}, glob: glob + 7}
 		if e.slotArr != nil {
-			so := (*[8]int32)(e.slotArr[glob:])
-			for q := range int32(8) {
-				so[q] = int32(s0) + q + 1
-			}
+			so, v := (*[8]int32)(e.slotArr[glob:]), int32(s0)
+			so[0], so[1], so[2], so[3] = v+1, v+2, v+3, v+4
+			so[4], so[5], so[6], so[7] = v+5, v+6, v+7, v+8
 		} else {
 			for q := range int32(8) {
 				e.setSlot(int(glob+q), int32(s0)+q+1)
@@ -622,9 +627,15 @@ func (sc *scorer) load(p *path) {
 		return
 	}
 	sc.gp = grow(sc.gp, m*(m+1)/2)
-	gp := sc.gp
+	packG(p.G, m, sc.gp)
+}
+
+// packGGo is packG's definition: row i of the row-major m×m matrix G from
+// its diagonal on, Ĝ_ii, 2Ĝ_i,i+1, …, 2Ĝ_i,m−1, to gp, rows one after
+// another (the doubling exact).
+func packGGo(G []float64, m int, gp []float64) {
 	for i := 0; i < m; i++ {
-		row := p.G[i*m+i : i*m+m]
+		row := G[i*m+i : i*m+m]
 		dst := gp[:len(row)]
 		gp = gp[len(row):]
 		dst[0] = row[0]
@@ -846,7 +857,9 @@ func (e *sampleEngine) added(p *path, s int, g []float64, c, tc float64, refresh
 }
 
 func (e *sampleEngine) col(s int) []float64 {
-	c, k := e.chunks[s/cacheChunk], (s%cacheChunk)*e.m
+	// Unsigned, the chunk and offset are a shift and a mask.
+	u := uint(s)
+	c, k := e.chunks[u/cacheChunk], int(u%cacheChunk)*e.m
 	return c[k : k+e.m : k+e.m]
 }
 

@@ -2,7 +2,11 @@
 
 package greedytl
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"gonum.org/v1/gonum/blas/gonum"
+)
 
 // t4AVX computes t for four columns and, unless z4 is nil, interleaves
 // them into z4 for q4AVX and q4PrimalAVX (score_amd64.s).
@@ -104,4 +108,52 @@ func absDevSum(x []float64, beta float64) float64 {
 		return absDevSumAVX(&x[0], len(x), beta)
 	}
 	return absDevSumGo(x, beta)
+}
+
+// gerAVX is ger's vector kernel (score_amd64.s).
+//
+//go:noescape
+func gerAVX(a *float64, m int, alpha float64, x, y *float64)
+
+// gerVec sets A += alpha·x yᵀ for the row-major m×m matrix A (m ≥ 1,
+// alpha ≠ 0), as gonum's Dger does, bit for bit.
+func gerVec(A []float64, m int, alpha float64, x, y []float64) {
+	if haveAVX {
+		_, _, _ = A[m*m-1], x[m-1], y[m-1]
+		gerAVX(&A[0], m, alpha, &x[0], &y[0])
+		return
+	}
+	gonum.Implementation{}.Dger(m, m, alpha, x[:m], 1, y[:m], 1, A[:m*m], m)
+}
+
+// packGAVX is packG's vector kernel (score_amd64.s).
+//
+//go:noescape
+func packGAVX(a *float64, m int, gp *float64)
+
+// packG packs the upper triangle of the row-major m×m matrix G into gp
+// (m(m+1)/2 values), as packGGo does.
+func packG(G []float64, m int, gp []float64) {
+	if haveAVX && m > 0 {
+		_, _ = G[m*m-1], gp[m*(m+1)/2-1]
+		packGAVX(&G[0], m, &gp[0])
+		return
+	}
+	packGGo(G, m, gp)
+}
+
+// rowAbsDevsAVX is rowAbsDevs' vector kernel (score_amd64.s).
+//
+//go:noescape
+func rowAbsDevsAVX(a *float64, m int, lambda, beta float64, out *float64)
+
+// rowAbsDevs sets out[i] to Gershgorin's sum of row i of K_S from the
+// row-major m×m K_S + λI + β11ᵀ in a, as rowAbsDevsGo does, bit for bit.
+func rowAbsDevs(a []float64, m int, lambda, beta float64, out []float64) {
+	if haveAVX && m > 0 {
+		_, _ = a[m*m-1], out[m-1]
+		rowAbsDevsAVX(&a[0], m, lambda, beta, &out[0])
+		return
+	}
+	rowAbsDevsGo(a, m, lambda, beta, out)
 }

@@ -481,3 +481,178 @@ absdone:
 
 DATA ·absMask+0(SB)/8, $0x7fffffffffffffff
 GLOBL ·absMask(SB), RODATA|NOPTR, $8
+
+// func gerAVX(a *float64, m int, alpha float64, x, y *float64)
+//
+// a[i·m + j] += (alpha·x[i])·y[j] for i, j < m (m ≥ 1): the rank-one
+// update of the row-major m×m matrix at a, each product rounded before
+// its addition, as gonum's Dger computes it (the factor alpha·x[i]
+// rounded first); four columns of a row at a time (AVX).
+TEXT ·gerAVX(SB), NOSPLIT, $0-40
+	MOVQ         a+0(FP), DI
+	MOVQ         m+8(FP), CX
+	VBROADCASTSD alpha+16(FP), Y15
+	MOVQ         x+24(FP), SI
+	MOVQ         y+32(FP), DX
+	MOVQ         CX, R9
+	ANDQ         $-4, R9
+	XORQ         R8, R8
+
+gerrow:
+	VBROADCASTSD (SI)(R8*8), Y0
+	VMULPD       Y15, Y0, Y0
+	XORQ         AX, AX
+	CMPQ         R9, $0
+	JEQ          gertail
+
+gercol4:
+	VMULPD  (DX)(AX*8), Y0, Y1
+	VADDPD  (DI)(AX*8), Y1, Y1
+	VMOVUPD Y1, (DI)(AX*8)
+	ADDQ    $4, AX
+	CMPQ    AX, R9
+	JLT     gercol4
+
+gertail:
+	CMPQ   AX, CX
+	JGE    gernext
+	VMULSD (DX)(AX*8), X0, X1
+	VADDSD (DI)(AX*8), X1, X1
+	VMOVSD X1, (DI)(AX*8)
+	INCQ   AX
+	JMP    gertail
+
+gernext:
+	LEAQ (DI)(CX*8), DI
+	INCQ R8
+	CMPQ R8, CX
+	JLT  gerrow
+	VZEROUPPER
+	RET
+
+// func packGAVX(a *float64, m int, gp *float64)
+//
+// What packGGo does (m ≥ 1): row i of the row-major m×m matrix at a, from
+// its diagonal on, to gp, rows one after another, the entries right of
+// the diagonal doubled (x + x, exact), four at a time (AVX).
+TEXT ·packGAVX(SB), NOSPLIT, $0-24
+	MOVQ a+0(FP), SI
+	MOVQ m+8(FP), CX
+	MOVQ gp+16(FP), DI
+	MOVQ CX, R8
+	LEAQ 8(CX*8), R10
+
+packrow:
+	VMOVSD (SI), X0
+	VMOVSD X0, (DI)
+	MOVQ   $1, AX
+	LEAQ   -3(R8), R9
+
+packvec:
+	CMPQ    AX, R9
+	JGE     packtail
+	VMOVUPD (SI)(AX*8), Y0
+	VADDPD  Y0, Y0, Y0
+	VMOVUPD Y0, (DI)(AX*8)
+	ADDQ    $4, AX
+	JMP     packvec
+
+packtail:
+	CMPQ   AX, R8
+	JGE    packnext
+	VMOVSD (SI)(AX*8), X0
+	VADDSD X0, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ   AX
+	JMP    packtail
+
+packnext:
+	LEAQ (DI)(R8*8), DI
+	ADDQ R10, SI
+	DECQ R8
+	JNZ  packrow
+	VZEROUPPER
+	RET
+
+// func rowAbsDevsAVX(a *float64, m int, lambda, beta float64, out *float64)
+//
+// For each row i < m of the row-major m×m matrix at a (m ≥ 1): out[i] =
+// absDevSumAVX(row i, beta) + (|a_ii − λ − β| − |a_ii − β|), the row's
+// sum computed exactly as absDevSumAVX computes it, the diagonal's
+// correction as pruneState.rho computes it, so that rho's bound is the
+// same bit for bit (AVX).
+TEXT ·rowAbsDevsAVX(SB), NOSPLIT, $0-40
+	MOVQ         a+0(FP), SI
+	MOVQ         m+8(FP), CX
+	VBROADCASTSD beta+24(FP), Y15
+	VBROADCASTSD ·absMask(SB), Y14
+	VMOVSD       lambda+16(FP), X13
+	MOVQ         out+32(FP), DI
+	MOVQ         CX, R9
+	SHRQ         $3, R9     // blocks of eight
+	MOVQ         CX, R10
+	ANDQ         $-4, R10   // the end of the blocks of four
+	XORQ         R8, R8     // the row
+
+rarow:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	MOVQ   R9, DX
+	XORQ   AX, AX
+	TESTQ  DX, DX
+	JEQ    ra4
+
+ra8:
+	VSUBPD (SI)(AX*8), Y15, Y2
+	VSUBPD 32(SI)(AX*8), Y15, Y3
+	VANDPD Y14, Y2, Y2
+	VANDPD Y14, Y3, Y3
+	VADDPD Y2, Y0, Y0
+	VADDPD Y3, Y1, Y1
+	ADDQ   $8, AX
+	DECQ   DX
+	JNE    ra8
+
+ra4:
+	CMPQ    AX, R10
+	JGE     rareduce
+	VMOVUPD (SI)(AX*8), Y2
+	VSUBPD  Y15, Y2, Y2
+	VANDPD  Y14, Y2, Y2
+	VADDPD  Y2, Y0, Y0
+	ADDQ    $4, AX
+
+rareduce:
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+
+ratail:
+	CMPQ   AX, CX
+	JGE    radiag
+	VMOVSD (SI)(AX*8), X2
+	VSUBSD X15, X2, X2
+	VANDPD X14, X2, X2
+	VADDSD X2, X0, X0
+	INCQ   AX
+	JMP    ratail
+
+radiag:
+	// s + (|(a_ii − λ) − β| − |a_ii − β|).
+	VMOVSD (SI)(R8*8), X2
+	VSUBSD X13, X2, X3
+	VSUBSD X15, X3, X3
+	VANDPD X14, X3, X3
+	VSUBSD X15, X2, X2
+	VANDPD X14, X2, X2
+	VSUBSD X2, X3, X3
+	VADDSD X3, X0, X0
+	VMOVSD X0, (DI)(R8*8)
+	LEAQ   (SI)(CX*8), SI
+	INCQ   R8
+	CMPQ   R8, CX
+	JLT    rarow
+	VZEROUPPER
+	RET

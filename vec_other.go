@@ -2,6 +2,8 @@
 
 package greedytl
 
+import "gonum.org/v1/gonum/blas/gonum"
+
 // haveAVX says whether the vector kernels run here; they do not.
 const haveAVX = false
 
@@ -68,4 +70,17 @@ func standardizeRowAVX(n int, v, mean, f, dst *float64) { standardizeRowGo(n, v,
 // kernel (standardizeRow does not call it: haveAVX is false).
 func standardizeRow32AVX(n int, v, mean, f *float64, dst *float32) {
 	standardizeRow32Go(n, v, mean, f, dst)
+}
+
+// gerVec is gonum's Dger where there is no vector kernel.
+func gerVec(A []float64, m int, alpha float64, x, y []float64) {
+	gonum.Implementation{}.Dger(m, m, alpha, x[:m], 1, y[:m], 1, A[:m*m], m)
+}
+
+// packG is packGGo where there is no vector kernel.
+func packG(G []float64, m int, gp []float64) { packGGo(G, m, gp) }
+
+// rowAbsDevs is rowAbsDevsGo where there is no vector kernel.
+func rowAbsDevs(a []float64, m int, lambda, beta float64, out []float64) {
+	rowAbsDevsGo(a, m, lambda, beta, out)
 }
