@@ -9,8 +9,8 @@ import (
 	"golang.org/x/sys/cpu"
 )
 
-// haveAVX says whether the vector kernels of moments_amd64.s and
-// score_amd64.s (AVX) run on this machine.
+// haveAVX says whether the package's AVX kernels (moments_amd64.s,
+// score_amd64.s, gramdot_amd64.s) run on this machine.
 var haveAVX = cpu.X86.HasAVX
 
 // moments4AVX is moments4's vector kernel (moments_amd64.s).
