@@ -107,8 +107,18 @@ func maybeGunzip(r io.Reader, name string) (*bufio.Reader, bool, error) {
 		return nil, false, &Error{File: name, Err: err}
 	}
 	gz.Multistream(false)
-	return bufio.NewReaderSize(&gzipReader{zr: gz, br: br}, bufSize), true, nil
+	out := bufio.NewReaderSize(&gzipReader{zr: gz, br: br}, bufSize)
+	if inner, _ := out.Peek(2); isGzip(inner) {
+		// gzip of a .gz: its content, gunzipped once, read as text
+		// failed on a NUL ("binary data, not text: byte 3 is 0").
+		return nil, false, errorf(name, 0, "%s", gzipTwice)
+	}
+	return out, true, nil
 }
+
+// gzipTwice is the message of gzip input whose content is gzip data
+// again, which maybeGunzip does not decompress a second time.
+const gzipTwice = "gzip-compressed twice (gunzipped once, it is gzip data again): decompress it once (zcat FILE > FILE-once.gz) and give that"
 
 // lineReader yields the lines of a text input without their line endings
 // ("\n", "\r\n", or a lone "\r" as classic Mac OS and Excel's "CSV
