@@ -2,7 +2,10 @@ package dataset
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/greedytl/greedytl/internal/bom"
@@ -64,6 +67,9 @@ func matRest(after []byte) bool {
 // with the bytes that follow it in the format (rest) and when head is no
 // UTF-8 text (notUTF8): text may start like it.
 func binaryFormat(head []byte) string {
+	if what := zipFormat(head); what != "" {
+		return what
+	}
 	for _, f := range binaryFormats {
 		if bytes.HasPrefix(head, []byte(f.magic)) {
 			if f.rest != nil && (!f.rest(head[len(f.magic):]) || !notUTF8(head)) {
@@ -83,6 +89,40 @@ func binaryFormat(head []byte) string {
 		return fmt.Sprintf("a tar archive (tar cf; a .tar.gz or .tgz once gunzipped)%s: extract it (tar xf FILE) and give the file inside", first)
 	}
 	return ""
+}
+
+// zipFormat returns the description of a zip archive whose first
+// member's local header head holds, by that member's name: a spreadsheet
+// (an Excel .xlsx workbook, whose first member is "[Content_Types].xml",
+// or, written by openpyxl (pandas' to_excel), one under docProps/; an
+// OpenDocument .ods, whose first member "mimetype" holds its type), an .npz
+// of np.savez (members "x.npy"), a torch.save file (its first member
+// "archive/data.pkl"), or zipped files (data.csv.zip); "" when
+// head is no zip archive or its first member's name is cut off, for
+// binaryFormats' description of any zip archive.
+func zipFormat(head []byte) string {
+	const nameAt = 30 // the size of a local file header before the name
+	if !bytes.HasPrefix(head, []byte("PK\x03\x04")) || len(head) < nameAt {
+		return ""
+	}
+	n, extra := int(binary.LittleEndian.Uint16(head[26:])), int(binary.LittleEndian.Uint16(head[28:]))
+	if n == 0 || len(head) < nameAt+n {
+		return ""
+	}
+	name := head[nameAt : nameAt+n]
+	const sheet = "a spreadsheet (%s, a zip archive), not text: export the sheet as CSV (%s) or, from Python, pd.read_excel(path).to_csv(out, index=False)"
+	switch {
+	case string(name) == "[Content_Types].xml" || bytes.HasPrefix(name, []byte("docProps/")) || bytes.HasPrefix(name, []byte("xl/")):
+		return fmt.Sprintf(sheet, "an Excel .xlsx workbook", `Excel: Save As "CSV UTF-8"`)
+	case string(name) == "mimetype" && bytes.HasPrefix(head[min(nameAt+n+extra, len(head)):], []byte("application/vnd.oasis.opendocument.spreadsheet")):
+		return fmt.Sprintf(sheet, "an OpenDocument .ods", "LibreOffice: Save As, Text CSV")
+	case bytes.HasSuffix(name, []byte("/data.pkl")):
+		return "a PyTorch file of torch.save (a zip archive): save the tensor with np.save(out, t.numpy()) (.npy) or as CSV text"
+	case bytes.HasSuffix(name, []byte(".npy")):
+		array := strings.TrimSuffix(string(name), ".npy")
+		return fmt.Sprintf("an .npz of np.savez (a zip archive of .npy arrays, the first %s): save each array with np.save: np.save(out, np.load(path)[%s])", quoteField(name), strconv.Quote(array))
+	}
+	return fmt.Sprintf("a zip archive whose first file is %s: unzip it (greedytl reads gzip-compressed input) and give the file inside", quoteField(name))
 }
 
 // tarMember reports whether head, the first bytes of an input, is the

@@ -230,8 +230,8 @@ func TestBinaryInputPeers(t *testing.T) {
 		t.Fatalf("%s: %v\n%s", python, err, out)
 	}
 	for file, start := range map[string]string{
-		"savez.npz":      "a zip archive",
-		"compressed.npz": "a zip archive",
+		"savez.npz":      `an .npz of np.savez (a zip archive of .npy arrays, the first "arr_0.npy")`,
+		"compressed.npz": `an .npz of np.savez (a zip archive of .npy arrays, the first "x.npy")`,
 		"x.pkl":          "a Python pickle",
 		"tofile.bin":     "binary data, not text: byte 0 is 0 (NUL)",
 		"x.csv.bz2":      "bzip2-compressed",
