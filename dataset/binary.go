@@ -202,10 +202,38 @@ func checkText(head []byte, name string) error {
 	if err := bom.CheckUTF16(head); err != nil {
 		return &Error{File: name, Err: err}
 	}
+	if what := utf16NoBOM(head); what != "" {
+		return errorf(name, 0, "%s", what)
+	}
 	if k := bytes.IndexByte(head, 0); k >= 0 {
 		return errorf(name, 0, "binary data, not text: byte %d is 0 (NUL), which text never holds (UTF-16 text without its byte order mark holds them too: save it as UTF-8)", k)
 	}
 	return nil
+}
+
+// utf16NoBOM returns the description, naming the byte order, of head, the
+// first bytes of an input, when they are UTF-16 text of ASCII characters
+// without a byte order mark: at least two characters, each a
+// printable ASCII byte, a tab or a line end beside a 0 (after it in
+// little-endian, before it in big-endian), a byte cut at the end aside;
+// else "". Binary data is not such pairs throughout; UTF-16 of other
+// characters is not told apart (checkText's NUL message says it may be).
+func utf16NoBOM(head []byte) string {
+	head = head[:len(head)&^1]
+	if len(head) < 4 {
+		return ""
+	}
+	for k, order := range []string{"little-endian", "big-endian"} {
+		text := true
+		for i := 0; i < len(head) && text; i += 2 {
+			c, zero := head[i+k], head[i+1-k]
+			text = zero == 0 && c != 0 && !controlByte(c) && c < 0x80
+		}
+		if text {
+			return "UTF-16 text without a byte order mark (" + order + ": every other byte is 0, as in UTF-16 of ASCII text): save it as UTF-8"
+		}
+	}
+	return ""
 }
 
 // notNPY returns the error of a .npy reader given input whose first bytes
@@ -216,6 +244,9 @@ func notNPY(head []byte, name string) error {
 		return errorf(name, 0, "not a .npy file: %s", what)
 	}
 	const advice = "save the array with np.save, or give the text a .csv or .txt name"
+	if what := utf16NoBOM(head); what != "" {
+		return errorf(name, 0, "not a .npy file: %s", what)
+	}
 	switch {
 	case isText(head):
 		// A CSV renamed, or np.savetxt given a .npy name.
