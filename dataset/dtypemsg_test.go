@@ -92,3 +92,42 @@ func TestMatrixDtypeList(t *testing.T) {
 		t.Errorf("the message names %v, parseDescr reads %v", named, read)
 	}
 }
+
+// TestUnreadDtypeHint: a .npy array of a NumPy type greedytl does not read
+// but for which a number type is at hand (long double, written '<f16' on
+// x86-64; datetime64; timedelta64) is refused saying what it holds and
+// what to save, by the matrix and label readers and DecodeNPY. They said
+// only "unsupported dtype '<M8[s]'". A dtype NumPy has no use for here
+// ('<i3') stays bare.
+func TestUnreadDtypeHint(t *testing.T) {
+	const (
+		long  = "it holds long doubles (np.longdouble), and greedytl reads up to float64: save a.astype(np.float64)"
+		dates = "it holds dates or times (datetime64), and greedytl reads numbers: save them as numbers, e.g. seconds since 1970, a.astype('datetime64[s]').astype(np.int64)"
+		durs  = "it holds durations (timedelta64), and greedytl reads numbers: save them as numbers, e.g. seconds, a / np.timedelta64(1, 's')"
+	)
+	for _, tc := range []struct{ descr, hint string }{
+		{"<f16", long}, {"<f12", long}, {"g", long}, {"longdouble", long},
+		{"<M8[s]", dates}, {">M8[ns]", dates}, {"datetime64[D]", dates},
+		{"<m8[s]", durs}, {"timedelta64[ms]", durs},
+		{"<i3", ""},
+	} {
+		b := npyFile(1, dict(tc.descr, false, "(2, 1)"), make([]byte, 64))
+		path := writeFile(t, "x.npy", b)
+		want := "unsupported dtype " + quoteDescr(tc.descr)
+		if tc.hint != "" {
+			want += ": " + tc.hint
+		}
+		for _, r := range []struct {
+			what, file string
+			read       func() error
+		}{
+			{"ReadMatrix", path, func() error { _, err := ReadMatrix(path); return err }},
+			{"ReadLabels", path, func() error { _, err := ReadLabels(path, ""); return err }},
+			{"DecodeNPY", "<stdin>", func() error { _, err := DecodeNPY(bytes.NewReader(b), "<stdin>"); return err }},
+		} {
+			if err := r.read(); err == nil || err.Error() != r.file+": "+want {
+				t.Errorf("%s, %s: got %v, want %q", tc.descr, r.what, err, r.file+": "+want)
+			}
+		}
+	}
+}

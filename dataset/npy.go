@@ -350,8 +350,7 @@ func parseDescr(s string) (npyType, error) {
 		bad.hint = "the size of this NumPy type (C's long or a pointer) is that of the platform that wrote the file, which the file does not record: save the array with np.save, which writes its size ('<i8' or '<i4')"
 		return npyType{}, bad
 	}
-	if npyComplex(s) {
-		bad.hint = "it holds complex numbers, and greedytl reads real ones: save the real part, np.save(path, a.real), or the magnitudes, np.abs(a), as fits"
+	if bad.hint = npyUnreadHint(s); bad.hint != "" {
 		return npyType{}, bad
 	}
 	if len(s) != 2 {
@@ -395,6 +394,26 @@ func npyReadableNames() string {
 		names = append(names, name)
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// npyUnreadHint returns what to save instead of an array of a NumPy type
+// that parseDescr does not read, s without its byte order: complex numbers
+// (npyComplex), long double ('f16' as np.save writes np.longdouble on
+// x86-64 Linux, 'f12' on 32-bit x86; its code 'g' and names), dates and
+// times (datetime64: 'M8[s]') and durations (timedelta64: 'm8[s]'); "" for
+// any other.
+func npyUnreadHint(s string) string {
+	switch {
+	case npyComplex(s):
+		return "it holds complex numbers, and greedytl reads real ones: save the real part, np.save(path, a.real), or the magnitudes, np.abs(a), as fits"
+	case s == "f16" || s == "f12" || s == "g" || s == "longdouble" || s == "longfloat":
+		return "it holds long doubles (np.longdouble), and greedytl reads up to float64: save a.astype(np.float64)"
+	case strings.HasPrefix(s, "M8") || strings.HasPrefix(s, "datetime64"):
+		return "it holds dates or times (datetime64), and greedytl reads numbers: save them as numbers, e.g. seconds since 1970, a.astype('datetime64[s]').astype(np.int64)"
+	case strings.HasPrefix(s, "m8") || strings.HasPrefix(s, "timedelta64"):
+		return "it holds durations (timedelta64), and greedytl reads numbers: save them as numbers, e.g. seconds, a / np.timedelta64(1, 's')"
+	}
+	return ""
 }
 
 // npyComplex reports whether s, a dtype without its byte order, is one of
