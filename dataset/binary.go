@@ -2,7 +2,10 @@ package dataset
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/greedytl/greedytl/internal/bom"
@@ -64,6 +67,9 @@ func matRest(after []byte) bool {
 // with the bytes that follow it in the format (rest) and when head is no
 // UTF-8 text (notUTF8): text may start like it.
 func binaryFormat(head []byte) string {
+	if what := zipFormat(head); what != "" {
+		return what
+	}
 	for _, f := range binaryFormats {
 		if bytes.HasPrefix(head, []byte(f.magic)) {
 			if f.rest != nil && (!f.rest(head[len(f.magic):]) || !notUTF8(head)) {
@@ -83,6 +89,40 @@ func binaryFormat(head []byte) string {
 		return fmt.Sprintf("a tar archive (tar cf; a .tar.gz or .tgz once gunzipped)%s: extract it (tar xf FILE) and give the file inside", first)
 	}
 	return ""
+}
+
+// zipFormat returns the description of a zip archive whose first
+// member's local header head holds, by that member's name: a spreadsheet
+// (an Excel .xlsx workbook, whose first member is "[Content_Types].xml",
+// or, written by openpyxl (pandas' to_excel), one under docProps/; an
+// OpenDocument .ods, whose first member "mimetype" holds its type), an .npz
+// of np.savez (members "x.npy"), a torch.save file (its first member
+// "archive/data.pkl"), or zipped files (data.csv.zip); "" when
+// head is no zip archive or its first member's name is cut off, for
+// binaryFormats' description of any zip archive.
+func zipFormat(head []byte) string {
+	const nameAt = 30 // the size of a local file header before the name
+	if !bytes.HasPrefix(head, []byte("PK\x03\x04")) || len(head) < nameAt {
+		return ""
+	}
+	n, extra := int(binary.LittleEndian.Uint16(head[26:])), int(binary.LittleEndian.Uint16(head[28:]))
+	if n == 0 || len(head) < nameAt+n {
+		return ""
+	}
+	name := head[nameAt : nameAt+n]
+	const sheet = "a spreadsheet (%s, a zip archive), not text: export the sheet as CSV (%s) or, from Python, pd.read_excel(path).to_csv(out, index=False)"
+	switch {
+	case string(name) == "[Content_Types].xml" || bytes.HasPrefix(name, []byte("docProps/")) || bytes.HasPrefix(name, []byte("xl/")):
+		return fmt.Sprintf(sheet, "an Excel .xlsx workbook", `Excel: Save As "CSV UTF-8"`)
+	case string(name) == "mimetype" && bytes.HasPrefix(head[min(nameAt+n+extra, len(head)):], []byte("application/vnd.oasis.opendocument.spreadsheet")):
+		return fmt.Sprintf(sheet, "an OpenDocument .ods", "LibreOffice: Save As, Text CSV")
+	case bytes.HasSuffix(name, []byte("/data.pkl")):
+		return "a PyTorch file of torch.save (a zip archive): save the tensor with np.save(out, t.numpy()) (.npy) or as CSV text"
+	case bytes.HasSuffix(name, []byte(".npy")):
+		array := strings.TrimSuffix(string(name), ".npy")
+		return fmt.Sprintf("an .npz of np.savez (a zip archive of .npy arrays, the first %s): save each array with np.save: np.save(out, np.load(path)[%s])", quoteField(name), strconv.Quote(array))
+	}
+	return fmt.Sprintf("a zip archive whose first file is %s: unzip it (greedytl reads gzip-compressed input) and give the file inside", quoteField(name))
 }
 
 // tarMember reports whether head, the first bytes of an input, is the
@@ -162,10 +202,38 @@ func checkText(head []byte, name string) error {
 	if err := bom.CheckUTF16(head); err != nil {
 		return &Error{File: name, Err: err}
 	}
+	if what := utf16NoBOM(head); what != "" {
+		return errorf(name, 0, "%s", what)
+	}
 	if k := bytes.IndexByte(head, 0); k >= 0 {
 		return errorf(name, 0, "binary data, not text: byte %d is 0 (NUL), which text never holds (UTF-16 text without its byte order mark holds them too: save it as UTF-8)", k)
 	}
 	return nil
+}
+
+// utf16NoBOM returns the description, naming the byte order, of head, the
+// first bytes of an input, when they are UTF-16 text of ASCII characters
+// without a byte order mark: at least two characters, each a
+// printable ASCII byte, a tab or a line end beside a 0 (after it in
+// little-endian, before it in big-endian), a byte cut at the end aside;
+// else "". Binary data is not such pairs throughout; UTF-16 of other
+// characters is not told apart (checkText's NUL message says it may be).
+func utf16NoBOM(head []byte) string {
+	head = head[:len(head)&^1]
+	if len(head) < 4 {
+		return ""
+	}
+	for k, order := range []string{"little-endian", "big-endian"} {
+		text := true
+		for i := 0; i < len(head) && text; i += 2 {
+			c, zero := head[i+k], head[i+1-k]
+			text = zero == 0 && c != 0 && !controlByte(c) && c < 0x80
+		}
+		if text {
+			return "UTF-16 text without a byte order mark (" + order + ": every other byte is 0, as in UTF-16 of ASCII text): save it as UTF-8"
+		}
+	}
+	return ""
 }
 
 // notNPY returns the error of a .npy reader given input whose first bytes
@@ -176,6 +244,9 @@ func notNPY(head []byte, name string) error {
 		return errorf(name, 0, "not a .npy file: %s", what)
 	}
 	const advice = "save the array with np.save, or give the text a .csv or .txt name"
+	if what := utf16NoBOM(head); what != "" {
+		return errorf(name, 0, "not a .npy file: %s", what)
+	}
 	switch {
 	case isText(head):
 		// A CSV renamed, or np.savetxt given a .npy name.

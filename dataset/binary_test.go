@@ -62,7 +62,9 @@ func TestBinaryInput(t *testing.T) {
 		{"x.parquet", "PAR1\x15\x04\x15\x80\x01\x15\x00", "a Parquet file (pandas' to_parquet): save the table with to_csv(path, index=False) or the array with np.save (.npy)", ""},
 		{"x.feather", "ARROW1\x00\x00", "an Arrow/Feather file (pandas' to_feather): save the table with to_csv(path, index=False) or the array with np.save (.npy)", ""},
 		{"x.bin", "\x9a\x99\x99\x99\x99\x99\xf1?\x00\x00\x00\x00\x00\x00\x00@", "binary data, not text: byte 8 is 0 (NUL), which text never holds (UTF-16 text without its byte order mark holds them too: save it as UTF-8)", ""},
-		{"x.csv", "1\x00,\x002\x00\n\x00", "binary data, not text: byte 1 is 0 (NUL), which text never holds (UTF-16 text without its byte order mark holds them too: save it as UTF-8)", ""},
+		{"x.csv", "1\x00,\x002\x00\n\x00", "UTF-16 text without a byte order mark (little-endian: every other byte is 0, as in UTF-16 of ASCII text): save it as UTF-8", ""},
+		{"x.csv", "\x001\x00,\x002\x00\n", "UTF-16 text without a byte order mark (big-endian: every other byte is 0, as in UTF-16 of ASCII text): save it as UTF-8", ""},
+		{"x.csv", "1\x00\xe9\x00\n\x00", "binary data, not text: byte 1 is 0 (NUL), which text never holds (UTF-16 text without its byte order mark holds them too: save it as UTF-8)", ""},
 		{"x.npy", npyMagic + "\x01\x00", "a NumPy .npy array, not text", "npy"},
 		{"x.tar", tarred(t, "train.svm", "+1 1:0.5\n-1 2:1\n"), `a tar archive (tar cf; a .tar.gz or .tgz once gunzipped) whose first file is "train.svm": extract it (tar xf FILE) and give the file inside`, ""},
 	} {
@@ -230,13 +232,13 @@ func TestBinaryInputPeers(t *testing.T) {
 		t.Fatalf("%s: %v\n%s", python, err, out)
 	}
 	for file, start := range map[string]string{
-		"savez.npz":      "a zip archive",
-		"compressed.npz": "a zip archive",
+		"savez.npz":      `an .npz of np.savez (a zip archive of .npy arrays, the first "arr_0.npy")`,
+		"compressed.npz": `an .npz of np.savez (a zip archive of .npy arrays, the first "x.npy")`,
 		"x.pkl":          "a Python pickle",
 		"tofile.bin":     "binary data, not text: byte 0 is 0 (NUL)",
 		"x.csv.bz2":      "bzip2-compressed",
 		"x.csv.xz":       "xz-compressed",
-		"utf16.csv":      "binary data, not text: byte 1 is 0 (NUL)",
+		"utf16.csv":      "UTF-16 text without a byte order mark (little-endian: every other byte is 0",
 		"csv.tar.gz":     "a tar archive (tar cf; a .tar.gz or .tgz once gunzipped): extract it", // a PAX header first
 		"csv.tar":        "a tar archive (tar cf; a .tar.gz or .tgz once gunzipped): extract it",
 		"npy.tgz":        `a tar archive (tar cf; a .tar.gz or .tgz once gunzipped) whose first file is "data/x.npy"`,

@@ -97,3 +97,34 @@ func TestGzipPaddingPeers(t *testing.T) {
 		}
 	}
 }
+
+// TestGzipTwice: input gzip-compressed twice (gzip of a .gz) is refused
+// by every reader that gunzips (matrix, .npy, svmlight, labels, the
+// Decode functions) saying it is compressed twice and to decompress it
+// once. The text readers said "binary data, not text: byte 3 is 0 (NUL)",
+// the first NUL of a gzip header.
+func TestGzipTwice(t *testing.T) {
+	var npy bytes.Buffer
+	if err := WriteNPY(&npy, mat.NewDense(2, 1, []float64{1, 2})); err != nil {
+		t.Fatal(err)
+	}
+	twice := func(b []byte) []byte { return gzipped(gzipped(b)) }
+	csv, svm, labels := twice([]byte("1,2\n3,4\n")), twice([]byte("+1 1:0.5\n-1 2:1\n")), twice([]byte("cat\ndog\n"))
+	const want = ": gzip-compressed twice (gunzipped once, it is gzip data again): decompress it once (zcat FILE > FILE-once.gz) and give that"
+	for _, tc := range []struct {
+		what, file string
+		read       func(file string) error
+	}{
+		{"ReadMatrix CSV", writeFile(t, "x.csv.gz.gz", csv), func(f string) error { _, err := ReadMatrix(f); return err }},
+		{"ReadMatrix .npy", writeFile(t, "x.npy.gz.gz", twice(npy.Bytes())), func(f string) error { _, err := ReadMatrix(f); return err }},
+		{"ReadNPYMatrix", writeFile(t, "x.npy.gz", twice(npy.Bytes())), func(f string) error { _, err := ReadNPYMatrix(f); return err }},
+		{"ReadSVMLight", writeFile(t, "x.svm.gz.gz", svm), func(f string) error { _, _, err := ReadSVMLight(f); return err }},
+		{"ReadLabels", writeFile(t, "y.txt.gz.gz", labels), func(f string) error { _, err := ReadLabels(f, ""); return err }},
+		{"DecodeMatrix", "<stdin>", func(f string) error { _, err := DecodeMatrix(bytes.NewReader(csv), f); return err }},
+		{"DecodeSVMLight", "<stdin>", func(f string) error { _, _, err := DecodeSVMLight(bytes.NewReader(svm), f, 0); return err }},
+	} {
+		if err := tc.read(tc.file); err == nil || err.Error() != tc.file+want {
+			t.Errorf("%s: got %v, want %q", tc.what, err, tc.file+want)
+		}
+	}
+}

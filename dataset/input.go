@@ -107,8 +107,18 @@ func maybeGunzip(r io.Reader, name string) (*bufio.Reader, bool, error) {
 		return nil, false, &Error{File: name, Err: err}
 	}
 	gz.Multistream(false)
-	return bufio.NewReaderSize(&gzipReader{zr: gz, br: br}, bufSize), true, nil
+	out := bufio.NewReaderSize(&gzipReader{zr: gz, br: br}, bufSize)
+	if inner, _ := out.Peek(2); isGzip(inner) {
+		// gzip of a .gz: its content, gunzipped once, read as text
+		// failed on a NUL ("binary data, not text: byte 3 is 0").
+		return nil, false, errorf(name, 0, "%s", gzipTwice)
+	}
+	return out, true, nil
 }
+
+// gzipTwice is the message of gzip input whose content is gzip data
+// again, which maybeGunzip does not decompress a second time.
+const gzipTwice = "gzip-compressed twice (gunzipped once, it is gzip data again): decompress it once (zcat FILE > FILE-once.gz) and give that"
 
 // lineReader yields the lines of a text input without their line endings
 // ("\n", "\r\n", or a lone "\r" as classic Mac OS and Excel's "CSV
@@ -195,7 +205,45 @@ func (lr *lineReader) split(b []byte) ([]byte, bool) {
 	if lr.line == 1 {
 		b = bom.Trim(b)
 	}
+	if len(b) > 0 && (b[0] <= ' ' || b[0] == 0x7f) { // a control byte, or blanks before one
+		if what := controlLine(b); what != "" {
+			lr.done, lr.rest = true, nil
+			lr.err = errorf(lr.name, lr.line, "%s", what)
+			return nil, false
+		}
+	}
 	return b, true
+}
+
+// controlLine returns the problem of a line that holds control bytes
+// (controlByte) alone, blanks (\v and \f too) aside, naming the first, or
+// "" for any other
+// line. No reader takes such a line (read as data it failed as a row of
+// one value or a label of nothing to see: "expected 3 values, got 1"); a
+// last line of Ctrl-Z is the end-of-file mark that DOS tools append, which
+// NumPy, pandas and scikit-learn read as data too, so it is refused, named.
+func controlLine(line []byte) string {
+	t := bytes.Trim(line, " \t\v\f") // the svmlight reader skips a line of \v and \f, blanks to C's isspace, as liblinear does
+	if len(t) == 0 || slices.ContainsFunc(t, func(c byte) bool { return !controlByte(c) }) {
+		return ""
+	}
+	what := "the control character"
+	if len(t) > 1 {
+		what = "control characters alone, the first"
+	}
+	c := t[0]
+	name := fmt.Sprintf("Ctrl-%c", '@'+c)
+	switch c {
+	case 0x1a:
+		return fmt.Sprintf("the line holds %s %#02x (Ctrl-Z), the end-of-file mark that DOS tools (copy /a) append: remove it (tr -d '\\032' < FILE > NEW)", what, c)
+	case 0:
+		name = "NUL"
+	case 0x1b:
+		name = "ESC"
+	case 0x7f:
+		name = "DEL"
+	}
+	return fmt.Sprintf("the line holds %s %#02x (%s), which text does not hold: remove it", what, c, name)
 }
 
 // errNoReader is the error of a decoder given a nil io.Reader.

@@ -350,19 +350,85 @@ func parseDescr(s string) (npyType, error) {
 		bad.hint = "the size of this NumPy type (C's long or a pointer) is that of the platform that wrote the file, which the file does not record: save the array with np.save, which writes its size ('<i8' or '<i4')"
 		return npyType{}, bad
 	}
+	if bad.hint = npyUnreadHint(s); bad.hint != "" {
+		return npyType{}, bad
+	}
 	if len(s) != 2 {
 		return npyType{}, bad
 	}
 	t.kind = s[0]
 	t.size = int(s[1] - '0')
-	switch {
-	case t.kind == 'f' && (t.size == 2 || t.size == 4 || t.size == 8):
-	case (t.kind == 'i' || t.kind == 'u') && (t.size == 1 || t.size == 2 || t.size == 4 || t.size == 8):
-	case t.kind == 'b' && t.size == 1:
-	default:
-		return npyType{}, bad
+	for _, r := range npyReadable {
+		if r.kind == t.kind && slices.Contains(r.sizes, t.size) {
+			return t, nil
+		}
 	}
-	return t, nil
+	return npyType{}, bad
+}
+
+// npyReadable are the element types parseDescr reads, each kind with its
+// sizes in bytes and NumPy's name of it, which the size in bits follows
+// when the kind has several (float32; bool has one size).
+var npyReadable = []struct {
+	kind  byte
+	name  string
+	sizes []int
+}{
+	{'f', "float", []int{2, 4, 8}},
+	{'i', "int", []int{1, 2, 4, 8}},
+	{'u', "uint", []int{1, 2, 4, 8}},
+	{'b', "bool", []int{1}},
+}
+
+// npyReadableNames returns the NumPy names of the types parseDescr reads
+// (npyReadable), for messages: "float16 to float64, int8 to int64, uint8
+// to uint64 or bool".
+func npyReadableNames() string {
+	var names []string
+	for _, r := range npyReadable {
+		name := r.name
+		if len(r.sizes) > 1 {
+			bits := func(size int) string { return r.name + strconv.Itoa(8*size) }
+			name = bits(r.sizes[0]) + " to " + bits(r.sizes[len(r.sizes)-1])
+		}
+		names = append(names, name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// npyUnreadHint returns what to save instead of an array of a NumPy type
+// that parseDescr does not read, s without its byte order: complex numbers
+// (npyComplex), long double ('f16' as np.save writes np.longdouble on
+// x86-64 Linux, 'f12' on 32-bit x86; its code 'g' and names), dates and
+// times (datetime64: 'M8[s]') and durations (timedelta64: 'm8[s]'); "" for
+// any other.
+func npyUnreadHint(s string) string {
+	switch {
+	case npyComplex(s):
+		return "it holds complex numbers, and greedytl reads real ones: save the real part, np.save(path, a.real), or the magnitudes, np.abs(a), as fits"
+	case s == "f16" || s == "f12" || s == "g" || s == "longdouble" || s == "longfloat":
+		return "it holds long doubles (np.longdouble), and greedytl reads up to float64: save a.astype(np.float64)"
+	case strings.HasPrefix(s, "M8") || strings.HasPrefix(s, "datetime64"):
+		return "it holds dates or times (datetime64), and greedytl reads numbers: save them as numbers, e.g. seconds since 1970, a.astype('datetime64[s]').astype(np.int64)"
+	case strings.HasPrefix(s, "m8") || strings.HasPrefix(s, "timedelta64"):
+		return "it holds durations (timedelta64), and greedytl reads numbers: save them as numbers, e.g. seconds, a / np.timedelta64(1, 's')"
+	}
+	return ""
+}
+
+// npyComplex reports whether s, a dtype without its byte order, is one of
+// NumPy's complex types: 'c16' as np.save writes complex128 ('c8',
+// 'c32'), its one-character codes ('F', 'D', 'G') or a name ('complex128',
+// 'cdouble').
+func npyComplex(s string) bool {
+	if len(s) > 1 && s[0] == 'c' && digitsOnly([]byte(s[1:])) {
+		return true
+	}
+	switch s {
+	case "F", "D", "G", "csingle", "cdouble", "clongdouble", "cfloat", "clongfloat", "singlecomplex", "longcomplex":
+		return true
+	}
+	return strings.HasPrefix(s, "complex")
 }
 
 // splitByteOrder returns the byte order a dtype s begins with ('<'
@@ -454,7 +520,7 @@ type npyHint struct{ text, bigInt, shape string }
 // as a dataset folder's labels.npy, each with the README's advice.
 var (
 	matrixHint = npyHint{
-		text:   "features and source scores must be numbers (float32 or float64), not strings or objects",
+		text:   "features and source scores must be numbers (" + npyReadableNames() + "), not strings or objects",
 		bigInt: "save the array as float64 (a.astype(np.float64)) if that rounding is meant",
 		shape:  "a 2-D array (rows: examples, columns: features or sources)",
 	}

@@ -151,7 +151,7 @@ func TestDecodeNPYErrors(t *testing.T) {
 		{"trailing text", f8(dict("<f8", false, "(2,)") + " x"), "x.npy: malformed header: unexpected text after the dictionary at offset 58"},
 		{"structured", f8("{'descr': [('a', '<f8')], 'fortran_order': False, 'shape': (2,)}"), "x.npy: malformed header: structured dtypes are not supported"},
 		{"dim overflow", f8(dict("<f8", false, "(99999999999999999999,)")), "x.npy: malformed header: shape dimension 99999999999999999999 is too large"},
-		{"complex", f8(dict("<c16", false, "(1,)")), "x.npy: unsupported dtype '<c16'"},
+		{"complex", f8(dict("<c16", false, "(1,)")), "x.npy: unsupported dtype '<c16': it holds complex numbers, and greedytl reads real ones: save the real part, np.save(path, a.real), or the magnitudes, np.abs(a), as fits"},
 		{"unicode", f8(dict("<U3", false, "(1,)")), "x.npy: unsupported dtype '<U3'"},
 		{"object", f8(dict("|O", false, "(1,)")), "x.npy: unsupported dtype '|O'"},
 		// What NumPy refuses too (descr_to_dtype: "data type ... not
@@ -187,7 +187,7 @@ func TestDecodeNPYErrors(t *testing.T) {
 // hold, by what read it: a label file says to save names as str ('<U n',
 // which it reads: TestNPYStringLabels) or text, one per line; a dataset folder's labels.npy, that it holds class indices
 // beside classes.txt; a matrix, that features must be numbers. They said
-// only "unsupported dtype '<U3'". Another unsupported dtype ('<c16') and
+// only "unsupported dtype '<U3'". Another unsupported dtype ('<i3') and
 // DecodeNPY, which knows no use, get no hint.
 func TestTextDtypeHint(t *testing.T) {
 	dir := t.TempDir()
@@ -216,12 +216,12 @@ func TestTextDtypeHint(t *testing.T) {
 		}
 		return d
 	}
-	for _, descr := range []string{"<U3", ">U1", "|S5", "|O", "<c16"} {
+	for _, descr := range []string{"<U3", ">U1", "|S5", "|O", "<i3"} {
 		b := npyFile(1, dict(descr, false, "(2,)"), make([]byte, 24))
 		b2 := npyFile(1, dict(descr, false, "(2, 1)"), make([]byte, 24))
 		bad := "unsupported dtype '" + descr + "'"
 		hint := func(h string) string {
-			if descr == "<c16" {
+			if descr == "<i3" {
 				return bad
 			}
 			return bad + ": " + h

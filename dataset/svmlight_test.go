@@ -187,7 +187,7 @@ func TestCallerMistakes(t *testing.T) {
 		{"WriteNPYInts nil writer", func() error { return WriteNPYInts(nil, []int{1}) }, "dataset: no writer (nil)"},
 		{"WriteNPYHeader nil writer", func() error { return WriteNPYHeader(nil, "<f4", []int{1}) }, "dataset: no writer (nil)"},
 		{"WriteNPYHeader negative", func() error { return WriteNPYHeader(&buf, "<f4", []int{3, -1}) }, "dataset: .npy shape (3, -1) has a negative dimension"},
-		{"WriteNPYHeader dtype", func() error { return WriteNPYHeader(&buf, "<c16", []int{1}) }, "dataset: WriteNPYHeader: unsupported dtype '<c16'"},
+		{"WriteNPYHeader dtype", func() error { return WriteNPYHeader(&buf, "<c16", []int{1}) }, "dataset: WriteNPYHeader: unsupported dtype '<c16': it holds complex numbers, and greedytl reads real ones: save the real part, np.save(path, a.real), or the magnitudes, np.abs(a), as fits"},
 		{"NewNPYRowWriter nil writer", func() error { _, err := NewNPYRowWriter(nil, 1, 1); return err }, "dataset: no writer (nil)"},
 		{"NewNPYRowWriter negative", func() error { _, err := NewNPYRowWriter(&buf, 2, -1); return err }, "dataset: .npy shape (2, -1) has a negative dimension"},
 		{"DecodeNPY nil", func() error { _, err := DecodeNPY(nil, "x.npy"); return err }, "x.npy: no reader (nil)"},
