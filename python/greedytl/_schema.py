@@ -437,11 +437,13 @@ def check(spec, doc, complete=True):
 # source.Index (a sources directory's sources.json, which greedytl reads
 # with jsonfile.Decode: a missing member is its zero value), its
 # source.Negatives and its entries (source.Entry, with source.Info's
-# members).
+# members; "scores", source.ScoreStats, is written by train-sources since
+# the seventh round of greedytl-nway and absent before).
 NEGATIVES = Object(classes=Slice(INT), named=BOOL, fraction=OmitEmpty(NUMBER), seed=UINT64, source=Slice(INT),
                    target=Slice(INT))
 ENTRY = Object(**{"class": INT}, name=STRING, c=NUMBER, cv_score=NUMBER, cv_scores=Slice(NUMBER), positives=INT,
-               negatives=INT, converged=BOOL, stuck=OmitEmpty(BOOL), file=STRING, sha256=STRING)
+               negatives=INT, converged=BOOL, stuck=OmitEmpty(BOOL), file=STRING, sha256=STRING,
+               scores=Pointer(Object(mean=NUMBER, std=NUMBER)))
 INDEX = Object(version=INT, dataset=STRING, data_sha256=STRING, num_features=INT, classes=Slice(STRING),
                negatives=Pointer(NEGATIVES), solver=STRING, bias=NUMBER, eps=NUMBER, c_grid=Slice(NUMBER), folds=INT,
                seed=UINT64, l1_ratio=OmitEmpty(NUMBER), sources=Slice(ENTRY), missing=OmitEmpty(Slice(STRING)))

@@ -310,6 +310,11 @@ class SourcesDir:
             seen.add(cls)
             if e.get("stuck") and e.get("converged"):
                 raise ValueError("{}: source {!r}: stuck and converged at once".format(ipath, name))
+            st = e.get("scores")
+            if st is not None and not (math.isfinite(st.get("mean", 0)) and st.get("std", 0) >= 0
+                                       and math.isfinite(st.get("std", 0))):
+                raise ValueError("{}: source {}: scores: mean {} and std {}, want finite numbers, the std 0 or "
+                                 "more".format(ipath, _go_quote(name), st.get("mean", 0), st.get("std", 0)))
             if not _is_local(file) or "\\" in file:
                 raise ValueError("{}: source {!r}: file {!r} is not a path inside the directory".format(ipath, name, file))
             # Two sources of one model file would be one classifier scored

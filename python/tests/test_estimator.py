@@ -519,8 +519,9 @@ def test_sources_index_members_read_as_greedytl_reads_them(cli, synth, tmp_path)
     source "" of another class's name, a file "" not inside the directory),
     a member of another kind, an unknown member, a document that is not an
     object, an index without its negative plan and a source stuck and
-    converged at once are refused, and a file path is cleaned ("x/../m"
-    is "m") before it is read; by greedytl fit --sources and SourcesDir
+    converged at once are refused, a source's score statistics ("scores")
+    are optional and refused with a negative std, and a file path is
+    cleaned ("x/../m" is "m") before it is read; by greedytl fit --sources and SourcesDir
     alike, SourcesDir with a ValueError naming the index.  SourcesDir
     raised a bare KeyError, TypeError or AttributeError for a missing
     entry member or a value of another kind, took unknown members, a
@@ -557,9 +558,19 @@ def test_sources_index_members_read_as_greedytl_reads_them(cli, synth, tmp_path)
         yield "no plan", dict(ix, negatives=None)
         yield "stuck and converged", entry(0, stuck=True, converged=True)
         yield "outside", entry(0, file="models/../../" + ix["sources"][0]["file"])
+        # train-sources records each source's score statistics ("scores"):
+        # a directory without them (written before) and a std of 0 are
+        # read, a negative std and a member of another kind refused.
+        assert all("scores" in e for e in ix["sources"]), ix["sources"][0]
+        yield "no scores", entry(0, scores=None)
+        yield "scores std 0", entry(0, scores={"mean": 0.5, "std": 0})
+        yield "scores std -1", entry(0, scores={"mean": 0.5, "std": -1})
+        yield "scores 5", entry(0, scores=5)
+        yield "scores mean string", entry(0, scores={"mean": "0.5", "std": 1})
     cases = list(_index_read_alike(cli, synth, tmp_path, edit))
-    assert [what for what, read in cases if read] == ["as written", "Version", "SOURCES", "NAME", "x/../file"]
-    assert len(cases) == 22
+    assert [what for what, read in cases if read] == ["as written", "Version", "SOURCES", "NAME", "x/../file",
+                                                      "no scores", "scores std 0"]
+    assert len(cases) == 27
 
 
 def _go_solver_tables():
