@@ -15,6 +15,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/internal/datasettest"
+	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
@@ -388,26 +389,10 @@ func checkEpisodesBruteForce(t *testing.T, f *dataset.Folder, src string, man *M
 			}
 		}
 		rowsAndY := func(sets [][]int) (*mat.Dense, []int) {
-			var rows, y []int
-			for k, s := range sets {
-				rows = append(rows, s...)
-				for range s {
-					y = append(y, k)
-				}
-			}
-			_, d := f.X.Dims()
-			X := mat.NewDense(len(rows), d, nil)
-			for i, row := range rows {
-				for j := range d {
-					X.Set(i, j, f.X.At(row, j))
-				}
-			}
-			H, err := set.Subset(others).Scores(X)
-			if err != nil {
-				t.Fatal(err)
-			}
-			Z := mat.NewDense(len(rows), d+len(others), nil)
-			Z.Augment(X, H)
+			d, y := episodeSample(t, f, set.Subset(others), sets)
+			_, p := d.X.Dims()
+			Z := mat.NewDense(len(y), p+len(others), nil)
+			Z.Augment(d.X, d.H)
 			return Z, y
 		}
 		train, ytr := rowsAndY(ep.train)
@@ -608,4 +593,30 @@ func TestNWayDefaultPoolLeavesOutSmallClasses(t *testing.T) {
 			}
 		})
 	}
+}
+
+// episodeSample returns, by brute force, the sample of an episode's rows
+// sets (one list of f's rows a class, in the episode's class order): their
+// features, the scores of srcs on them, and each row's class.
+func episodeSample(t *testing.T, f *dataset.Folder, srcs *source.Set, sets [][]int) (method.Data, []int) {
+	t.Helper()
+	var rows, y []int
+	for k, s := range sets {
+		rows = append(rows, s...)
+		for range s {
+			y = append(y, k)
+		}
+	}
+	_, d := f.X.Dims()
+	X := mat.NewDense(len(rows), d, nil)
+	for i, row := range rows {
+		for j := range d {
+			X.Set(i, j, f.X.At(row, j))
+		}
+	}
+	H, err := srcs.Scores(X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return method.Data{X: X, H: H}, y
 }

@@ -8,8 +8,6 @@ import (
 	"slices"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/source"
 	"github.com/greedytl/greedytl/standardize"
@@ -104,29 +102,8 @@ func TestNWayPassesTheSourcesScoreStats(t *testing.T) {
 				own.Scale = append(own.Scale, ix.Sources[j].Scores.Std)
 			}
 		}
-		data := func(sets [][]int) (method.Data, []int) {
-			var rows, y []int
-			for k, s := range sets {
-				rows = append(rows, s...)
-				for range s {
-					y = append(y, k)
-				}
-			}
-			_, d := f.X.Dims()
-			X := mat.NewDense(len(rows), d, nil)
-			for i, row := range rows {
-				for j := range d {
-					X.Set(i, j, f.X.At(row, j))
-				}
-			}
-			H, err := set.Subset(others).Scores(X)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return method.Data{X: X, H: H}, y
-		}
-		train, ytr := data(ep.train)
-		test, yte := data(ep.test)
+		train, ytr := episodeSample(t, f, set.Subset(others), ep.train)
+		test, yte := episodeSample(t, f, set.Subset(others), ep.test)
 		names := make([]string, len(ep.classes))
 		for i, c := range ep.classes {
 			names[i] = f.Classes[c]
