@@ -3,12 +3,8 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // TestPredictFIFOReadOnce checks that predict reads features from a FIFO
@@ -26,43 +22,9 @@ func TestPredictFIFOReadOnce(t *testing.T) {
 	if code != 2 || !strings.Contains(want, "inf.csv:31 (row 30): the row's score overflows float64") {
 		t.Fatalf("from a file: exit %d, stderr %q; want 2, the 30th row's error", code, want)
 	}
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	// The writer writes the text at its first open, nothing at the later
-	// ones, until done.
-	done, exited := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(exited)
-		for i := 0; ; i++ {
-			w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // once a reader opens it
-			if err != nil {
-				return
-			}
-			if i == 0 {
-				_, _ = w.WriteString(content)
-			}
-			w.Close()
-			select {
-			case <-done:
-				return
-			default:
-			}
-		}
-	}()
+	fifo, stop := fifoOnce(t, dir, content)
 	code, stdout, stderr := cli(t, "", "predict", model, "--features", fifo)
-	close(done)
-	for waiting := true; waiting; {
-		select {
-		case <-exited:
-			waiting = false
-		case <-time.After(10 * time.Millisecond): // free a writer waiting for a reader
-			if r, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
-				r.Close()
-			}
-		}
-	}
+	stop()
 	// The FIFO, read once, is not read again for the row's line.
 	want = strings.Replace(want, file+":31 (row 30)", file+" row 30", 1)
 	if stderr = strings.ReplaceAll(stderr, fifo, file); code != 2 || stdout != "" || stderr != want {
