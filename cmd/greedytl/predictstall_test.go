@@ -16,10 +16,8 @@ import (
 
 // TestPredictStopsWhileAStreamStalls: a stop signal while predict waits on
 // a stream for its next block — the standard input, or a FIFO, whose
-// writer sent whole blocks of rows (8,192 each, past the first MiB,
-// which standard input's reader holds before its first block) and 100 more
-// rows, then nothing,
-// never closing it — ends predict at once, with status 128 + n, saying
+// writer sent a whole block of rows (8,192) and 100 more rows, then
+// nothing, never closing it — ends predict at once, with status 128 + n, saying
 // that predict was interrupted, and leaves no --out file, whole or
 // temporary. predict heeds its signals between blocks: the stop cancelled
 // its context and waited for the next block, which never came (the test
@@ -27,17 +25,7 @@ import (
 func TestPredictStopsWhileAStreamStalls(t *testing.T) {
 	bin := buildGreedytl(t)
 	dir := t.TempDir()
-	var train, labels strings.Builder
-	for i := range 30 {
-		fmt.Fprintf(&train, "%d,%d\n", i%3*5, i%5)
-		fmt.Fprintln(&labels, i%3)
-	}
-	X := writeText(t, dir, "X.csv", train.String())
-	y := writeText(t, dir, "y.txt", labels.String())
-	model := filepath.Join(dir, "m.json")
-	if code, out := runBinary(t, bin, nil, "fit", "--method", "no-transfer", "--features", X, "--labels", y, "--out", model, "-q"); code != 0 {
-		t.Fatalf("fit: exit %d\n%s", code, out)
-	}
+	model := threeClassModel(t, bin, dir)
 	// part: a whole block of rows, and 100 rows of the next.
 	var part bytes.Buffer
 	full := 0

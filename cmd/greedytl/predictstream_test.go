@@ -185,17 +185,7 @@ func TestFitOneClassCheckStops(t *testing.T) {
 func TestPredictStopsOnSIGTERM(t *testing.T) {
 	bin := buildGreedytl(t)
 	dir := t.TempDir()
-	var train, labels strings.Builder
-	for i := range 30 {
-		fmt.Fprintf(&train, "%d,%d\n", i%3*5, i%5)
-		fmt.Fprintln(&labels, i%3)
-	}
-	X := writeText(t, dir, "X.csv", train.String())
-	y := writeText(t, dir, "y.txt", labels.String())
-	model := filepath.Join(dir, "m.json")
-	if code, out := runBinary(t, bin, nil, "fit", "--method", "no-transfer", "--features", X, "--labels", y, "--out", model, "-q"); code != 0 {
-		t.Fatalf("fit: exit %d\n%s", code, out)
-	}
+	model := threeClassModel(t, bin, dir)
 	var big bytes.Buffer
 	for i := range 400000 {
 		fmt.Fprintf(&big, "%d.5,%d.25\n", i%17, i%13)
@@ -307,4 +297,23 @@ func TestPredictDictionaryStreams(t *testing.T) {
 			}
 		}
 	}
+}
+
+// threeClassModel fits bin's no-transfer on 30 rows of two features and
+// three classes in dir, and returns the model file's path: a model whose
+// predictions are cheap, for the tests that stop predict on long inputs.
+func threeClassModel(t *testing.T, bin, dir string) string {
+	t.Helper()
+	var train, labels strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&train, "%d,%d\n", i%3*5, i%5)
+		fmt.Fprintln(&labels, i%3)
+	}
+	X := writeText(t, dir, "X.csv", train.String())
+	y := writeText(t, dir, "y.txt", labels.String())
+	model := filepath.Join(dir, "m.json")
+	if code, out := runBinary(t, bin, nil, "fit", "--method", "no-transfer", "--features", X, "--labels", y, "--out", model, "-q"); code != 0 {
+		t.Fatalf("fit: exit %d\n%s", code, out)
+	}
+	return model
 }
