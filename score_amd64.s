@@ -417,6 +417,39 @@ pdone:
 	VZEROUPPER
 	RET
 
+// The steps of absDevSumAVX's sum, which rowAbsDevsAVX repeats for each
+// row so that its sums are the same bits: with beta in Y15 (X15), the
+// mask of the sign bit in Y14 and the element at SI + 8·AX,
+// ABSDEV8 adds |x − beta| of eight elements to the partial sums Y0 and Y1,
+// ABSDEV4 of four to Y0, ABSREDUCE adds Y1 to Y0 and Y0's four lanes into
+// X0, and ABSDEV1 adds one element's to X0.
+#define ABSDEV8 \
+	VSUBPD (SI)(AX*8), Y15, Y2 \
+	VSUBPD 32(SI)(AX*8), Y15, Y3 \
+	VANDPD Y14, Y2, Y2 \
+	VANDPD Y14, Y3, Y3 \
+	VADDPD Y2, Y0, Y0 \
+	VADDPD Y3, Y1, Y1
+
+#define ABSDEV4 \
+	VMOVUPD (SI)(AX*8), Y2 \
+	VSUBPD Y15, Y2, Y2 \
+	VANDPD Y14, Y2, Y2 \
+	VADDPD Y2, Y0, Y0
+
+#define ABSREDUCE \
+	VADDPD Y1, Y0, Y0 \
+	VEXTRACTF128 $1, Y0, X1 \
+	VADDPD X1, X0, X0 \
+	VUNPCKHPD X0, X0, X1 \
+	VADDSD X1, X0, X0
+
+#define ABSDEV1 \
+	VMOVSD (SI)(AX*8), X2 \
+	VSUBSD X15, X2, X2 \
+	VANDPD X14, X2, X2 \
+	VADDSD X2, X0, X0
+
 // func absDevSumAVX(x *float64, n int, beta float64) float64
 //
 // Σ_l |x[l] − beta| over the n elements of x, in eight interleaved partial
@@ -436,12 +469,7 @@ TEXT ·absDevSumAVX(SB), NOSPLIT, $0-32
 	JEQ          abs4
 
 abs8:
-	VSUBPD  (SI)(AX*8), Y15, Y2
-	VSUBPD  32(SI)(AX*8), Y15, Y3
-	VANDPD  Y14, Y2, Y2
-	VANDPD  Y14, Y3, Y3
-	VADDPD  Y2, Y0, Y0
-	VADDPD  Y3, Y1, Y1
+	ABSDEV8
 	ADDQ    $8, AX
 	DECQ    DX
 	JNE     abs8
@@ -451,26 +479,16 @@ abs4:
 	ANDQ    $-4, DX
 	CMPQ    AX, DX
 	JGE     absreduce
-	VMOVUPD (SI)(AX*8), Y2
-	VSUBPD  Y15, Y2, Y2
-	VANDPD  Y14, Y2, Y2
-	VADDPD  Y2, Y0, Y0
+	ABSDEV4
 	ADDQ    $4, AX
 
 absreduce:
-	VADDPD       Y1, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPD       X1, X0, X0
-	VUNPCKHPD    X0, X0, X1
-	VADDSD       X1, X0, X0
+	ABSREDUCE
 
 abstail:
 	CMPQ   AX, CX
 	JGE    absdone
-	VMOVSD (SI)(AX*8), X2
-	VSUBSD X15, X2, X2
-	VANDPD X14, X2, X2
-	VADDSD X2, X0, X0
+	ABSDEV1
 	INCQ   AX
 	JMP    abstail
 
@@ -603,12 +621,7 @@ rarow:
 	JEQ    ra4
 
 ra8:
-	VSUBPD (SI)(AX*8), Y15, Y2
-	VSUBPD 32(SI)(AX*8), Y15, Y3
-	VANDPD Y14, Y2, Y2
-	VANDPD Y14, Y3, Y3
-	VADDPD Y2, Y0, Y0
-	VADDPD Y3, Y1, Y1
+	ABSDEV8
 	ADDQ   $8, AX
 	DECQ   DX
 	JNE    ra8
@@ -616,26 +629,16 @@ ra8:
 ra4:
 	CMPQ    AX, R10
 	JGE     rareduce
-	VMOVUPD (SI)(AX*8), Y2
-	VSUBPD  Y15, Y2, Y2
-	VANDPD  Y14, Y2, Y2
-	VADDPD  Y2, Y0, Y0
+	ABSDEV4
 	ADDQ    $4, AX
 
 rareduce:
-	VADDPD       Y1, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPD       X1, X0, X0
-	VUNPCKHPD    X0, X0, X1
-	VADDSD       X1, X0, X0
+	ABSREDUCE
 
 ratail:
 	CMPQ   AX, CX
 	JGE    radiag
-	VMOVSD (SI)(AX*8), X2
-	VSUBSD X15, X2, X2
-	VANDPD X14, X2, X2
-	VADDSD X2, X0, X0
+	ABSDEV1
 	INCQ   AX
 	JMP    ratail
 
