@@ -423,9 +423,7 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 	var wait *streamWait          // a stream's reads, which a stop ends
 	if once {
 		wait = waitOnStream(ctx, func(sig stoppedBy) {
-			atomicfile.RemoveTemporary()
-			diagf(s.err, "%v", printedError(ctx, o.interrupted(ctx.Err())))
-			os.Exit(exitSignal + int(sig.sig))
+			exitStopped(s.err, printedError(ctx, o.interrupted(ctx.Err())), sig.sig)
 		})
 	}
 	m, err := f.scanSample(s, &names, predictBlock, func(X, H *mat.Dense) error {

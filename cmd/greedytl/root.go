@@ -83,11 +83,11 @@ func signalContext(stderr io.Writer) (ctx context.Context, stop func()) {
 					cancel(stoppedBy{s})
 					continue
 				}
-				atomicfile.RemoveTemporary()
+				var said error
 				if !stopped {
-					diagf(stderr, "%v", stoppedBy{s})
+					said = stoppedBy{s}
 				}
-				os.Exit(exitSignal + int(s))
+				exitStopped(stderr, said, s)
 			case <-done:
 				return
 			}
@@ -98,6 +98,18 @@ func signalContext(stderr io.Writer) (ctx context.Context, stop func()) {
 		close(done)
 		cancel(nil)
 	}
+}
+
+// exitStopped ends the process as the stop signal sig does: the
+// temporary files of the outputs being written removed
+// (atomicfile.RemoveTemporary), said (when not nil) on stderr, status
+// 128 + n.
+func exitStopped(stderr io.Writer, said error, sig syscall.Signal) {
+	atomicfile.RemoveTemporary()
+	if said != nil {
+		diagf(stderr, "%v", said)
+	}
+	os.Exit(exitSignal + int(sig))
 }
 
 // signalState is what signalContext's handler of the stop signals reads
