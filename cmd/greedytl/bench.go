@@ -59,16 +59,20 @@ N = 1,000 it times the default method greedytl-auto too (method
 member costs O(m²·N + m³) once at m = 200 and, with N ≤ m, O(500²·N + N³);
 on these random scores, whose labels they do not predict, its 22 GreedyTL
 fits stop by δ only after many columns (about 120 at m = 200, 670 at
-m = 2,000), so that its m = 2,000 cell takes about 14 times its m = 200
-cell (on the 2-core development machine 5.7 s against 0.41 s with
-GOMAXPROCS=1); on real rows, whose members select fewer columns, it is
-about 6 times (README, "Which method to use"). It times the
-recommended multi-class method greedytl-nway too (method "greedytl-nway",
-steps 0): the rows dealt to 20 classes in turn, 800 columns as features and
-200 as source scores (C is chosen on at most 20 examples of each class, so
-that from there on only the final fits grow with the rows): 0.70 s → 10.4 s
-of CPU on one core on these random scores (15 times), 0.72 s → 7.6 s on the
-clustered classes of go test ./method -bench NWay (10.5 times).
+m = 2,000), so that its m = 2,000 cell takes about 14 times the CPU
+seconds of its m = 200 cell (2.4–2.5 s against 0.18 s with GOMAXPROCS=1:
+three runs of 5 fits a cell on the 2-core development machine, 28 November
+2026, under a load average of 6 to 11 from other jobs, which spread the
+wall-clock ratio from 15 to 21 times); on real rows, whose members select
+fewer columns, it is about 6 times (README, "Which method to use"). It
+times the recommended multi-class method greedytl-nway too (method
+"greedytl-nway", steps 0): the rows dealt to 20 classes in turn, 800
+columns as features and 200 as source scores (C is chosen on at most 20
+examples of each class, so that from there on only the final fits grow
+with the rows): on the same runs 0.35 s → 2.7 s of CPU on one core on
+these random scores (7.6 times; the least of 5 fits 0.33 s → 1.8–1.9 s,
+5.5 times), and, the same morning, 0.33–0.36 s → 3.5–3.6 s on the clustered classes of
+go test ./method -bench NWay -cpu 1 (about 10.5 times).
 
 With --json it prints an array of rows with "table" ("paper", "scaling" or
 "rows"), "dataset" (the paper's row, in its table only), "m", "n", "method"
