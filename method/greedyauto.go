@@ -963,17 +963,40 @@ func chooseSource(ctx context.Context, zh *mat.Dense, y []float64, order *source
 // (v − μ)/s, with s > 0 (or 0 for a constant column, whose scores are all
 // 0), does not decrease as the score v increases — rounding to nearest is
 // monotone — so the rows in this order are in order of every sample's
-// standardised scores too, some of them tied that were not.
+// standardised scores too, some of them tied that were not. The rows are
+// held as uint16 when the sample has at most maxNarrowRows of them (2
+// bytes × m × n: 200 MB at m = 20,000, n = 5,000), else as uint32.
 type sourceOrder struct {
-	m    int     // the whole sample's rows
-	rows []int32 // column j's rows: rows[j·m : (j+1)·m]
+	m      int      // the whole sample's rows
+	narrow []uint16 // column j's rows: narrow[j·m : (j+1)·m], when m ≤ maxNarrowRows
+	wide   []uint32 // likewise, when m > maxNarrowRows
 }
 
-// newSourceOrder returns the sourceOrder of the source scores H (m × n).
-// It returns ctx's error when ctx is done.
+// maxNarrowRows is the most rows a sourceOrder holds as uint16 (row
+// numbers 0 … 65,535).
+const maxNarrowRows = 1 << 16
+
+// newSourceOrder returns the sourceOrder of the source scores H (m × n),
+// its rows as uint16 when m ≤ maxNarrowRows. It returns ctx's error when
+// ctx is done.
 func newSourceOrder(ctx context.Context, H *mat.Dense) (*sourceOrder, error) {
+	m, _ := H.Dims()
+	return newSourceOrderWidth(ctx, H, m > maxNarrowRows)
+}
+
+// newSourceOrderWidth is newSourceOrder with the rows as uint32 when
+// wide, else as uint16 (which needs m ≤ maxNarrowRows).
+func newSourceOrderWidth(ctx context.Context, H *mat.Dense, wide bool) (*sourceOrder, error) {
 	m, n := H.Dims()
-	o := &sourceOrder{m: m, rows: make([]int32, m*n)}
+	o := &sourceOrder{m: m}
+	if wide {
+		o.wide = make([]uint32, m*n)
+	} else {
+		if m > maxNarrowRows {
+			return nil, fmt.Errorf("greedytl-auto: %d rows do not fit a uint16 source order (at most %d)", m, maxNarrowRows)
+		}
+		o.narrow = make([]uint16, m*n)
+	}
 	type scored struct {
 		v float64
 		r int32
@@ -1001,9 +1024,14 @@ func newSourceOrder(ctx context.Context, H *mat.Dense) (*sourceOrder, error) {
 			}
 			return 0
 		})
-		dst := o.rows[j*m : j*m+m]
+		if wide {
+			for i, c := range col {
+				o.wide[j*m+i] = uint32(c.r)
+			}
+			return
+		}
 		for i, c := range col {
-			dst[i] = c.r
+			o.narrow[j*m+i] = uint16(c.r)
 		}
 	})
 	if err != nil {
@@ -1078,12 +1106,21 @@ func (o *sourceOrder) walk(keep []int, y []float64) *orderWalk {
 // the standardisation's monotonicity rules out).
 func (w *orderWalk) count(j int, col []float64) (pairs int, ok bool) {
 	m := w.o.m
+	if w.o.wide != nil {
+		return countInOrder(w.o.wide[j*m:j*m+m], w.at, w.pos, col)
+	}
+	return countInOrder(w.o.narrow[j*m:j*m+m], w.at, w.pos, col)
+}
+
+// countInOrder is orderWalk.count over one column's rows in order, held
+// as uint16 or uint32.
+func countInOrder[T uint16 | uint32](rows []T, at []int32, isPos []bool, col []float64) (pairs int, ok bool) {
 	below := 0   // negatives of the runs before this one
 	p, q := 0, 0 // positives and negatives of this run
 	last := 0.0  // this run's score
 	first := true
-	for _, r := range w.o.rows[j*m : j*m+m] {
-		i := w.at[r]
+	for _, r := range rows {
+		i := at[r]
 		if i < 0 {
 			continue
 		}
@@ -1098,7 +1135,7 @@ func (w *orderWalk) count(j int, col []float64) (pairs int, ok bool) {
 			below += q
 			p, q, last = 0, 0, v
 		}
-		if w.pos[i] {
+		if isPos[i] {
 			p++
 		} else {
 			q++

@@ -1106,44 +1106,92 @@ func TestSourceOrderCountsAsPairCounter(t *testing.T) {
 			}
 		}
 		y[m-1] = -1
-		order, err := newSourceOrder(context.Background(), H)
-		if err != nil {
-			t.Fatal(err)
-		}
 		keeps := [][]int{nil}
 		for _, fold := range majorityFolds(y) {
 			keeps = append(keeps, keptRows(m, fold))
 		}
-		for _, keep := range keeps {
-			sample := Data{H: H, Y: y}
-			if keep != nil {
-				sample = selectRows(sample, keep)
-			}
-			st, err := standardizeData(sample)
+		// Both widths of the rows (uint16, uint32) count alike.
+		for _, wide := range []bool{false, true} {
+			order, err := newSourceOrderWidth(context.Background(), H, wide)
 			if err != nil {
 				t.Fatal(err)
 			}
-			pos, neg := classRows(sample.Y)
-			w := order.walk(keep, sample.Y)
-			var pc pairCounter
-			col := make([]float64, len(sample.Y))
-			for j := range n {
-				mat.Col(col, j, st.zh)
-				want := pc.count(col, pos, neg)
-				got, ok := w.count(j, col)
-				if !ok || got != want {
-					t.Fatalf("trial %d, rows %v, column %d: %d (ok %v), want %d", trial, keep, j, got, ok, want)
-				}
-				if j%3 != 0 || slices.Min(col) == slices.Max(col) {
-					continue
-				}
-				// Reversed, the column decreases along the order.
-				for i := range col {
-					col[i] = -col[i]
-				}
-				if _, ok := w.count(j, col); ok {
-					t.Fatalf("trial %d, column %d: a decreasing column counted", trial, j)
-				}
+			if (order.wide != nil) != wide || (order.narrow != nil) == wide {
+				t.Fatalf("wide %v: a sourceOrder of %d uint16 and %d uint32 rows", wide, len(order.narrow), len(order.wide))
+			}
+			checkSourceOrder(t, trial, H, y, order, keeps)
+		}
+	}
+}
+
+// TestSourceOrderWidth: newSourceOrder holds the rows as uint16 up to
+// 65,536 rows (row numbers up to 65,535) and as uint32 above, in the rows'
+// order either way; and refuses uint16 for more rows.
+func TestSourceOrderWidth(t *testing.T) {
+	for _, m := range []int{maxNarrowRows, maxNarrowRows + 1} {
+		H := mat.NewDense(m, 1, nil)
+		for i := range m {
+			H.Set(i, 0, float64(m-1-i)) // decreasing: the order reverses the rows
+		}
+		o, err := newSourceOrder(context.Background(), H)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wantWide := m > 65536; (o.wide != nil) != wantWide || (o.narrow != nil) == wantWide {
+			t.Errorf("%d rows: %d uint16 and %d uint32 rows, want uint32: %v", m, len(o.narrow), len(o.wide), wantWide)
+		}
+		for k := range m {
+			var r int
+			if o.wide != nil {
+				r = int(o.wide[k])
+			} else {
+				r = int(o.narrow[k])
+			}
+			if r != m-1-k {
+				t.Fatalf("%d rows: position %d holds row %d, want %d", m, k, r, m-1-k)
+			}
+		}
+	}
+	H := mat.NewDense(maxNarrowRows+1, 1, nil)
+	if _, err := newSourceOrderWidth(context.Background(), H, false); err == nil {
+		t.Errorf("%d rows held as uint16 without an error", maxNarrowRows+1)
+	}
+}
+
+// checkSourceOrder checks TestSourceOrderCountsAsPairCounter's order of
+// H's columns on the whole sample (y) and on the subsamples keeps.
+func checkSourceOrder(t *testing.T, trial int, H *mat.Dense, y []float64, order *sourceOrder, keeps [][]int) {
+	t.Helper()
+	_, n := H.Dims()
+	for _, keep := range keeps {
+		sample := Data{H: H, Y: y}
+		if keep != nil {
+			sample = selectRows(sample, keep)
+		}
+		st, err := standardizeData(sample)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pos, neg := classRows(sample.Y)
+		w := order.walk(keep, sample.Y)
+		var pc pairCounter
+		col := make([]float64, len(sample.Y))
+		for j := range n {
+			mat.Col(col, j, st.zh)
+			want := pc.count(col, pos, neg)
+			got, ok := w.count(j, col)
+			if !ok || got != want {
+				t.Fatalf("trial %d, rows %v, column %d: %d (ok %v), want %d", trial, keep, j, got, ok, want)
+			}
+			if j%3 != 0 || slices.Min(col) == slices.Max(col) {
+				continue
+			}
+			// Reversed, the column decreases along the order.
+			for i := range col {
+				col[i] = -col[i]
+			}
+			if _, ok := w.count(j, col); ok {
+				t.Fatalf("trial %d, column %d: a decreasing column counted", trial, j)
 			}
 		}
 	}

@@ -23,8 +23,12 @@
 // (the primal form of the search, docs/design.md §3); at N = 1,000 it also
 // times the recommended methods greedytl-auto and greedytl-nway.
 //
-// Times are wall-clock seconds of greedytl.Fit (for greedytl-auto and
-// greedytl-nway, of the method's Fit), standardisation included and data
-// generation excluded, in the calling goroutine, the median of
-// Options.Repeats runs.
+// Times are the wall-clock seconds and the process's CPU seconds (user and
+// system time of all its threads) of greedytl.Fit (for greedytl-auto and
+// greedytl-nway, of the method's Fit, whose members run in parallel),
+// standardisation included and data generation excluded, called from the
+// calling goroutine, the median and the least of Options.Repeats runs. The
+// runs are interleaved: repetition r of every cell of a table before
+// repetition r+1 of any, so that a machine whose speed drifts moves every
+// cell alike.
 package timing

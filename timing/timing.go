@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/internal/cputime"
 	"github.com/greedytl/greedytl/method"
 )
 
@@ -46,8 +47,18 @@ type Row struct {
 	// GreedyTL member γ = 1 on the whole sample; 0 for NWay, which selects
 	// none).
 	Steps int `json:"steps"`
-	// Seconds is the median wall-clock time of one fit.
-	Seconds float64 `json:"seconds"`
+	// Seconds is the median wall-clock time of one fit, MinSeconds the
+	// least.
+	Seconds    float64 `json:"seconds"`
+	MinSeconds float64 `json:"min_seconds"`
+	// CPUSeconds is the median CPU time (user and system, every thread of
+	// the process: greedytl-auto's and greedytl-nway's fits run in
+	// parallel) of one fit, MinCPUSeconds the least; both 0 where the
+	// system cannot read the process's CPU time. Unlike the wall-clock
+	// time it does not count the time a fit waits for a core that other
+	// processes hold.
+	CPUSeconds    float64 `json:"cpu_seconds"`
+	MinCPUSeconds float64 `json:"min_cpu_seconds"`
 	// Repeats is the number of runs the medians are taken over.
 	Repeats int `json:"repeats"`
 	// PaperSeconds is the paper's mean time for the cell, 0 if it has none.
@@ -285,11 +296,39 @@ func fitNWay(ctx context.Context, H *mat.Dense, seed uint64) error {
 	return err
 }
 
-// run times cells in order. Problems are drawn afresh for every repeat
-// (unless the cell says oneProblem), from a generator seeded by opts.Seed,
-// the cell's shape and the repeat, so that both methods see the same
-// problems.
+// run times cells with the real fits and clocks (see runWith).
 func run(ctx context.Context, opts Options, cells []cell) ([]Row, error) {
+	return runWith(ctx, opts, cells, clocks{fit: fitCell, wall: wallClock, cpu: cputime.Process})
+}
+
+// clocks are what runWith times with: fit fits cell c on the problem H, y
+// with the seed and returns the number of columns selected; wall reads the
+// wall clock and cpu the process's CPU time (false when it cannot). Tests
+// replace them to see the order of the fits.
+type clocks struct {
+	fit  func(ctx context.Context, c cell, H *mat.Dense, y []float64, seed uint64) (int, error)
+	wall func() time.Duration
+	cpu  func() (time.Duration, bool)
+}
+
+// epoch is the origin of wallClock.
+var epoch = time.Now()
+
+// wallClock returns the monotonic wall-clock time since epoch.
+func wallClock() time.Duration { return time.Since(epoch) }
+
+// runWith times cells, their repetitions interleaved: repetition r of
+// every cell runs before repetition r+1 of any, so that a machine whose
+// speed drifts over minutes moves every cell's times alike rather than
+// the later cells' alone, and the ratios between cells stay sound. A fit
+// is timed on the wall clock and on the process's CPU clock (which does
+// not count the time the fit waits for a core other processes hold).
+// Problems are drawn afresh for every repeat (unless the cell says
+// oneProblem), from a generator seeded by opts.Seed, the cell's shape and
+// the repeat, so that both methods see the same problems; consecutive
+// cells of one shape share the problem they draw, which a oneProblem cell
+// draws again in every repetition (outside the timed fit).
+func runWith(ctx context.Context, opts Options, cells []cell, clk clocks) ([]Row, error) {
 	reps := opts.Repeats
 	if reps == 0 {
 		reps = 5
@@ -298,15 +337,17 @@ func run(ctx context.Context, opts Options, cells []cell) ([]Row, error) {
 		return nil, fmt.Errorf("timing: Repeats must be ≥ 0, got %d", reps)
 	}
 	total, done := len(cells)*reps, 0
-	rows := make([]Row, 0, len(cells))
+	secs, cpus, steps := make([][]float64, len(cells)), make([][]float64, len(cells)), make([][]int, len(cells))
+	for i := range cells {
+		secs[i], cpus[i], steps[i] = make([]float64, reps), make([]float64, reps), make([]int, reps)
+	}
+	cpuOK := true
 	type key struct{ pos, neg, n, r int }
 	var lastKey key
 	var lastH *mat.Dense
 	var lastY []float64
-	for _, c := range cells {
-		secs := make([]float64, reps)
-		steps := make([]int, reps)
-		for r := range reps {
+	for r := range reps {
+		for i, c := range cells {
 			if err := ctx.Err(); err != nil {
 				return nil, fmt.Errorf("timing: %w", err)
 			}
@@ -318,47 +359,65 @@ func run(ctx context.Context, opts Options, cells []cell) ([]Row, error) {
 				lastH, lastY, lastKey = nil, nil, k // let the old problem go first
 				lastH, lastY = problem(opts.Seed, c, k.r)
 			}
-			H, y := lastH, lastY
-			o := greedytl.DefaultOptions()
-			o.Delta, o.MaxK, o.Seed = c.delta, c.maxK, opts.Seed+uint64(r)
-			if c.method == Sample59 {
-				o.Sample = 59
-			}
-			start := time.Now()
+			cpu0, ok0 := clk.cpu()
+			wall0 := clk.wall()
 			var err error
-			switch c.method {
-			case Auto:
-				steps[r], err = fitAuto(ctx, H, y)
-			case NWay:
-				err = fitNWay(ctx, H, o.Seed)
-			default:
-				var mod *greedytl.Model
-				if mod, err = greedytl.Fit(ctx, nil, H, y, o); err == nil {
-					steps[r] = len(mod.Selected)
-				}
-			}
-			secs[r] = time.Since(start).Seconds()
+			steps[i][r], err = clk.fit(ctx, c, lastH, lastY, opts.Seed+uint64(r))
+			wall1 := clk.wall()
+			cpu1, ok1 := clk.cpu()
 			if err != nil {
 				return nil, fmt.Errorf("timing: m = %d, N = %d, %s: %w", c.pos+c.neg, c.n, c.method, err)
 			}
+			secs[i][r], cpus[i][r] = (wall1 - wall0).Seconds(), (cpu1 - cpu0).Seconds()
+			cpuOK = cpuOK && ok0 && ok1
 			done++
 			if opts.Progress != nil {
 				opts.Progress(done, total)
 			}
 		}
-		rows = append(rows, Row{
+	}
+	rows := make([]Row, 0, len(cells))
+	for i, c := range cells {
+		row := Row{
 			Table:        c.table,
 			Dataset:      c.dataset,
 			M:            c.pos + c.neg,
 			N:            c.n,
 			Method:       c.method,
-			Steps:        int(median(steps) + 0.5),
-			Seconds:      median(secs),
+			Steps:        int(median(steps[i]) + 0.5),
+			Seconds:      median(secs[i]),
+			MinSeconds:   slices.Min(secs[i]),
 			Repeats:      reps,
 			PaperSeconds: c.paper,
-		})
+		}
+		if cpuOK {
+			row.CPUSeconds, row.MinCPUSeconds = median(cpus[i]), slices.Min(cpus[i])
+		}
+		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// fitCell fits cell c's method on the problem H, y with the seed and
+// returns the number of columns selected (for Auto, by its GreedyTL
+// member γ = 1 on the whole sample; 0 for NWay).
+func fitCell(ctx context.Context, c cell, H *mat.Dense, y []float64, seed uint64) (int, error) {
+	switch c.method {
+	case Auto:
+		return fitAuto(ctx, H, y)
+	case NWay:
+		return 0, fitNWay(ctx, H, seed)
+	}
+	o := greedytl.DefaultOptions()
+	o.Delta, o.MaxK, o.Seed = c.delta, c.maxK, seed
+	if c.method == Sample59 {
+		o.Sample = 59
+	}
+	mod, err := greedytl.Fit(ctx, nil, H, y, o)
+	if err != nil {
+		return 0, err
+	}
+	return len(mod.Selected), nil
 }
 
 // problem returns the r-th random problem of cell c: an m×N matrix of

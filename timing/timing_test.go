@@ -3,9 +3,14 @@ package timing
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/internal/validate"
 )
@@ -40,8 +45,8 @@ func TestRun(t *testing.T) {
 		if r.M != c.pos+c.neg || r.N != c.n || r.Method != c.method || r.Repeats != 3 || r.PaperSeconds != c.paper || r.Dataset != c.dataset {
 			t.Errorf("row %d = %+v for cell %+v", i, r, c)
 		}
-		if !(r.Seconds > 0) {
-			t.Errorf("row %d: seconds %v", i, r.Seconds)
+		if !(r.Seconds > 0) || !(r.MinSeconds > 0 && r.MinSeconds <= r.Seconds) || !(r.MinCPUSeconds >= 0 && r.MinCPUSeconds <= r.CPUSeconds) {
+			t.Errorf("row %d: seconds %v (least %v), CPU seconds %v (least %v)", i, r.Seconds, r.MinSeconds, r.CPUSeconds, r.MinCPUSeconds)
 		}
 		if c.maxK > 0 && r.Steps != c.maxK {
 			t.Errorf("row %d: %d steps, want %d", i, r.Steps, c.maxK)
@@ -247,5 +252,92 @@ func TestNegativeRepeats(t *testing.T) {
 		if rows, err := table(context.Background(), opts); err == nil || !strings.Contains(err.Error(), "Repeats must be ≥ 0, got -1") {
 			t.Errorf("%s: rows %v, error %v; want the Repeats error", name, rows, err)
 		}
+	}
+}
+
+// TestRunInterleavesRepeats: repetition r of every cell is timed before
+// repetition r+1 of any (all of a cell's repeats ran back to back, every
+// small cell before any large one, so that a machine drifting over minutes
+// moved the ratios between cells), and each row reports the median and
+// least wall-clock and CPU seconds of its own fits.
+func TestRunInterleavesRepeats(t *testing.T) {
+	cells := []cell{
+		{pos: 2, neg: 2, n: 5, method: Exact, maxK: 1, oneProblem: true},
+		{pos: 2, neg: 2, n: 5, method: Sample59, maxK: 1, oneProblem: true},
+		{pos: 3, neg: 3, n: 5, method: Exact, maxK: 1},
+	}
+	for _, tc := range []struct {
+		reps int
+		want []string
+	}{
+		{1, []string{"0/0", "1/0", "2/0"}},
+		{3, []string{"0/0", "1/0", "2/0", "0/1", "1/1", "2/1", "0/2", "1/2", "2/2"}},
+	} {
+		var calls []string
+		var wall, cpu time.Duration
+		clk := clocks{
+			fit: func(_ context.Context, c cell, H *mat.Dense, y []float64, seed uint64) (int, error) {
+				i := slices.IndexFunc(cells, func(d cell) bool { return d == c })
+				r := int(seed - 7)
+				calls = append(calls, fmt.Sprintf("%d/%d", i, r))
+				if m, _ := H.Dims(); m != c.pos+c.neg || len(y) != m {
+					t.Errorf("cell %d got a problem of %d rows", i, m)
+				}
+				// Cell i's repeat r takes (i+1)·(r+1) s of wall time
+				// and a tenth of it of CPU time, so that the medians
+				// and least times tell the cells' fits apart.
+				wall += time.Duration((i+1)*(r+1)) * time.Second
+				cpu += time.Duration((i+1)*(r+1)) * 100 * time.Millisecond
+				return 10 + r, nil
+			},
+			wall: func() time.Duration { return wall },
+			cpu:  func() (time.Duration, bool) { return cpu, true },
+		}
+		rows, err := runWith(context.Background(), Options{Repeats: tc.reps, Seed: 7}, cells, clk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(calls, tc.want) {
+			t.Errorf("%d repeats: fits in the order %v (cell/repeat), want %v", tc.reps, calls, tc.want)
+		}
+		mid := float64(tc.reps+1) / 2 // median of 1 … reps
+		for i, r := range rows {
+			k := float64(i + 1)
+			want := Row{M: cells[i].pos + cells[i].neg, N: 5, Method: cells[i].method, Steps: 10 + (tc.reps-1)/2, Repeats: tc.reps,
+				Seconds: k * mid, MinSeconds: k, CPUSeconds: k * mid / 10, MinCPUSeconds: k / 10}
+			if !closeRow(r, want) {
+				t.Errorf("%d repeats, row %d = %+v, want %+v", tc.reps, i, r, want)
+			}
+		}
+	}
+}
+
+// closeRow reports whether rows a and b are equal but for rounding in
+// their seconds.
+func closeRow(a, b Row) bool {
+	near := func(x, y float64) bool { return math.Abs(x-y) <= 1e-9*math.Max(1, math.Abs(y)) }
+	ok := near(a.Seconds, b.Seconds) && near(a.MinSeconds, b.MinSeconds) && near(a.CPUSeconds, b.CPUSeconds) && near(a.MinCPUSeconds, b.MinCPUSeconds)
+	a.Seconds, a.MinSeconds, a.CPUSeconds, a.MinCPUSeconds = b.Seconds, b.MinSeconds, b.CPUSeconds, b.MinCPUSeconds
+	return ok && a == b
+}
+
+// TestRunWithoutCPUClock: where the process's CPU time cannot be read,
+// the CPU seconds are 0, not the difference of two unread clocks.
+func TestRunWithoutCPUClock(t *testing.T) {
+	var wall time.Duration
+	clk := clocks{
+		fit: func(context.Context, cell, *mat.Dense, []float64, uint64) (int, error) {
+			wall += time.Second
+			return 1, nil
+		},
+		wall: func() time.Duration { return wall },
+		cpu:  func() (time.Duration, bool) { return time.Duration(wall) * 3, false },
+	}
+	rows, err := runWith(context.Background(), Options{Repeats: 2}, []cell{{pos: 2, neg: 2, n: 3, method: Exact}}, clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rows[0]; r.Seconds != 1 || r.MinSeconds != 1 || r.CPUSeconds != 0 || r.MinCPUSeconds != 0 {
+		t.Errorf("row %+v, want 1 s of wall time and no CPU time", r)
 	}
 }

@@ -34,6 +34,16 @@ and 10 negatives) and N = 1899, 4995, 4492 candidate columns, stopping by
 δ = 1e-4 as the paper does. Each cell is the median of --repeats fits,
 printed beside the paper's mean and the speed-up.
 
+What is timed: one fit (standardisation included, drawing the random
+problem excluded), on the wall clock and on the process's CPU clock (user
+and system time of all its threads, as greedytl-auto and greedytl-nway fit
+in parallel); the table and --json give the median and the least of each.
+The CPU seconds do not count the time a fit waits for a core other
+processes hold, so on a shared or loaded machine their ratios are the
+sounder ones. The repetitions are interleaved: the first fit of every cell
+of a table runs before the second of any, so that a machine whose speed
+drifts over minutes moves all cells alike.
+
 --scaling adds a run over N = 10³ … 10⁶ candidates at m = 20, 60 steps each
 (--max-n caps N; 10⁶ candidates hold about 350 MB, a process of about
 450 MB).
@@ -49,22 +59,28 @@ N = 1,000 it times the default method greedytl-auto too (method
 member costs O(m²·N + m³) once at m = 200 and, with N ≤ m, O(500²·N + N³);
 on these random scores, whose labels they do not predict, its 22 GreedyTL
 fits stop by δ only after many columns (about 120 at m = 200, 670 at
-m = 2,000), so that its m = 2,000 cell takes about 14 times its m = 200
-cell (on the 2-core development machine 5.7 s against 0.41 s with
-GOMAXPROCS=1); on real rows, whose members select fewer columns, it is
-about 6 times (README, "Which method to use"). It times the
-recommended multi-class method greedytl-nway too (method "greedytl-nway",
-steps 0): the rows dealt to 20 classes in turn, 800 columns as features and
-200 as source scores (C is chosen on at most 20 examples of each class, so
-that from there on only the final fits grow with the rows): 0.70 s → 10.4 s
-of CPU on one core on these random scores (15 times), 0.72 s → 7.6 s on the
-clustered classes of go test ./method -bench NWay (10.5 times).
+m = 2,000), so that its m = 2,000 cell takes about 14 times the CPU
+seconds of its m = 200 cell (2.4–2.5 s against 0.18 s with GOMAXPROCS=1:
+three runs of 5 fits a cell on the 2-core development machine, 28 November
+2026, under a load average of 6 to 11 from other jobs, which spread the
+wall-clock ratio from 15 to 21 times); on real rows, whose members select
+fewer columns, it is about 6 times (README, "Which method to use"). It
+times the recommended multi-class method greedytl-nway too (method
+"greedytl-nway", steps 0): the rows dealt to 20 classes in turn, 800
+columns as features and 200 as source scores (C is chosen on at most 20
+examples of each class, so that from there on only the final fits grow
+with the rows): on the same runs 0.35 s → 2.7 s of CPU on one core on
+these random scores (7.6 times; the least of 5 fits 0.33 s → 1.8–1.9 s,
+5.5 times), and, the same morning, 0.33–0.36 s → 3.5–3.6 s on the clustered classes of
+go test ./method -bench NWay -cpu 1 (about 10.5 times).
 
 With --json it prints an array of rows with "table" ("paper", "scaling" or
 "rows"), "dataset" (the paper's row, in its table only), "m", "n", "method"
 ("exact", "sample59", "greedytl-auto" or "greedytl-nway"), "steps",
-"seconds" (wall-clock), "repeats" and "paper_seconds" (0 where the paper
-has no number).`,
+"seconds" (median wall-clock seconds), "min_seconds" (the least),
+"cpu_seconds" (median CPU seconds of the process, 0 where the system cannot
+read them), "min_cpu_seconds" (the least), "repeats" and "paper_seconds" (0
+where the paper has no number).`,
 		Example: `  greedytl bench
   greedytl bench --scaling --max-n 100000 --json
   greedytl bench --rows --max-m 2000`,
@@ -125,7 +141,7 @@ has no number).`,
 		},
 	}
 	fl := c.Flags()
-	intVarP(fl, &o.repeats, "repeats", "", 5, "fits per cell (the median is reported)")
+	intVarP(fl, &o.repeats, "repeats", "", 5, "fits per cell (the median and the least are reported)")
 	uint64Var(fl, &o.seed, "seed", 1, "seed of the random problems")
 	fl.BoolVar(&o.scaling, "scaling", false, "also time N = 10³ … 10⁶ candidates")
 	intVarP(fl, &o.maxN, "max-n", "", 0, "with --scaling: skip N above this (0: no cap)")
@@ -152,21 +168,25 @@ func capFlagError(e *timing.CapError) error {
 func printBench(s *streams, rows []timing.Row) error {
 	// The seconds are wall-clock time, which greedytl-auto's and
 	// greedytl-nway's parallel fits shorten with more cores: say how many.
-	fmt.Fprintf(s.out, "GreedyTL training time on %s/%s, Go %s, GOMAXPROCS %d (wall-clock seconds, median of repeats; the paper's mean beside it)\n\n",
+	fmt.Fprintf(s.out, "GreedyTL training time on %s/%s, Go %s, GOMAXPROCS %d (wall-clock seconds and the process's CPU seconds, median and least of repeats; the paper's mean beside it)\n\n",
 		runtime.GOOS, runtime.GOARCH, runtime.Version(), runtime.GOMAXPROCS(0))
 	tw := tabwriter.NewWriter(s.out, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "method\trow\tm\tN\tsteps\tseconds\tpaper s\tspeed-up\t")
+	fmt.Fprintln(tw, "method\trow\tm\tN\tsteps\tseconds\tleast s\tCPU s\tleast CPU s\tpaper s\tspeed-up\t")
 	for _, r := range rows {
 		paper, speed := "–", "–"
 		if r.PaperSeconds > 0 {
 			paper = fmt.Sprintf("%.3f", r.PaperSeconds)
 			speed = fmt.Sprintf("%.0f×", r.PaperSeconds/r.Seconds)
 		}
+		cpu, minCPU := "–", "–" // the system cannot read the CPU time
+		if r.CPUSeconds > 0 {
+			cpu, minCPU = fmt.Sprintf("%.6f", r.CPUSeconds), fmt.Sprintf("%.6f", r.MinCPUSeconds)
+		}
 		name := r.Dataset
 		if name == "" {
 			name = r.Table
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.6f\t%s\t%s\t\n", r.Method, name, r.M, r.N, r.Steps, r.Seconds, paper, speed)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%.6f\t%.6f\t%s\t%s\t%s\t%s\t\n", r.Method, name, r.M, r.N, r.Steps, r.Seconds, r.MinSeconds, cpu, minCPU, paper, speed)
 	}
 	return tw.Flush()
 }

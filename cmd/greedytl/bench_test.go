@@ -19,9 +19,17 @@ func TestBenchJSON(t *testing.T) {
 		Steps   int
 		Seconds float64
 		Paper   float64 `json:"paper_seconds"`
+		Min     float64 `json:"min_seconds"`
+		CPU     float64 `json:"cpu_seconds"`
+		MinCPU  float64 `json:"min_cpu_seconds"`
 	}
 	if err := json.Unmarshal([]byte(out), &rows); err != nil {
 		t.Fatal(err)
+	}
+	for _, key := range []string{`"min_seconds"`, `"cpu_seconds"`, `"min_cpu_seconds"`} {
+		if !strings.Contains(out, key) {
+			t.Errorf("bench --json has no %s field", key)
+		}
 	}
 	if len(rows) != 18 {
 		t.Fatalf("%d rows, want the paper's 2 × 9 cells", len(rows))
@@ -34,6 +42,11 @@ func TestBenchJSON(t *testing.T) {
 		}
 		if !(r.Seconds > 0) || r.Steps < 1 || !(r.Paper > 0) {
 			t.Errorf("row %+v: want positive seconds, steps and the paper's time", r)
+		}
+		// One repeat: its time is both the median and the least. The
+		// process's CPU time is read on every system the tests run on.
+		if r.Min != r.Seconds || !(r.CPU > 0) || r.MinCPU != r.CPU {
+			t.Errorf("row %+v: want the least seconds equal to the median, and positive CPU seconds", r)
 		}
 	}
 	if seen["exact"] != 9 || seen["sample59"] != 9 {
@@ -129,7 +142,7 @@ func TestBenchTableSaysWhatItMeasures(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	header, _, _ := strings.Cut(out, "\n")
-	for _, want := range []string{"wall-clock seconds", fmt.Sprintf("GOMAXPROCS %d", runtime.GOMAXPROCS(0))} {
+	for _, want := range []string{"wall-clock seconds", "CPU seconds", "median and least", fmt.Sprintf("GOMAXPROCS %d", runtime.GOMAXPROCS(0))} {
 		if !strings.Contains(header, want) {
 			t.Errorf("header %q does not say %q", header, want)
 		}
