@@ -28,7 +28,12 @@
 // greedytl-nway, of the method's Fit, whose members run in parallel),
 // standardisation included and data generation excluded, called from the
 // calling goroutine, the median and the least of Options.Repeats runs. The
-// runs are interleaved: repetition r of every cell of a table before
-// repetition r+1 of any, so that a machine whose speed drifts moves every
-// cell alike.
+// runs of the scaling and rows tables are interleaved: repetition r of
+// every cell of a table before repetition r+1 of any, so that a machine
+// whose speed drifts moves every cell alike. The paper's table, whose fits
+// take a millisecond or less, runs each cell's repetitions in a row after
+// one untimed warm-up fit: the steady state of a process fitting one model
+// after another, as go test -bench measures it (interleaved, each fit
+// would follow other cells' fits that displaced its data from the caches
+// and emptied its buffer pools: up to half as slow again at m = 20).
 package timing

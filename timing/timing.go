@@ -116,7 +116,7 @@ var paperPositives = [3]int{2, 5, 10}
 // documentation): first the exact method's nine cells, then GreedyTL-59's,
 // each in the paper's row and column order.
 func PaperTable(ctx context.Context, opts Options) ([]Row, error) {
-	return run(ctx, opts, paperCells())
+	return run(ctx, opts, paperCells(), inARow)
 }
 
 // paperCells returns the cells of PaperTable in order.
@@ -211,7 +211,7 @@ func Scaling(ctx context.Context, opts Options) ([]Row, error) {
 			cells = append(cells, cell{table: TableScaling, pos: 10, neg: 10, n: n, method: method, maxK: 60, oneProblem: true})
 		}
 	}
-	return run(ctx, opts, cells)
+	return run(ctx, opts, cells, interleaved)
 }
 
 // rowSizes are the shapes of Rows, (m, N).
@@ -246,7 +246,7 @@ func Rows(ctx context.Context, opts Options) ([]Row, error) {
 			cells = append(cells, cell{table: TableRows, pos: m / 2, neg: m - m/2, n: n, method: NWay, oneProblem: true})
 		}
 	}
-	return run(ctx, opts, cells)
+	return run(ctx, opts, cells, interleaved)
 }
 
 // fitAuto fits greedytl-auto on the source scores H and labels y and
@@ -296,10 +296,35 @@ func fitNWay(ctx context.Context, H *mat.Dense, seed uint64) error {
 	return err
 }
 
-// run times cells with the real fits and clocks (see runWith).
-func run(ctx context.Context, opts Options, cells []cell) ([]Row, error) {
-	return runWith(ctx, opts, cells, clocks{fit: fitCell, wall: wallClock, cpu: cputime.Process})
+// run times cells, in the order ord, with the real fits and clocks (see
+// runWith).
+func run(ctx context.Context, opts Options, cells []cell, ord order) ([]Row, error) {
+	return runWith(ctx, opts, cells, ord, clocks{fit: fitCell, wall: wallClock, cpu: cputime.Process})
 }
+
+// order is the order in which runWith fits a table's cells and their
+// repetitions.
+type order int
+
+const (
+	// interleaved runs repetition r of every cell before repetition r+1
+	// of any: for tables whose fits take seconds and the whole table
+	// minutes, so that a machine whose speed drifts over minutes moves
+	// every cell's times alike rather than the later cells' alone, and
+	// the ratios between cells stay sound (Rows, Scaling).
+	interleaved order = iota
+	// inARow runs each cell's repetitions one after the other, after one
+	// untimed fit of the cell (a warm-up): for the paper's table, whose
+	// fits take a millisecond or less and the whole table well under a
+	// second, where drift is nothing and interleaving would time every
+	// fit just after the other cells' fits and problems had displaced its
+	// data and code from the caches and emptied its buffer pools — at
+	// m = 20, N = 4,995 that made a GreedyTL-59 fit half as slow again
+	// (0.27–0.41 against 0.20–0.26 ms on the idle 2-core machine). In a
+	// row they measure what a process fitting one model after another
+	// (the protocol, a search, many classes) sees, as go test -bench does.
+	inARow
+)
 
 // clocks are what runWith times with: fit fits cell c on the problem H, y
 // with the seed and returns the number of columns selected; wall reads the
@@ -317,18 +342,16 @@ var epoch = time.Now()
 // wallClock returns the monotonic wall-clock time since epoch.
 func wallClock() time.Duration { return time.Since(epoch) }
 
-// runWith times cells, their repetitions interleaved: repetition r of
-// every cell runs before repetition r+1 of any, so that a machine whose
-// speed drifts over minutes moves every cell's times alike rather than
-// the later cells' alone, and the ratios between cells stay sound. A fit
-// is timed on the wall clock and on the process's CPU clock (which does
-// not count the time the fit waits for a core other processes hold).
+// runWith times cells, their repetitions in the order ord (interleaved,
+// or each cell's in a row after a warm-up: order). A fit is timed on the
+// wall clock and on the process's CPU clock (which does not count the
+// time the fit waits for a core other processes hold).
 // Problems are drawn afresh for every repeat (unless the cell says
 // oneProblem), from a generator seeded by opts.Seed, the cell's shape and
 // the repeat, so that both methods see the same problems; consecutive
 // cells of one shape share the problem they draw, which a oneProblem cell
 // draws again in every repetition (outside the timed fit).
-func runWith(ctx context.Context, opts Options, cells []cell, clk clocks) ([]Row, error) {
+func runWith(ctx context.Context, opts Options, cells []cell, ord order, clk clocks) ([]Row, error) {
 	reps := opts.Repeats
 	if reps == 0 {
 		reps = 5
@@ -346,34 +369,59 @@ func runWith(ctx context.Context, opts Options, cells []cell, clk clocks) ([]Row
 	var lastKey key
 	var lastH *mat.Dense
 	var lastY []float64
-	for r := range reps {
-		for i, c := range cells {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("timing: %w", err)
+	// The fits in order: cell i's repetition r, or its warm-up (untimed,
+	// on repetition 0's problem and seed).
+	type fit struct {
+		i, r int
+		warm bool
+	}
+	var fits []fit
+	switch ord {
+	case interleaved:
+		for r := range reps {
+			for i := range cells {
+				fits = append(fits, fit{i: i, r: r})
 			}
-			k := key{c.pos, c.neg, c.n, r}
-			if c.oneProblem {
-				k.r = 0
+		}
+	case inARow:
+		for i := range cells {
+			if reps > 0 {
+				fits = append(fits, fit{i: i, warm: true})
 			}
-			if lastH == nil || k != lastKey {
-				lastH, lastY, lastKey = nil, nil, k // let the old problem go first
-				lastH, lastY = problem(opts.Seed, c, k.r)
+			for r := range reps {
+				fits = append(fits, fit{i: i, r: r})
 			}
-			cpu0, ok0 := clk.cpu()
-			wall0 := clk.wall()
-			var err error
-			steps[i][r], err = clk.fit(ctx, c, lastH, lastY, opts.Seed+uint64(r))
-			wall1 := clk.wall()
-			cpu1, ok1 := clk.cpu()
-			if err != nil {
-				return nil, fmt.Errorf("timing: m = %d, N = %d, %s: %w", c.pos+c.neg, c.n, c.method, err)
-			}
-			secs[i][r], cpus[i][r] = (wall1 - wall0).Seconds(), (cpu1 - cpu0).Seconds()
-			cpuOK = cpuOK && ok0 && ok1
-			done++
-			if opts.Progress != nil {
-				opts.Progress(done, total)
-			}
+		}
+	}
+	for _, f := range fits {
+		i, r, c := f.i, f.r, cells[f.i]
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("timing: %w", err)
+		}
+		k := key{c.pos, c.neg, c.n, r}
+		if c.oneProblem {
+			k.r = 0
+		}
+		if lastH == nil || k != lastKey {
+			lastH, lastY, lastKey = nil, nil, k // let the old problem go first
+			lastH, lastY = problem(opts.Seed, c, k.r)
+		}
+		cpu0, ok0 := clk.cpu()
+		wall0 := clk.wall()
+		n, err := clk.fit(ctx, c, lastH, lastY, opts.Seed+uint64(r))
+		wall1 := clk.wall()
+		cpu1, ok1 := clk.cpu()
+		if err != nil {
+			return nil, fmt.Errorf("timing: m = %d, N = %d, %s: %w", c.pos+c.neg, c.n, c.method, err)
+		}
+		if f.warm {
+			continue
+		}
+		steps[i][r], secs[i][r], cpus[i][r] = n, (wall1 - wall0).Seconds(), (cpu1 - cpu0).Seconds()
+		cpuOK = cpuOK && ok0 && ok1
+		done++
+		if opts.Progress != nil {
+			opts.Progress(done, total)
 		}
 	}
 	rows := make([]Row, 0, len(cells))

@@ -15,8 +15,15 @@ import (
 	"github.com/greedytl/greedytl/internal/validate"
 )
 
-// TestRun times tiny cells and checks the rows' bookkeeping.
+// TestRun times tiny cells in both orders and checks the rows'
+// bookkeeping.
 func TestRun(t *testing.T) {
+	for _, ord := range []order{interleaved, inARow} {
+		testRun(t, ord)
+	}
+}
+
+func testRun(t *testing.T, ord order) {
 	cells := []cell{
 		{dataset: "a", pos: 2, neg: 3, n: 40, method: Exact, delta: 1e-4, paper: 1.5},
 		{dataset: "a", pos: 2, neg: 3, n: 40, method: Sample59, delta: 1e-4, paper: 0.5},
@@ -30,7 +37,7 @@ func TestRun(t *testing.T) {
 			t.Errorf("total = %d, want 15", total)
 		}
 		calls = append(calls, done)
-	}}, cells)
+	}}, cells, ord)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +50,7 @@ func TestRun(t *testing.T) {
 	for i, r := range rows {
 		c := cells[i]
 		if r.M != c.pos+c.neg || r.N != c.n || r.Method != c.method || r.Repeats != 3 || r.PaperSeconds != c.paper || r.Dataset != c.dataset {
-			t.Errorf("row %d = %+v for cell %+v", i, r, c)
+			t.Errorf("order %d: row %d = %+v for cell %+v", ord, i, r, c)
 		}
 		if !(r.Seconds > 0) || !(r.MinSeconds > 0 && r.MinSeconds <= r.Seconds) || !(r.MinCPUSeconds >= 0 && r.MinCPUSeconds <= r.CPUSeconds) {
 			t.Errorf("row %d: seconds %v (least %v), CPU seconds %v (least %v)", i, r.Seconds, r.MinSeconds, r.CPUSeconds, r.MinCPUSeconds)
@@ -293,7 +300,7 @@ func TestRunInterleavesRepeats(t *testing.T) {
 			wall: func() time.Duration { return wall },
 			cpu:  func() (time.Duration, bool) { return cpu, true },
 		}
-		rows, err := runWith(context.Background(), Options{Repeats: tc.reps, Seed: 7}, cells, clk)
+		rows, err := runWith(context.Background(), Options{Repeats: tc.reps, Seed: 7}, cells, interleaved, clk)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -308,6 +315,69 @@ func TestRunInterleavesRepeats(t *testing.T) {
 			if !closeRow(r, want) {
 				t.Errorf("%d repeats, row %d = %+v, want %+v", tc.reps, i, r, want)
 			}
+		}
+	}
+}
+
+// TestRunInARow checks the paper table's order (inARow): each cell's
+// repetitions one after the other, after one untimed warm-up fit on
+// repetition 0's problem and seed; the warm-up is in no row's times,
+// steps or progress.
+func TestRunInARow(t *testing.T) {
+	cells := []cell{
+		{pos: 2, neg: 2, n: 5, method: Exact, maxK: 1},
+		{pos: 2, neg: 2, n: 5, method: Sample59, maxK: 1},
+		{pos: 3, neg: 3, n: 5, method: Exact, maxK: 1},
+	}
+	var calls []string
+	var wall, cpu time.Duration
+	var progress []int
+	seen := map[int]bool{} // the cells whose warm-up has run
+	clk := clocks{
+		fit: func(_ context.Context, c cell, H *mat.Dense, y []float64, seed uint64) (int, error) {
+			i := slices.IndexFunc(cells, func(d cell) bool { return d == c })
+			r := int(seed - 7)
+			calls = append(calls, fmt.Sprintf("%d/%d", i, r))
+			if m, _ := H.Dims(); m != c.pos+c.neg || len(y) != m {
+				t.Errorf("cell %d got a problem of %d rows", i, m)
+			}
+			if !seen[i] {
+				// The warm-up takes 1,000 s and returns 99 steps:
+				// neither may reach the row.
+				seen[i] = true
+				wall += 1000 * time.Second
+				cpu += 1000 * time.Second
+				return 99, nil
+			}
+			wall += time.Duration((i+1)*(r+1)) * time.Second
+			cpu += time.Duration((i+1)*(r+1)) * 100 * time.Millisecond
+			return 10 + r, nil
+		},
+		wall: func() time.Duration { return wall },
+		cpu:  func() (time.Duration, bool) { return cpu, true },
+	}
+	rows, err := runWith(context.Background(), Options{Repeats: 3, Seed: 7, Progress: func(done, total int) {
+		if total != 9 {
+			t.Errorf("progress total %d, want 9", total)
+		}
+		progress = append(progress, done)
+	}}, cells, inARow, clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"0/0", "0/0", "0/1", "0/2", "1/0", "1/0", "1/1", "1/2", "2/0", "2/0", "2/1", "2/2"}
+	if !slices.Equal(calls, want) {
+		t.Errorf("fits in the order %v (cell/repeat, each cell's first its warm-up), want %v", calls, want)
+	}
+	if !slices.Equal(progress, []int{1, 2, 3, 4, 5, 6, 7, 8, 9}) {
+		t.Errorf("progress %v, want 1 … 9", progress)
+	}
+	for i, r := range rows {
+		k := float64(i + 1)
+		want := Row{M: cells[i].pos + cells[i].neg, N: 5, Method: cells[i].method, Steps: 11, Repeats: 3,
+			Seconds: k * 2, MinSeconds: k, CPUSeconds: k * 2 / 10, MinCPUSeconds: k / 10}
+		if !closeRow(r, want) {
+			t.Errorf("row %d = %+v, want %+v", i, r, want)
 		}
 	}
 }
@@ -333,7 +403,7 @@ func TestRunWithoutCPUClock(t *testing.T) {
 		wall: func() time.Duration { return wall },
 		cpu:  func() (time.Duration, bool) { return time.Duration(wall) * 3, false },
 	}
-	rows, err := runWith(context.Background(), Options{Repeats: 2}, []cell{{pos: 2, neg: 2, n: 3, method: Exact}}, clk)
+	rows, err := runWith(context.Background(), Options{Repeats: 2}, []cell{{pos: 2, neg: 2, n: 3, method: Exact}}, interleaved, clk)
 	if err != nil {
 		t.Fatal(err)
 	}

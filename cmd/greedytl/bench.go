@@ -40,9 +40,14 @@ and system time of all its threads, as greedytl-auto and greedytl-nway fit
 in parallel); the table and --json give the median and the least of each.
 The CPU seconds do not count the time a fit waits for a core other
 processes hold, so on a shared or loaded machine their ratios are the
-sounder ones. The repetitions are interleaved: the first fit of every cell
-of a table runs before the second of any, so that a machine whose speed
-drifts over minutes moves all cells alike.
+sounder ones. The repetitions of --scaling and --rows are interleaved: the
+first fit of every cell of a table runs before the second of any, so that
+a machine whose speed drifts over minutes moves all cells alike. The
+paper's table, whose fits take a millisecond or less, times each cell's
+fits one after the other, after one untimed fit: what a process fitting
+one model after another sees, as go test -bench measures it (a fit that
+follows other cells' fits, its data and buffers gone from the caches, takes
+up to half as long again at m = 20).
 
 --scaling adds a run over N = 10³ … 10⁶ candidates at m = 20, 60 steps each
 (--max-n caps N; 10⁶ candidates hold about 350 MB, a process of about
