@@ -359,19 +359,7 @@ func checkEpisodesBruteForce(t *testing.T, f *dataset.Folder, src string, man *M
 	if err != nil {
 		t.Fatal(err)
 	}
-	var pool []int
-	for _, name := range man.Targets {
-		pool = append(pool, slices.Index(f.Classes, name))
-	}
-	rowsOf := func(c int) []int {
-		var rows []int
-		for i, l := range f.Labels {
-			if l == c {
-				rows = append(rows, i)
-			}
-		}
-		return rows
-	}
+	pool, rowsOf := episodePool(f, man)
 	checked := 0
 	for _, r := range recs {
 		if r.Method != "nearest-mean" {
@@ -619,4 +607,21 @@ func episodeSample(t *testing.T, f *dataset.Folder, srcs *source.Set, sets [][]i
 		t.Fatal(err)
 	}
 	return method.Data{X: X, H: H}, y
+}
+
+// episodePool returns, by brute force, what drawEpisode draws an episode of
+// man's run on f from: the target classes' indices in f, and a class's rows.
+func episodePool(f *dataset.Folder, man *Manifest) (pool []int, rowsOf func(int) []int) {
+	for _, name := range man.Targets {
+		pool = append(pool, slices.Index(f.Classes, name))
+	}
+	return pool, func(c int) []int {
+		var rows []int
+		for i, l := range f.Labels {
+			if l == c {
+				rows = append(rows, i)
+			}
+		}
+		return rows
+	}
 }

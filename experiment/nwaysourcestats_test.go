@@ -76,19 +76,7 @@ func TestNWayPassesTheSourcesScoreStats(t *testing.T) {
 	for _, o := range oldRecs {
 		oldByKey[o.Key()] = o
 	}
-	var pool []int
-	for _, name := range man.Targets {
-		pool = append(pool, slices.Index(f.Classes, name))
-	}
-	rowsOf := func(c int) []int {
-		var rows []int
-		for i, l := range f.Labels {
-			if l == c {
-				rows = append(rows, i)
-			}
-		}
-		return rows
-	}
+	pool, rowsOf := episodePool(f, man)
 	differ := 0
 	for _, r := range recs {
 		g := group{Ways: r.Ways, Positives: r.Positives, Split: r.Split}
