@@ -281,25 +281,7 @@ func TestRunInterleavesRepeats(t *testing.T) {
 		{3, []string{"0/0", "1/0", "2/0", "0/1", "1/1", "2/1", "0/2", "1/2", "2/2"}},
 	} {
 		var calls []string
-		var wall, cpu time.Duration
-		clk := clocks{
-			fit: func(_ context.Context, c cell, H *mat.Dense, y []float64, seed uint64) (int, error) {
-				i := slices.IndexFunc(cells, func(d cell) bool { return d == c })
-				r := int(seed - 7)
-				calls = append(calls, fmt.Sprintf("%d/%d", i, r))
-				if m, _ := H.Dims(); m != c.pos+c.neg || len(y) != m {
-					t.Errorf("cell %d got a problem of %d rows", i, m)
-				}
-				// Cell i's repeat r takes (i+1)·(r+1) s of wall time
-				// and a tenth of it of CPU time, so that the medians
-				// and least times tell the cells' fits apart.
-				wall += time.Duration((i+1)*(r+1)) * time.Second
-				cpu += time.Duration((i+1)*(r+1)) * 100 * time.Millisecond
-				return 10 + r, nil
-			},
-			wall: func() time.Duration { return wall },
-			cpu:  func() (time.Duration, bool) { return cpu, true },
-		}
+		clk := fakeClocks(t, cells, &calls, nil)
 		rows, err := runWith(context.Background(), Options{Repeats: tc.reps, Seed: 7}, cells, interleaved, clk)
 		if err != nil {
 			t.Fatal(err)
@@ -330,32 +312,13 @@ func TestRunInARow(t *testing.T) {
 		{pos: 3, neg: 3, n: 5, method: Exact, maxK: 1},
 	}
 	var calls []string
-	var wall, cpu time.Duration
 	var progress []int
 	seen := map[int]bool{} // the cells whose warm-up has run
-	clk := clocks{
-		fit: func(_ context.Context, c cell, H *mat.Dense, y []float64, seed uint64) (int, error) {
-			i := slices.IndexFunc(cells, func(d cell) bool { return d == c })
-			r := int(seed - 7)
-			calls = append(calls, fmt.Sprintf("%d/%d", i, r))
-			if m, _ := H.Dims(); m != c.pos+c.neg || len(y) != m {
-				t.Errorf("cell %d got a problem of %d rows", i, m)
-			}
-			if !seen[i] {
-				// The warm-up takes 1,000 s and returns 99 steps:
-				// neither may reach the row.
-				seen[i] = true
-				wall += 1000 * time.Second
-				cpu += 1000 * time.Second
-				return 99, nil
-			}
-			wall += time.Duration((i+1)*(r+1)) * time.Second
-			cpu += time.Duration((i+1)*(r+1)) * 100 * time.Millisecond
-			return 10 + r, nil
-		},
-		wall: func() time.Duration { return wall },
-		cpu:  func() (time.Duration, bool) { return cpu, true },
-	}
+	clk := fakeClocks(t, cells, &calls, func(i int) bool {
+		warm := !seen[i]
+		seen[i] = true
+		return warm
+	})
 	rows, err := runWith(context.Background(), Options{Repeats: 3, Seed: 7, Progress: func(done, total int) {
 		if total != 9 {
 			t.Errorf("progress total %d, want 9", total)
@@ -379,6 +342,37 @@ func TestRunInARow(t *testing.T) {
 		if !closeRow(r, want) {
 			t.Errorf("row %d = %+v, want %+v", i, r, want)
 		}
+	}
+}
+
+// fakeClocks returns clocks for runWith over cells whose fit appends each
+// call to *calls as "cell/repeat" (seed 7 is repeat 0) and checks the
+// problem's shape. Cell i's repeat r takes (i+1)·(r+1) s of wall time and
+// a tenth of it of CPU time, so that the medians and least times tell the
+// cells' fits apart, and returns 10 + r steps; a call that warm (if not
+// nil) says is a warm-up takes 1,000 s of both and returns 99 steps,
+// which no row may show.
+func fakeClocks(t *testing.T, cells []cell, calls *[]string, warm func(i int) bool) clocks {
+	var wall, cpu time.Duration
+	return clocks{
+		fit: func(_ context.Context, c cell, H *mat.Dense, y []float64, seed uint64) (int, error) {
+			i := slices.IndexFunc(cells, func(d cell) bool { return d == c })
+			r := int(seed - 7)
+			*calls = append(*calls, fmt.Sprintf("%d/%d", i, r))
+			if m, _ := H.Dims(); m != c.pos+c.neg || len(y) != m {
+				t.Errorf("cell %d got a problem of %d rows", i, m)
+			}
+			if warm != nil && warm(i) {
+				wall += 1000 * time.Second
+				cpu += 1000 * time.Second
+				return 99, nil
+			}
+			wall += time.Duration((i+1)*(r+1)) * time.Second
+			cpu += time.Duration((i+1)*(r+1)) * 100 * time.Millisecond
+			return 10 + r, nil
+		},
+		wall: func() time.Duration { return wall },
+		cpu:  func() (time.Duration, bool) { return cpu, true },
 	}
 }
 
