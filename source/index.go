@@ -92,7 +92,10 @@ type Entry struct {
 // scores (mean, and standard deviation as the scale): what greedytl-nway
 // standardises those sources' scores with (method.Extra.SourceScales). It
 // returns nil when one of them has none (an index written before they
-// were recorded, or resumed from one).
+// were recorded, or resumed from one). A source whose scores were constant
+// over its training rows (standardize.Constant: a spread of rounding
+// alone) gets the scale 0, which standardises its column to 0, as
+// standardize.Fit does for a constant column.
 func (ix *Index) ScoreScales(sources []int) *standardize.Scaler {
 	sc := &standardize.Scaler{Mean: make([]float64, 0, len(sources)), Scale: make([]float64, 0, len(sources))}
 	for _, j := range sources {
@@ -100,7 +103,11 @@ func (ix *Index) ScoreScales(sources []int) *standardize.Scaler {
 		if st == nil {
 			return nil
 		}
-		sc.Mean, sc.Scale = append(sc.Mean, st.Mean), append(sc.Scale, st.Std)
+		scale := st.Std
+		if standardize.Constant(st.Mean, st.Std) {
+			scale = 0
+		}
+		sc.Mean, sc.Scale = append(sc.Mean, st.Mean), append(sc.Scale, scale)
 	}
 	return sc
 }

@@ -366,6 +366,17 @@ func TestIndexScoreStats(t *testing.T) {
 	if sc := got.ScoreScales([]int{2, 0, 1}); sc == nil || !slices.Equal(sc.Mean, []float64{0.5, -1.5, 2}) || !slices.Equal(sc.Scale, []float64{0.25, 0.25, 0}) {
 		t.Errorf("ScoreScales of sources 2, 0, 1: %+v", sc)
 	}
+	// A spread of rounding alone over the training rows (standardize.
+	// Constant: a bias-only source) is a constant column, scale 0, as
+	// standardize.Fit makes it; not 1.5e-15, which would standardise the
+	// target rows' same constant score to −1 or another large value.
+	got, err = write(&ScoreStats{Mean: 2, Std: 1.5e-15})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc := got.ScoreScales([]int{1, 0}); sc == nil || !slices.Equal(sc.Mean, []float64{2, -1.5}) || !slices.Equal(sc.Scale, []float64{0, 0.25}) {
+		t.Errorf("ScoreScales of a source constant but for rounding, and source 0: %+v, want scales 0, 0.25", sc)
+	}
 	if sc := ix.ScoreScales([]int{0}); sc != nil {
 		t.Errorf("ScoreScales of an index without statistics: %+v, want nil", sc)
 	}
