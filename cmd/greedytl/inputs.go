@@ -200,13 +200,13 @@ func (f *dataFlags) scanMatrixRows(s *streams, path string, names *[]string, blo
 var errSecondInput = errors.New("the source scores do not follow the features row for row")
 
 // sourcesError is errSecondInput of the sources of --sources, which
-// failed on the block of --features from row lo (counted from 0): err is
-// their error on the block, a score's row (a *source.ScoreError's) counted
-// in the input, as reading it whole counts it (sourceScores); an error that
-// names no such row is the block's.
+// failed on a block of --features: err is their error on the block, which
+// reading the input whole gives too. Only a score that is not finite
+// (a *source.ScoreError, its row counted in the input: sourceScores)
+// depends on the block; the sources' other errors (their directory, X's
+// columns) are the first block's.
 type sourcesError struct {
 	err error
-	lo  int
 }
 
 func (e *sourcesError) Error() string        { return e.err.Error() }
@@ -236,7 +236,7 @@ func (f *dataFlags) scanSample(s *streams, names *sampleNames, block int, fn fun
 		err := f.scanMatrixRows(s, f.features, &names.features, block, func(X *mat.Dense) error {
 			H, err := f.sourceScores(X, m)
 			if err != nil {
-				return &sourcesError{err, m}
+				return &sourcesError{err}
 			}
 			count(X)
 			return fn(X, H)
@@ -721,7 +721,7 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names sampleNames, err er
 			return nil, nil, names, badInputf("%s has %s but %s has %d: both need one row per example%s", displayName(f.features), plural.Count(mx, "row", "rows"), displayName(f.scores), mh, note)
 		}
 	}
-	f.noteRangeHeaders(s, X, H)
+	f.noteRangeHeaders(s)
 	return X, H, names, nil
 }
 
@@ -1152,29 +1152,28 @@ func (f *dataFlags) rangeHint(path string) string {
 }
 
 // noteRangeHeaders prints, once per file, the note that --features-header
-// auto read the first line of the sample's text matrix file (X's or H's,
-// read: not nil) as pandas' column names 0, 1, …, n−1 and dropped it
-// (rangeHeader, as its reader told it): a first row of data that reads so
-// would be lost unseen (predict printed one score fewer than the rows).
-func (f *dataFlags) noteRangeHeaders(s *streams, X, H *mat.Dense) {
-	for _, in := range []struct {
-		path string
-		A    *mat.Dense
-	}{{f.features, X}, {f.scores, H}} {
-		line, names := f.rangeHeader(in.path)
-		if in.A == nil || line == 0 {
+// auto read the first line of the sample's text matrix file (--features',
+// --source-scores') as pandas' column names 0, 1, …, n−1 and dropped it
+// (rangeHeader: its reader recorded the line as it dropped it, and only a
+// file read has one): a first row of data that reads so would be lost
+// unseen (predict printed one score fewer than the rows). Callers call it
+// once the sample is read.
+func (f *dataFlags) noteRangeHeaders(s *streams) {
+	for _, path := range []string{f.features, f.scores} {
+		line, names := f.rangeHeader(path)
+		if line == 0 {
 			continue
 		}
 		if f.matrixSettings != nil {
-			if f.rangeNoted[in.path] {
+			if f.rangeNoted[path] {
 				continue
 			}
 			if f.rangeNoted == nil {
 				f.rangeNoted = map[string]bool{}
 			}
-			f.rangeNoted[in.path] = true
+			f.rangeNoted[path] = true
 		}
-		s.note("%s: line %d (%s) was read as pandas' column names, not as a row; --features-header no reads it as data", displayName(in.path), line, names)
+		s.note("%s: line %d (%s) was read as pandas' column names, not as a row; --features-header no reads it as data", displayName(path), line, names)
 	}
 }
 

@@ -273,8 +273,9 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 // predictBinary returns the scores of the binary model on the sample and
 // its rows (scoreInBlocks), the model's column names rec; rowByRow says
 // that it scores each row alone (method.RowByRow): then the sample is read
-// in blocks, and a sample read whole (standard input, a block that
-// failed) is scored predictBlock rows at a time too, ctx checked
+// in blocks, and a sample read whole (standard input or a pipe beside
+// another matrix file, a block that failed) is scored predictBlock rows
+// at a time too, ctx checked
 // between them, so that a stop signal ends the pass at the next block, as
 // it does reading a file in blocks (it was held until the whole pass
 // ended). A model that does not score each row alone scores the sample
@@ -334,9 +335,10 @@ func (o *predictOptions) predictBinary(ctx context.Context, s *streams, model me
 var predictBlock = 8192
 
 // scoreInBlocks scores the sample when it is --features, --source-scores
-// or both, regular files, and score is not nil. It reads predictBlock rows
-// at a time (dataset.ScanMatrixRows: text and .npy, a gzip-compressed one
-// in Fortran order through a temporary file), of both files in lockstep —
+// or both, regular files, or one of them standard input or a pipe, and
+// score is not nil. It reads predictBlock rows at a time
+// (dataset.ScanMatrixRows, dataset.DecodeMatrixRows for a stream: text and
+// .npy, a gzip-compressed one in Fortran order through a temporary file), of both files in lockstep —
 // each block of X given with the same rows of H — and
 // gives each block to score, which keeps the block's scores or writes
 // them: predict holds a block of the inputs and the scores, not the whole
@@ -347,7 +349,7 @@ var predictBlock = 8192
 // rows. Standard input or a pipe, which cannot be read again, is read so
 // once: the model's error on a block is returned as the block gives it, its
 // row counted in the input (blockRows), and so is that of the sources
-// (streamSourcesError). Another sample (standard input or a pipe beside
+// (sourcesError). Another sample (standard input or a pipe beside
 // another file, not read in lockstep), or a nil score (a model that does not score each row
 // alone: method.RowByRow), it reads whole
 // (loadData) and gives to whole, which keeps the sample's scores in place
@@ -470,6 +472,7 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 		wait.scoring() // done reading: a stop is ctx's error from here
 		wait.release()
 	}
+	var srcErr *sourcesError
 	switch {
 	case stop != nil && ctx.Err() != nil:
 		return inputRows{}, o.interrupted(ctx.Err())
@@ -477,8 +480,8 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 		return inputRows{}, stop
 	case once && modelErr != nil:
 		return inputRows{}, o.predictError(blockRows(modelErr, lo), rec, seen)
-	case once && errors.As(err, new(*sourcesError)):
-		return inputRows{}, o.streamSourcesError(err)
+	case once && errors.As(err, &srcErr):
+		return inputRows{}, srcErr.err // as reading it whole gives it
 	case modelErr != nil, errors.Is(err, errSecondInput):
 		return fallback()
 	case err != nil:
@@ -489,7 +492,7 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 	if err := f.checkModelNames(s, o.modelName(), rec, names, firstX, firstH); err != nil {
 		return inputRows{}, err
 	}
-	f.noteRangeHeaders(s, firstX, firstH)
+	f.noteRangeHeaders(s)
 	rows := f.rowsOf(firstX, firstH)
 	rows.m = m
 	return rows, nil
@@ -564,21 +567,6 @@ func blockRows(err error, lo int) error {
 		overflow.Row += lo
 	}
 	return err
-}
-
-// streamSourcesError returns err, a *sourcesError of --sources on a block
-// of --features read once (standard input, a pipe), which cannot be read
-// whole again for the error the whole gives: the sources' own error, a
-// score's row counted in the input (sourceScores), as reading the input
-// whole gives it; another error (none names a row today) with the first
-// row of the block when it is not the input's first.
-func (o *predictOptions) streamSourcesError(err error) error {
-	var e *sourcesError
-	errors.As(err, &e)
-	if e.lo == 0 || errors.As(e.err, new(*source.ScoreError)) {
-		return e.err
-	}
-	return badInputf("%w (the block of rows from row %d of %s, counted from 0: its rows are counted from the block's first)", e.err, e.lo, displayName(o.data.features))
 }
 
 // interrupted returns err, ctx's error, as the error of a predict stopped
@@ -808,7 +796,7 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 	if err != nil {
 		return nil, nil, nil, inputRows{}, err
 	}
-	o.data.noteRangeHeaders(s, X, nil)
+	o.data.noteRangeHeaders(s)
 	switch _, d := X.Dims(); {
 	case d < m.NrFeature:
 		// An svmlight test file that uses none of the last indices gives
