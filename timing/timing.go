@@ -385,9 +385,7 @@ func runWith(ctx context.Context, opts Options, cells []cell, ord order, clk clo
 		}
 	case inARow:
 		for i := range cells {
-			if reps > 0 {
-				fits = append(fits, fit{i: i, warm: true})
-			}
+			fits = append(fits, fit{i: i, warm: true})
 			for r := range reps {
 				fits = append(fits, fit{i: i, r: r})
 			}

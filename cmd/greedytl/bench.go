@@ -31,8 +31,9 @@ func newBenchCmd(s *streams) *cobra.Command {
 cells of the paper's Table "Training time in seconds for transferring to a
 single target class": m = 12, 15, 20 training examples (2, 5, 10 positives
 and 10 negatives) and N = 1899, 4995, 4492 candidate columns, stopping by
-δ = 1e-4 as the paper does. Each cell is the median of --repeats fits,
-printed beside the paper's mean and the speed-up.
+δ = 1e-4 as the paper does. Each cell gives the median and the least of
+--repeats fits (wall and CPU seconds, below), beside the paper's mean and
+the speed-up.
 
 What is timed: one fit (standardisation included, drawing the random
 problem excluded), on the wall clock and on the process's CPU clock (user

@@ -107,9 +107,9 @@ func TestPredictStopsWhileAStreamStalls(t *testing.T) {
 				return err == nil && bytes.Count(b, []byte("\n")) > full-1000
 			}
 			code, stderr, took := signalWhen(t, cmd, ready, tc.sig)
-			name := map[syscall.Signal]string{syscall.SIGINT: "SIGINT", syscall.SIGTERM: "SIGTERM", syscall.SIGHUP: "SIGHUP"}[tc.sig]
-			if code != tc.code || !strings.Contains(stderr, "stopped by "+name+": predicting with") || !strings.HasSuffix(stderr, ": interrupted\n") {
-				t.Errorf("exit %d after %v, want %d, \"stopped by %s: predicting with ...: interrupted\":\n%s", code, took, tc.code, name, stderr)
+			stopped := stoppedBy{tc.sig}.Error()
+			if code != tc.code || !strings.Contains(stderr, stopped+": predicting with") || !strings.HasSuffix(stderr, ": interrupted\n") {
+				t.Errorf("exit %d after %v, want %d, \"%s: predicting with ...: interrupted\":\n%s", code, took, tc.code, stopped, stderr)
 			}
 			if entries, _ := os.ReadDir(work); len(entries) != 0 {
 				t.Errorf("left %v", entries)

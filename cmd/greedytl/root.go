@@ -134,7 +134,9 @@ type signalStateKey struct{}
 // its context calls it where its inputs are read (fit, train,
 // train-sources, experiment, demo), where it starts scoring (predict,
 // which stops between blocks of rows: scoreInBlocks; a long predict
-// stopped by Ctrl-C used to finish and exit 0, as if no signal had come)
+// stopped by Ctrl-C used to finish and exit 0, as if no signal had come;
+// reading a stream it heeds them from its first block, and a stop while
+// it waits for the next block ends it at once: streamWait)
 // or at its start (bench, synth). Without signalContext's context, it
 // does nothing.
 func heedSignals(ctx context.Context) {
