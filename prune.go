@@ -89,32 +89,47 @@ func (ps *pruneState) rho(p *path) float64 {
 }
 
 // rowAbsDevsGo is rowAbsDevs' definition: out[i] = Σ_l |a_il − β| (by
-// absDevSum) + |a_ii − λ − β| − |a_ii − β| for each row i of the
+// absDevSumGo) + |a_ii − λ − β| − |a_ii − β| for each row i of the
 // row-major m×m a = K_S + λI + β11ᵀ: Gershgorin's sum of row i of K_S,
 // whose diagonal entry a holds plus λ + β.
 func rowAbsDevsGo(a []float64, m int, lambda, beta float64, out []float64) {
 	for i := 0; i < m; i++ {
 		row := a[i*m : i*m+m]
-		s := absDevSum(row, beta)
+		s := absDevSumGo(row, beta)
 		s += math.Abs(row[i]-lambda-beta) - math.Abs(row[i]-beta)
 		out[i] = s
 	}
 }
 
-// absDevSumGo returns Σ_l |x[l] − beta| in four interleaved partial sums.
+// absDevSumGo returns Σ_l |x[l] − beta| in the order of rowAbsDevsAVX's
+// row sums (score_amd64.s, ABSDEV8 … ABSDEV1): eight interleaved partial
+// sums over blocks of eight, one block of four more into the first four,
+// those paired (s_q + s_{q+4}), then (t0 + t2) + (t1 + t3), then the last
+// elements in order; within n·u of the exact sum, relatively, which is
+// all its one use, a bound (pruneState.rho), needs.
 func absDevSumGo(x []float64, beta float64) float64 {
-	var s0, s1, s2, s3 float64
+	var s [8]float64
 	l := 0
-	for ; l+4 <= len(x); l += 4 {
-		s0 += math.Abs(x[l] - beta)
-		s1 += math.Abs(x[l+1] - beta)
-		s2 += math.Abs(x[l+2] - beta)
-		s3 += math.Abs(x[l+3] - beta)
+	for ; l+8 <= len(x); l += 8 {
+		for q := range s {
+			s[q] += math.Abs(x[l+q] - beta)
+		}
 	}
+	if l+4 <= len(x) {
+		for q := range 4 {
+			s[q] += math.Abs(x[l+q] - beta)
+		}
+		l += 4
+	}
+	var t [4]float64
+	for q := range t {
+		t[q] = s[q] + s[q+4]
+	}
+	sum := (t[0] + t[2]) + (t[1] + t[3])
 	for ; l < len(x); l++ {
-		s0 += math.Abs(x[l] - beta)
+		sum += math.Abs(x[l] - beta)
 	}
-	return (s0 + s1) + (s2 + s3)
+	return sum
 }
 
 // pruneBound returns μ/2, the factor by which bestOfPruned bounds the

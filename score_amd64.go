@@ -94,22 +94,6 @@ func score4PrimalVec(z0, z1, z2, z3, u, a *float64, k1, m int, il float64, z4 *f
 	t4Go(z0, z1, z2, z3, a, m, (*[4]float64)(out[4:]))
 }
 
-// absDevSumAVX is absDevSum's vector kernel (score_amd64.s).
-//
-//go:noescape
-func absDevSumAVX(x *float64, n int, beta float64) float64
-
-// absDevSum returns Σ_l |x[l] − beta|, summed in an order of its own
-// (absDevSumGo's where there is no vector kernel): within n·u of the exact
-// sum, relatively, which is all its one use, a bound (pruneState.rho),
-// needs.
-func absDevSum(x []float64, beta float64) float64 {
-	if haveAVX && len(x) > 0 {
-		return absDevSumAVX(&x[0], len(x), beta)
-	}
-	return absDevSumGo(x, beta)
-}
-
 // gerAVX is ger's vector kernel (score_amd64.s).
 //
 //go:noescape

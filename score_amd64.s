@@ -417,8 +417,8 @@ pdone:
 	VZEROUPPER
 	RET
 
-// The steps of absDevSumAVX's sum, which rowAbsDevsAVX repeats for each
-// row so that its sums are the same bits: with beta in Y15 (X15), the
+// The steps of rowAbsDevsAVX's sum of a row, in absDevSumGo's order: with
+// beta in Y15 (X15), the
 // mask of the sign bit in Y14 and the element at SI + 8·AX,
 // ABSDEV8 adds |x − beta| of eight elements to the partial sums Y0 and Y1,
 // ABSDEV4 of four to Y0, ABSREDUCE adds Y1 to Y0 and Y0's four lanes into
@@ -449,53 +449,6 @@ pdone:
 	VSUBSD X15, X2, X2 \
 	VANDPD X14, X2, X2 \
 	VADDSD X2, X0, X0
-
-// func absDevSumAVX(x *float64, n int, beta float64) float64
-//
-// Σ_l |x[l] − beta| over the n elements of x, in eight interleaved partial
-// sums (two registers of four lanes) combined at the end, then the last
-// n mod 4 elements in order (AVX).
-TEXT ·absDevSumAVX(SB), NOSPLIT, $0-32
-	MOVQ         x+0(FP), SI
-	MOVQ         n+8(FP), CX
-	VBROADCASTSD beta+16(FP), Y15
-	VBROADCASTSD ·absMask(SB), Y14
-	VXORPD       Y0, Y0, Y0
-	VXORPD       Y1, Y1, Y1
-	MOVQ         CX, DX
-	SHRQ         $3, DX // blocks of eight
-	XORQ         AX, AX
-	TESTQ        DX, DX
-	JEQ          abs4
-
-abs8:
-	ABSDEV8
-	ADDQ    $8, AX
-	DECQ    DX
-	JNE     abs8
-
-abs4:
-	MOVQ    CX, DX
-	ANDQ    $-4, DX
-	CMPQ    AX, DX
-	JGE     absreduce
-	ABSDEV4
-	ADDQ    $4, AX
-
-absreduce:
-	ABSREDUCE
-
-abstail:
-	CMPQ   AX, CX
-	JGE    absdone
-	ABSDEV1
-	INCQ   AX
-	JMP    abstail
-
-absdone:
-	VMOVSD X0, ret+24(FP)
-	VZEROUPPER
-	RET
 
 DATA ·absMask+0(SB)/8, $0x7fffffffffffffff
 GLOBL ·absMask(SB), RODATA|NOPTR, $8
@@ -595,10 +548,9 @@ packnext:
 // func rowAbsDevsAVX(a *float64, m int, lambda, beta float64, out *float64)
 //
 // For each row i < m of the row-major m×m matrix at a (m ≥ 1): out[i] =
-// absDevSumAVX(row i, beta) + (|a_ii − λ − β| − |a_ii − β|), the row's
-// sum computed exactly as absDevSumAVX computes it, the diagonal's
-// correction as pruneState.rho computes it, so that rho's bound is the
-// same bit for bit (AVX).
+// absDevSumGo(row i, beta) + (|a_ii − λ − β| − |a_ii − β|), the row's
+// sum in absDevSumGo's order, as rowAbsDevsGo computes it, bit for bit
+// (AVX).
 TEXT ·rowAbsDevsAVX(SB), NOSPLIT, $0-40
 	MOVQ         a+0(FP), SI
 	MOVQ         m+8(FP), CX

@@ -39,9 +39,6 @@ func score4PrimalVec(z0, z1, z2, z3, u, a *float64, k1, m int, il float64, z4 *f
 	t4Go(z0, z1, z2, z3, a, m, (*[4]float64)(out[4:]))
 }
 
-// absDevSum is absDevSumGo where there is no vector kernel.
-func absDevSum(x []float64, beta float64) float64 { return absDevSumGo(x, beta) }
-
 // standardizePair is standardizePairGo where there is no vector kernel.
 func standardizePair(r0, r1 *float64, stride, m int, invN, gamma float64, d0, d1 *float64, out *[24]float64) int {
 	return standardizePairGo(r0, r1, stride, m, invN, gamma, d0, d1, out)
