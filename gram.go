@@ -35,7 +35,7 @@ import (
 // leaves out (O(N²·r) for r rows left out), re-centred on the subsample's
 // means and rescaled by its standard deviations; Fit then runs the greedy
 // search in covariance form: a step costs O(N·k + m·k) for k selected
-// columns, against O(N·m) for Fit's exact search (gramFit).
+// columns, against O(N·m) for Fit's exact search ((*Gram).Fit).
 //
 // A Gram is read only after it is built: any number of goroutines may call
 // Fit and Subset on it at once.

@@ -18,7 +18,7 @@ func gemvT32(dst []float64, z []float32, m, n int, x []float64) {
 }
 
 // gemvT32x2 sets dst = Zᵀx and, unless dst2 is nil, dst2 = Zᵀx2, in one
-// pass over z (each band of rows32 rows serves both while it is in the
+// pass over z (each band of rows, rows32 float32 values, serves both while it is in the
 // cache), each product computed as gemvT32 computes it. The whole groups
 // of four rows go through axpyRowsF32, a band a call; a last group of
 // fewer than four rows through axpy4Rows.

@@ -3,6 +3,7 @@ package greedytl
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/greedytl/greedytl/standardize"
@@ -219,7 +220,6 @@ func newPathPrimalBufs(y []float64, lambda float64, fs featureScale, maxK int, b
 	}
 	p.U = pathFloats(ub, m, (cap(p.sel)+1)*m)
 	p.dg = make([]float64, m)
-	p.v = make([]float64, 0, cap(p.sel)+1) // gPrimal's, room for every step
 	u0 := math.Sqrt(beta / (lambda * p.s))
 	for i := range m {
 		p.U[i] = u0
@@ -293,7 +293,13 @@ func newPathBufs(y []float64, lambda float64, fs featureScale, maxK int, b *path
 	return p
 }
 
-// gemv sets dst = A x for the row-major r×c matrix A. Like ger, it calls
+// gerGo is ger's definition: gonum's pure-Go Dger, whatever BLAS blas64
+// uses (gerVec repeats it bit for bit where there is a vector kernel).
+func gerGo(A []float64, m int, alpha float64, x, y []float64) {
+	gonum.Implementation{}.Dger(m, m, alpha, x[:m], 1, y[:m], 1, A[:m*m], m)
+}
+
+// gemv sets dst = A x for the row-major r×c matrix A. Like gerGo, it calls
 // gonum's pure-Go BLAS whatever BLAS blas64 uses: at these sizes (m×m, k×m)
 // a cgo call to OpenBLAS costs more than the arithmetic.
 func gemv(dst, A []float64, r, c int, x []float64) {
@@ -357,7 +363,7 @@ func (p *path) usable(c, t float64) error {
 // gPrimal sets p.g = Ĝz = z/λ − Uᵀ(Uz) in the primal form.
 func (p *path) gPrimal(z []float64) {
 	m, k1 := p.m, len(p.U)/p.m
-	p.v = grow(p.v, k1)
+	p.v = slices.Grow(p.v[:0], k1)[:k1] // amortised: one more a step
 	gemv(p.v, p.U, k1, m, z)
 	gonum.Implementation{}.Dgemv(blas.Trans, k1, m, -1, p.U, m, p.v, 1, 0, p.g, 1)
 	il := 1 / p.lambda

@@ -262,8 +262,9 @@ func (e *sampleEngine) sweepWorth(maxK, paths int) bool {
 var sweepShare = 0.45
 
 // sweep reads and standardises every candidate column from lo on, in
-// candidate order, straight from the row-major input (standardizeRows:
-// the statistics and values of each column bitwise those of a column read
+// candidate order, straight from the row-major input (sweepPairs, two
+// groups of four columns at a time; standardizeRows for the rest: the
+// statistics and values of each column bitwise those of a column read
 // when drawn), as if each had been drawn: the search then draws, rejects
 // and selects exactly as it would reading lazily. It reads nothing and
 // returns false when a part is not row-major, and undoes what it read and

@@ -4,8 +4,6 @@ package greedytl
 
 import (
 	"unsafe"
-
-	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // t4AVX computes t for four columns and, unless z4 is nil, interleaves
@@ -107,7 +105,7 @@ func gerVec(A []float64, m int, alpha float64, x, y []float64) {
 		gerAVX(&A[0], m, alpha, &x[0], &y[0])
 		return
 	}
-	gonum.Implementation{}.Dger(m, m, alpha, x[:m], 1, y[:m], 1, A[:m*m], m)
+	gerGo(A, m, alpha, x, y)
 }
 
 // packGAVX is packG's vector kernel (score_amd64.s).

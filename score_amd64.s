@@ -5,7 +5,10 @@
 // The scoring of four candidate columns at once, one per lane (AVX), with
 // the scalar kernel's arithmetic for each (sample.go, scorer.score4): sums
 // in order, from zero, each product rounded before its addition (no fused
-// multiply–add).
+// multiply–add); and the path's small kernels, each bit for bit its Go
+// definition: the rank-one update (gerAVX: gerGo), the packing of Ĝ
+// (packGAVX: packGGo) and the pruning bound's row sums (rowAbsDevsAVX:
+// rowAbsDevsGo).
 
 // TRANSPOSE4 loads elements AX, …, AX+3 of the columns R8–R11 and leaves
 // element AX+r of the four in Y8+r, lane q holding column q.

@@ -2,8 +2,6 @@
 
 package greedytl
 
-import "gonum.org/v1/gonum/blas/gonum"
-
 // haveAVX says whether the vector kernels run here; they do not.
 const haveAVX = false
 
@@ -69,10 +67,8 @@ func standardizeRow32AVX(n int, v, mean, f *float64, dst *float32) {
 	standardizeRow32Go(n, v, mean, f, dst)
 }
 
-// gerVec is gonum's Dger where there is no vector kernel.
-func gerVec(A []float64, m int, alpha float64, x, y []float64) {
-	gonum.Implementation{}.Dger(m, m, alpha, x[:m], 1, y[:m], 1, A[:m*m], m)
-}
+// gerVec is gerGo where there is no vector kernel.
+func gerVec(A []float64, m int, alpha float64, x, y []float64) { gerGo(A, m, alpha, x, y) }
 
 // packG is packGGo where there is no vector kernel.
 func packG(G []float64, m int, gp []float64) { packGGo(G, m, gp) }
