@@ -125,13 +125,19 @@ merge)
   # other GREEDYTL_EXPERIMENT_ARGS, say) refused it and left the earlier
   # run's shard there: merged, it would give the earlier run, and the
   # report job its report. So first ask greedytl, which owns the
-  # comparison of settings, whether each shard directory holds this run,
-  # with the shard tasks' own command line (experiment --check: it runs
-  # and writes nothing); the first refusal (exit 2, naming the setting
-  # that differs) fails this job, and the report job does not run.
+  # comparison of settings, whether the first shard directory that holds a
+  # run holds this one, with that shard task's own command line (experiment
+  # --check: it runs and writes nothing); a refusal (exit 2, naming the
+  # setting that differs) fails this job, and the report job does not run.
+  # One check is enough: merge refuses shards that are not one run (exit
+  # 2), so a shard of this run beside an earlier run's fails it too; and
+  # each check reads the dataset, which one check reads once.
   for ((i = 0; i < N; i++)); do
-    greedytl experiment --data "$DATA" --sources "$RESULTS/sources" --seed "$SEED" ${EXPERIMENT_ARGS[@]+"${EXPERIMENT_ARGS[@]}"} \
-      --shard "$i/$N" --out "$RESULTS/shard-$i" --check
+    if [[ -e "$RESULTS/shard-$i/run.json" ]]; then
+      greedytl experiment --data "$DATA" --sources "$RESULTS/sources" --seed "$SEED" ${EXPERIMENT_ARGS[@]+"${EXPERIMENT_ARGS[@]}"} \
+        --shard "$i/$N" --out "$RESULTS/shard-$i" --check
+      break
+    fi
   done
   exec greedytl merge "$RESULTS"/shard-* --out "$RESULTS/merged"
   ;;
