@@ -206,8 +206,19 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		// that has not written one yet is no run of this shard's).
 		return &Summary{}, nil
 	}
+	// The class of each source: those the plan trains, or the index's.
+	sourceClasses := func() []int {
+		if ix == nil {
+			return neg.SourceClasses(counts)
+		}
+		var sources []int
+		for _, e := range ix.Sources {
+			sources = append(sources, e.Class)
+		}
+		return sources
+	}
 	if cfg.Check {
-		return &Summary{}, checkOut(&cfg, man, ix)
+		return &Summary{}, checkOut(&cfg, man, ix, sourceClasses)
 	}
 	// Before the sources are trained and the cells run, after the
 	// configuration's and the data's errors (input errors), which a
@@ -226,49 +237,19 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 		return nil, err
 	}
 	defer lock.Release()
-	old, err := existingManifest(cfg.Out)
+	old, srcDir, absDir, err := checkOutBeforeSources(&cfg, man, ix, sourceClasses)
 	if err != nil {
-		return nil, inputError{err}
-	}
-	if err := sameRun(cfg.Out, old, man, false); err != nil {
-		return nil, sourcesHint(err, &cfg, old, man)
+		return nil, err
 	}
 	if man.Protocol != ProtocolNWay {
 		if note, small := plannedSmallTests(man, counts, len(neg.Target)); note != "" {
 			warn(WarnSmallTestSets, note, small)
 		}
+	} else if w := noSourceWarning(man, sourceClasses(), absDir); w != "" {
+		// Said before the sources are trained, which may take long.
+		warn(WarnNoSources, w, nil)
 	}
-
-	srcDir := cfg.Sources
 	tc := ownSourcesConfig(&cfg)
-	if ix == nil {
-		srcDir = filepath.Join(cfg.Out, "sources")
-		if err := sourcesElsewhere(&cfg, old, tc); err != nil {
-			return nil, err
-		}
-	}
-	absDir, err := filepath.Abs(srcDir)
-	if err != nil {
-		return nil, err
-	}
-	if man.Protocol == ProtocolNWay {
-		// Checked and said before the sources are trained, which may
-		// take long: the classes that get one are the plan's.
-		var sources []int // the class of each source
-		if ix == nil {
-			sources = neg.SourceClasses(counts)
-		} else {
-			for _, e := range ix.Sources {
-				sources = append(sources, e.Class)
-			}
-		}
-		if err := checkPoolSources(man, sources, absDir); err != nil {
-			return nil, err
-		}
-		if w := noSourceWarning(man, sources, absDir); w != "" {
-			warn(WarnNoSources, w, nil)
-		}
-	}
 	if ix == nil {
 		_, serr := os.Stat(srcDir)
 		resumed := serr == nil
@@ -315,29 +296,50 @@ func Run(ctx context.Context, cfg Config) (*Summary, error) {
 	return r.run(ctx, logf)
 }
 
-// checkOut is Run's check of cfg.Out for the run man (Config.Check): what
-// Run refuses of it before it runs a cell — a directory of another run
-// (sameRun; with the index ix of cfg.Sources, of other sources too), or of
-// a run that read its sources from a directory trained otherwise than Run
-// trains its own (sourcesElsewhere, ix nil) — read without the
-// directory's lock (run.json is written whole), writing nothing.
-func checkOut(cfg *Config, man *Manifest, ix *source.Index) error {
-	old, err := existingManifest(cfg.Out)
-	if err != nil {
-		return inputError{err}
+// checkOutBeforeSources returns what Run refuses of cfg.Out for the run
+// man before it trains or reads its sources (Run, under the directory's
+// lock; checkOut, without it: run.json is written whole): a directory of
+// another run (sameRun, with sourcesHint's advice), of a run that read its
+// sources from a directory trained otherwise than Run trains its own
+// (sourcesElsewhere, ix nil), and for the N-way protocol a pool of classes
+// the sources leave too few of (checkPoolSources; sourceClasses gives the
+// class of each source). It returns the run's manifest in cfg.Out (nil
+// when there is none), the sources directory and its absolute path.
+func checkOutBeforeSources(cfg *Config, man *Manifest, ix *source.Index, sourceClasses func() []int) (old *Manifest, srcDir, absDir string, err error) {
+	if old, err = existingManifest(cfg.Out); err != nil {
+		return nil, "", "", inputError{err}
 	}
 	if err := sameRun(cfg.Out, old, man, false); err != nil {
-		return sourcesHint(err, cfg, old, man)
+		return nil, "", "", sourcesHint(err, cfg, old, man)
 	}
+	srcDir = cfg.Sources
 	if ix == nil {
-		return sourcesElsewhere(cfg, old, ownSourcesConfig(cfg))
+		srcDir = filepath.Join(cfg.Out, "sources")
+		if err := sourcesElsewhere(cfg, old, ownSourcesConfig(cfg)); err != nil {
+			return nil, "", "", err
+		}
 	}
-	abs, err := filepath.Abs(cfg.Sources)
-	if err != nil {
+	if absDir, err = filepath.Abs(srcDir); err != nil {
+		return nil, "", "", err
+	}
+	if man.Protocol == ProtocolNWay {
+		if err := checkPoolSources(man, sourceClasses(), absDir); err != nil {
+			return nil, "", "", err
+		}
+	}
+	return old, srcDir, absDir, nil
+}
+
+// checkOut is Run's check of cfg.Out for the run man (Config.Check): what
+// Run refuses of it before it runs a cell (checkOutBeforeSources; with the
+// index ix of cfg.Sources, a run of other sources too), writing nothing.
+func checkOut(cfg *Config, man *Manifest, ix *source.Index, sourceClasses func() []int) error {
+	old, _, absDir, err := checkOutBeforeSources(cfg, man, ix, sourceClasses)
+	if err != nil || ix == nil {
 		return err
 	}
 	m := *man
-	m.Sources = *ix.ID(abs)
+	m.Sources = *ix.ID(absDir)
 	m.RunID = m.ID()
 	return sameRun(cfg.Out, old, &m, true)
 }
