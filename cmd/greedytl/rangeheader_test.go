@@ -15,12 +15,7 @@ import (
 // line as a row, without a note.
 func TestRangeHeaderNoted(t *testing.T) {
 	dir := t.TempDir()
-	X := writeText(t, dir, "tr.csv", "1,2,3\n3,4,1\n5,7,2\n1,1,1\n2,2,2\n3,1,0\n")
-	y := writeText(t, dir, "y.txt", "1\n-1\n1\n-1\n1\n-1\n")
-	model := writeText(t, dir, "m.json", "")
-	if code, _, stderr := cli(t, "", "fit", "--features", X, "--labels", y, "--out", model, "-q"); code != exitOK {
-		t.Fatalf("fit: exit %d: %s", code, stderr)
-	}
+	model, y := rangeTestModel(t, dir)
 	te := writeText(t, dir, "te.csv", "0,1,2\n1,0,1\n2,2,2\n")
 	note := "greedytl: note: " + te + ": line 1 (0,1,2) was read as pandas' column names, not as a row; --features-header no reads it as data\n"
 	code, stdout, stderr := cli(t, "", "predict", model, "--features", te)
@@ -31,7 +26,7 @@ func TestRangeHeaderNoted(t *testing.T) {
 	if code != exitOK || strings.Count(stdout, "\n") != 3 || stderr != "" {
 		t.Errorf("predict --features-header no: exit %d, stdout %q, stderr %q; want 3 scores and nothing", code, stdout, stderr)
 	}
-	// Standard input, which cannot be read again: its start is looked at.
+	// Standard input, read once: its reader tells the line it dropped.
 	code, stdout, stderr = cli(t, "0,1,2\n1,0,1\n2,2,2\n", "predict", model, "--features", "-")
 	if want := strings.Replace(note, te, "<stdin>", 1); code != exitOK || strings.Count(stdout, "\n") != 2 || stderr != want {
 		t.Errorf("predict --features -: exit %d, stdout %q, stderr %q; want 2 scores and the note %q", code, stdout, stderr, want)
@@ -52,4 +47,18 @@ func TestRangeHeaderNoted(t *testing.T) {
 	H := writeNPY(t, dir, "H3.npy", mat.NewDense(3, 2, nil))
 	wantInputError(t, te+" has 2 rows but "+H+" has 3: both need one row per example (line 1 of "+te+", 0,1,2, was read as pandas' column names, not as a row: --features-header no reads it as data)",
 		"fit", "--features", te, "--source-scores", H, "--labels", y, "--out", model)
+}
+
+// rangeTestModel fits a binary model on six rows of three features in dir
+// and returns its file, the model of the range-header tests, and its
+// label file.
+func rangeTestModel(t *testing.T, dir string) (model, labels string) {
+	t.Helper()
+	X := writeText(t, dir, "tr.csv", "1,2,3\n3,4,1\n5,7,2\n1,1,1\n2,2,2\n3,1,0\n")
+	y := writeText(t, dir, "y.txt", "1\n-1\n1\n-1\n1\n-1\n")
+	model = writeText(t, dir, "m.json", "")
+	if code, _, stderr := cli(t, "", "fit", "--features", X, "--labels", y, "--out", model, "-q"); code != exitOK {
+		t.Fatalf("fit: exit %d: %s", code, stderr)
+	}
+	return model, y
 }

@@ -23,12 +23,7 @@ import (
 // comment lines) or the stream was gzip-compressed.
 func TestRangeHeaderReadOnce(t *testing.T) {
 	dir := t.TempDir()
-	X := writeText(t, dir, "tr.csv", "1,2,3\n3,4,1\n5,7,2\n1,1,1\n2,2,2\n3,1,0\n")
-	y := writeText(t, dir, "y.txt", "1\n-1\n1\n-1\n1\n-1\n")
-	model := writeText(t, dir, "m.json", "")
-	if code, _, stderr := cli(t, "", "fit", "--features", X, "--labels", y, "--out", model, "-q"); code != exitOK {
-		t.Fatalf("fit: exit %d: %s", code, stderr)
-	}
+	model, _ := rangeTestModel(t, dir)
 	// Rows beyond a MiB below the range header.
 	var rows strings.Builder
 	for rows.Len() <= 1<<20 {
