@@ -212,22 +212,43 @@ func trainOne(ctx context.Context, f *dataset.Folder, b *sharedRows, class int, 
 }
 
 // trainingScoreStats returns the ScoreStats of model's scores, as Set
-// computes them, over its training rows rows.
+// computes them, over its training rows rows. It scores them
+// scoreStatsChunk rows at a time, each chunk copied to the sparse form
+// ScoresCSR reads: a copy of all the rows (16 bytes a value) would cost
+// each training worker several times its rows' memory; a row's score is
+// the same bits in any chunk.
 func trainingScoreStats(name string, model *linear.Model, rows *linear.Dense) (*ScoreStats, error) {
 	set, err := NewSet([]string{name}, []*linear.Model{model})
 	if err != nil {
 		return nil, err
 	}
-	h, err := set.ScoresCSR(rows.CSR())
-	if err != nil {
-		return nil, err
+	n := rows.Rows()
+	scores := make([]float64, 0, n)
+	idx := make([]int, 0, min(n, scoreStatsChunk))
+	for lo := 0; lo < n; lo += scoreStatsChunk {
+		idx = idx[:0]
+		for i := lo; i < min(n, lo+scoreStatsChunk); i++ {
+			idx = append(idx, i)
+		}
+		h, err := set.ScoresCSR(rows.Select(idx).CSR())
+		if err != nil {
+			var se *ScoreError
+			if errors.As(err, &se) {
+				se.Row += lo // a row of rows, not of the chunk
+			}
+			return nil, err
+		}
+		scores = append(scores, h.RawMatrix().Data...) // one column: stride 1
 	}
-	mean, std, ok := standardize.Moments(h.RawMatrix().Data)
+	mean, std, ok := standardize.Moments(scores)
 	if !ok {
 		return nil, fmt.Errorf("source %q: the spread of its scores over its training rows overflows", name)
 	}
 	return &ScoreStats{Mean: mean, Std: std}, nil
 }
+
+// scoreStatsChunk is the rows trainingScoreStats scores at a time.
+var scoreStatsChunk = 1024
 
 // datasetRow returns err, the error of the cross-validation of a
 // source's binary problem of f's rows rows (positives, then negatives),

@@ -319,6 +319,21 @@ func TestTrainOneRecordsScoreStats(t *testing.T) {
 		if got := info.Scores; math.Abs(got.Mean-mean) > 1e-12*(1+math.Abs(mean)) || math.Abs(got.Std-std) > 1e-12*std || std == 0 {
 			t.Errorf("class %d: scores mean %v std %v, brute force %v and %v", c, got.Mean, got.Std, mean, std)
 		}
+		// Scored a chunk of rows at a time (trainingScoreStats), the
+		// statistics are the same bits whatever the chunk.
+		for _, chunk := range []int{1, 7, len(v) - 1} {
+			func() {
+				defer func(c int) { scoreStatsChunk = c }(scoreStatsChunk)
+				scoreStatsChunk = chunk
+				_, again, err := TrainOne(context.Background(), f, c, neg, DefaultTrainConfig())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if *again.Scores != *info.Scores {
+					t.Errorf("class %d, chunks of %d rows: scores %+v, in chunks of %d %+v", c, chunk, *again.Scores, 1024, *info.Scores)
+				}
+			}()
+		}
 	}
 }
 
