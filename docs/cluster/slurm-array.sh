@@ -31,7 +31,7 @@
 #   GREEDYTL_MEM      memory per task                       (768M)
 #                     (README.md's rule, 2 × the bytes of the rows a task reads,
 #                     and of their source scores, + 300 MB, is 355 MB for
-#                     COIL-100 HOG, 83 MB measured; 768M leaves twice 384 MiB,
+#                     COIL-100 HOG, 83–101 MB measured; 768M leaves twice 384 MiB,
 #                     as the Kubernetes manifest's limit: size it from the rule
 #                     for other data)
 #   GREEDYTL_TIME     time limit per task                   (04:00:00)
