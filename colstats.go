@@ -78,7 +78,7 @@ func standardizeColumn(dst, v []float64, stride int, mean, scale, f float64) {
 	v = v[:(len(dst)-1)*stride+1]
 	if math.IsInf(f, 1) {
 		for i := range dst {
-			dst[i] = (v[i*stride] - mean) / scale
+			dst[i] = standardize.Standardise(v[i*stride], mean, scale)
 		}
 		return
 	}

@@ -145,11 +145,23 @@ func (m *Model) MarshalJSON() ([]byte, error) {
 	return b, nil
 }
 
-// UnmarshalJSON decodes and validates a model as ReadModel does.
+// UnmarshalJSON decodes and validates a model as ReadModel does, its
+// errors prefixed "greedytl.Model.UnmarshalJSON". As encoding/json's
+// convention for Unmarshalers has it, the JSON null leaves m unchanged
+// (encoding/json sets a *Model to nil for it without calling
+// UnmarshalJSON), and a nil m is an error, not a panic
+// (json.RawMessage's rule; encoding/json allocates a Model before calling
+// UnmarshalJSON, so it never passes a nil one).
 func (m *Model) UnmarshalJSON(b []byte) error {
-	mod, err := ReadModel(bytes.NewReader(b))
+	if m == nil {
+		return errors.New("greedytl.Model.UnmarshalJSON: nil *Model")
+	}
+	if string(bytes.TrimSpace(b)) == "null" {
+		return nil
+	}
+	mod, err := readModel(bytes.NewReader(b))
 	if err != nil {
-		return err
+		return fmt.Errorf("greedytl.Model.UnmarshalJSON: %w", err)
 	}
 	*m = *mod
 	return nil
@@ -183,13 +195,23 @@ func (m *Model) document(h modelfile.Header) (*modelFile, error) {
 // other than the canonical spec of the options (a file of package method's
 // GreedyTL variants is read by package method), or inconsistent content
 // (see DecodeFile). It reads version 1 files too.
-func ReadModel(r io.Reader) (m *Model, err error) {
+func ReadModel(r io.Reader) (*Model, error) {
+	m, err := readModel(r)
+	if err != nil {
+		return nil, fmt.Errorf("greedytl.ReadModel: %w", err)
+	}
+	return m, nil
+}
+
+// readModel is ReadModel without its errors' prefix, which its callers
+// (ReadModel, UnmarshalJSON) put in front.
+func readModel(r io.Reader) (m *Model, err error) {
 	f, err := modelfile.Read(r)
 	if err == nil {
 		m, err = DecodeFile(f)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("greedytl.ReadModel: %w", err)
+		return nil, err
 	}
 	method := f.Method
 	want := m.Options.MethodName(BaseMethod, DefaultOptions())
@@ -202,7 +224,7 @@ func ReadModel(r io.Reader) (m *Model, err error) {
 		}
 	}
 	if method != want {
-		return nil, fmt.Errorf("greedytl.ReadModel: method %q does not match the options (they make %q); read the files of package method's variants with method.Read", method, want)
+		return nil, fmt.Errorf("method %q does not match the options (they make %q); read the files of package method's variants with method.Read", method, want)
 	}
 	return m, nil
 }

@@ -554,3 +554,37 @@ func TestModelFileRefusesMoreColumnsThanMaxK(t *testing.T) {
 		t.Errorf("ReadModel: %v, want %q", err, want)
 	}
 }
+
+// TestUnmarshalJSONNilAndNull: UnmarshalJSON on a nil *Model returns an
+// error (it panicked on a valid document), as json.RawMessage's does; the
+// JSON null is a no-op, encoding/json's convention for Unmarshalers; and
+// its errors name UnmarshalJSON, not ReadModel.
+func TestUnmarshalJSONNilAndNull(t *testing.T) {
+	b, err := jsonModel(t, 59).MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nilModel *Model
+	func() {
+		defer func() {
+			if r := recover(); r != nil {
+				t.Errorf("nil *Model: UnmarshalJSON panics: %v", r)
+			}
+		}()
+		if err := nilModel.UnmarshalJSON(b); err == nil || err.Error() != "greedytl.Model.UnmarshalJSON: nil *Model" {
+			t.Errorf("nil *Model: UnmarshalJSON error %v", err)
+		}
+	}()
+	m := jsonModel(t, 59)
+	keep := *m
+	if err := m.UnmarshalJSON([]byte(" null ")); err != nil || !reflect.DeepEqual(*m, keep) {
+		t.Errorf("UnmarshalJSON(null) = %v, or changed the model", err)
+	}
+	if err := m.UnmarshalJSON([]byte(`{"format": 1}`)); err == nil || !strings.HasPrefix(err.Error(), "greedytl.Model.UnmarshalJSON: ") {
+		t.Errorf("UnmarshalJSON(invalid) error %v, want one prefixed greedytl.Model.UnmarshalJSON", err)
+	}
+	var v Model
+	if err := json.Unmarshal(b, &v); err != nil || !reflect.DeepEqual(&v, jsonModel(t, 59)) {
+		t.Errorf("json.Unmarshal into a Model: %v", err)
+	}
+}

@@ -211,7 +211,7 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 			if !standardize.Finite(x) {
 				return nil, fmt.Errorf("greedytl.Model.Predict: %w", &standardize.NonFiniteError{Name: b.name, Row: i, Col: c.Index, Value: x})
 			}
-			f[i] += w * ((x - mean) / scale)
+			f[i] += w * standardize.Standardise(x, mean, scale)
 			if math.IsNaN(f[i]) || math.IsInf(f[i], 0) {
 				return nil, fmt.Errorf("greedytl.Model.Predict: %w", &ScoreOverflowError{Input: b.name, Row: i, Col: c.Index, Value: x, Mean: mean, Scale: scale})
 			}

@@ -239,13 +239,48 @@ func compareTally(a, b AutoTally) int {
 	return cmp.Or(cmp.Compare(b.total(), a.total()), compareColumns(a.Column, b.Column))
 }
 
-// Predict is Linear.Predict, and an error for a nil *AutoModel (whose
-// Linear cannot be reached).
+// Predict is Linear.Predict, and an error for a nil *AutoModel or one
+// without its Linear model (the zero AutoModel).
 func (m *AutoModel) Predict(d Data) ([]float64, error) {
 	if m == nil {
 		return nil, errors.New("method: predict: nil *AutoModel")
 	}
+	if m.Linear == nil {
+		return nil, errors.New("method: predict: " + errAutoNoLinear)
+	}
 	return m.Linear.Predict(d)
+}
+
+// errAutoNoLinear is the error of a zero AutoModel, whose Linear is nil.
+const errAutoNoLinear = "*AutoModel has no Linear model"
+
+// Method, Hyperparameters, SourceWeights and Selected are Linear's, and,
+// for a nil *AutoModel as for a nil *Linear, "", nil, nil and (the empty
+// Selection, false): the zero values of the package's rule on nil models
+// (see Model).
+
+// Method returns the Linear model's method name ("" for a nil or zero
+// *AutoModel).
+func (m *AutoModel) Method() string { return m.linear().Method() }
+
+// Hyperparameters returns a copy of the Linear model's hyperparameters
+// (nil for a nil or zero *AutoModel).
+func (m *AutoModel) Hyperparameters() map[string]float64 { return m.linear().Hyperparameters() }
+
+// SourceWeights returns a copy of the Linear model's source weights (nil
+// for a nil or zero *AutoModel).
+func (m *AutoModel) SourceWeights() []float64 { return m.linear().SourceWeights() }
+
+// Selected returns the Linear model's columns of non-zero weight; ok is
+// false for a nil or zero *AutoModel.
+func (m *AutoModel) Selected() (Selection, bool) { return m.linear().Selected() }
+
+// linear returns m's Linear model, nil for a nil *AutoModel.
+func (m *AutoModel) linear() *Linear {
+	if m == nil {
+		return nil
+	}
+	return m.Linear
 }
 
 // autoFile is the file form of an AutoModel.
@@ -255,6 +290,9 @@ type autoFile struct {
 }
 
 func (m *AutoModel) fileDocument(h modelfile.Header) (any, error) {
+	if m.Linear == nil {
+		return nil, errors.New(errAutoNoLinear)
+	}
 	if err := m.check(); err != nil {
 		return nil, err
 	}

@@ -81,7 +81,7 @@ func (l *Linear) Predict(d Data) ([]float64, error) {
 		return nil, errors.New("method: predict: nil *Linear")
 	}
 	if err := l.check(); err != nil {
-		return nil, fmt.Errorf("method: predict: inconsistent %s model: %w", l.Name, err)
+		return nil, fmt.Errorf("method: predict: inconsistent %s: %w", modelNoun("", l.Name), err)
 	}
 	rows, err := checkInputs(d, l.X.Len(), l.H.Len())
 	if err != nil {

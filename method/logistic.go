@@ -2,6 +2,7 @@ package method
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -191,11 +192,12 @@ func (l logistic) Fit(ctx context.Context, train Data, extra Extra) (result Mode
 		return nil, err
 	}
 	defer endFit(ctx, l, &result, &err)
+	var order []int // the caller's row of each row of train; nil: the same
 	if m > logisticLOOMaxRows {
 		// Above the threshold every fit reads the rows in content order,
 		// so that the folds, and the model, depend on the set of rows,
 		// not on their order (see contentOrder).
-		train, _ = inContentOrder(train, train.Y)
+		train, order = inContentOrder(train, train.Y)
 		l.warm = true
 	}
 	sx, sh := standardize.Fit(train.X), standardize.Fit(train.H)
@@ -214,7 +216,7 @@ func (l logistic) Fit(ctx context.Context, train Data, extra Extra) (result Mode
 	fold, k := logisticFolds(train.Y)
 	pred, err := l.heldOut(ctx, concatColumns(dense(train.X), dense(train.H)), train.Y, fold, k, path, runs)
 	if err != nil {
-		return nil, fmt.Errorf("method: %s: %w", l.name, err)
+		return nil, fmt.Errorf("method: %s: %w", l.name, nameFoldError(err, d, order))
 	}
 	cands := make([]looCandidate, len(cGrid))
 	for g, c := range cGrid {
@@ -341,11 +343,11 @@ func (l logistic) fitFold(ctx context.Context, raw *mat.Dense, y []float64, fold
 	sc := standardize.Fit(rest)
 	z, err := sc.TransformContext(ctx, rest)
 	if err != nil {
-		return err
+		return newFoldError(err, sc, in)
 	}
 	zo, err := sc.TransformContext(ctx, rowsOf(raw, out))
 	if err != nil {
-		return err
+		return newFoldError(err, sc, out)
 	}
 	path, converged, err := l.path(ctx, z, yRest, full)
 	if err != nil {
@@ -361,6 +363,75 @@ func (l logistic) fitFold(ctx context.Context, raw *mat.Dense, y []float64, fold
 		}
 	}
 	return nil
+}
+
+// foldError is an error of standardising the rows of a cross-validation
+// fold with the statistics of the rows outside it (the choice of C), in
+// the rows and columns of the training block [X, H] the folds split:
+// nameFoldError names the input, row and column as the caller counts them.
+type foldError struct {
+	// Overflow is the value whose standardised value overflows, its Row
+	// and Col those of the block; nil when the rows outside the fold
+	// cannot standardise column Col at all.
+	Overflow *standardize.OverflowError
+	// Col is the column of the block whose deviations from its mean, over
+	// the rows outside the fold, overflow float64 (Overflow nil).
+	Col int
+	// Err is the standardiser's error.
+	Err error
+}
+
+func (e *foldError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the standardiser's error.
+func (e *foldError) Unwrap() error { return e.Err }
+
+// newFoldError returns err, the error of standardising the rows rows of
+// the block with the scaler sc of the rows outside a fold, as a
+// *foldError in the block's rows, or err itself when it is neither an
+// overflow nor a column sc cannot standardise (a context's error).
+func newFoldError(err error, sc standardize.Scaler, rows []int) error {
+	var o *standardize.OverflowError
+	if errors.As(err, &o) {
+		at := *o
+		at.Row = rows[o.Row]
+		return &foldError{Overflow: &at, Err: err}
+	}
+	for j := range sc.Mean {
+		if math.IsNaN(sc.Mean[j]) { // standardize.Fit's mark
+			return &foldError{Col: j, Err: err}
+		}
+	}
+	return err
+}
+
+// nameFoldError returns err, an error of logistic.heldOut, naming a
+// *foldError's value as the caller's input counts it: "X" or "H" (the
+// first d columns of the block are X's), its column there and the
+// caller's row (order[i], the caller's row of the block's row i, or i
+// when order is nil), as the rest of the package names a value of the
+// training sample; any other error is returned as it is.
+func nameFoldError(err error, d int, order []int) error {
+	var fe *foldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	input, col := "X", fe.Col
+	if fe.Overflow != nil {
+		col = fe.Overflow.Col
+	}
+	if col >= d {
+		input, col = "H", col-d
+	}
+	if fe.Overflow == nil {
+		return fmt.Errorf("choosing C by cross-validation: %s column %d cannot be standardised on the rows outside a fold: their deviations from their mean overflow float64", input, col)
+	}
+	at := *fe.Overflow
+	at.Col = col
+	if order != nil {
+		at.Row = order[at.Row]
+	}
+	return fmt.Errorf("choosing C by cross-validation, with the statistics of the rows outside its fold: %s %w", input, &at)
 }
 
 // path returns the weights (one per column of z, then the bias) of the

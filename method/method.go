@@ -409,6 +409,14 @@ type Method interface {
 // Model is a fitted target classifier. Its methods only read it and
 // their inputs (Hyperparameters, SourceWeights and Selected return copies):
 // any number of goroutines may call them, and Write, on one model at once.
+//
+// Nil and zero models: no method of a nil pointer or a zero value of the
+// package's exported model types (*Linear, *AutoModel, *LinearMulti)
+// panics. Their accessors return zero values — Method "", Hyperparameters,
+// SourceWeights and Classes nil, Selected ok false for a nil pointer (and
+// for a zero AutoModel, which has no Linear model) — and Predict, Scores,
+// Write and WriteMulti return an error naming the type the caller passed
+// ("nil *AutoModel", "*AutoModel has no Linear model").
 type Model interface {
 	// Method is the registry name of the method that made the model.
 	Method() string

@@ -60,10 +60,10 @@ func Write(w io.Writer, m Model, info FileInfo) error {
 		return err
 	}
 	if err := checkHyper(m.Hyperparameters()); err != nil {
-		return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
+		return fmt.Errorf("method: writing %s: %w", modelNoun("", m.Method()), err)
 	}
 	if err := info.Labels.Check(); err != nil {
-		return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
+		return fmt.Errorf("method: writing %s: %w", modelNoun("", m.Method()), err)
 	}
 	h := modelfile.NewHeader(m.Method(), m.Hyperparameters(), info.Sources)
 	h.Labels = info.Labels
@@ -74,7 +74,7 @@ func Write(w io.Writer, m Model, info FileInfo) error {
 			err = fw.writeFile(w, h)
 		}
 		if err != nil {
-			return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
+			return fmt.Errorf("method: writing %s: %w", modelNoun("", m.Method()), err)
 		}
 		return nil
 	}
@@ -92,7 +92,7 @@ func Write(w io.Writer, m Model, info FileInfo) error {
 		err = modelfile.Write(w, doc)
 	}
 	if err != nil {
-		return fmt.Errorf("method: writing %s model: %w", m.Method(), err)
+		return fmt.Errorf("method: writing %s: %w", modelNoun("", m.Method()), err)
 	}
 	return nil
 }
@@ -240,4 +240,19 @@ func nilModel(m any, what string) error {
 		return fmt.Errorf("method: writing a nil %T", m)
 	}
 	return nil
+}
+
+// modelNoun returns how a message names a model of the method name, kind
+// ("multi-class", or "" for a binary one) before it: "multi-class
+// nearest-mean model", "greedytl model", or without the name, "model", for
+// a model built by hand without one (a zero Linear or AutoModel).
+func modelNoun(kind, name string) string {
+	s := "model"
+	if name != "" {
+		s = name + " " + s
+	}
+	if kind != "" {
+		s = kind + " " + s
+	}
+	return s
 }

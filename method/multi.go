@@ -107,7 +107,8 @@ type MultiMethod interface {
 
 // MultiModel is a fitted classifier of K ≥ 2 classes. As for Model, its
 // methods only read it and their inputs: any number of goroutines may call
-// them, and WriteMulti, on one model at once.
+// them, and WriteMulti, on one model at once; and Model's rule on nil and
+// zero models holds (*LinearMulti).
 type MultiModel interface {
 	// Method is the registry spec of the method that made the model.
 	Method() string

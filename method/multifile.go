@@ -77,7 +77,7 @@ func WriteMulti(w io.Writer, m MultiModel, info FileInfo) error {
 		err = modelfile.Write(w, doc)
 	}
 	if err != nil {
-		return fmt.Errorf("method: writing multi-class %s model: %w", m.Method(), err)
+		return fmt.Errorf("method: writing %s: %w", modelNoun("multi-class", m.Method()), err)
 	}
 	return nil
 }
@@ -319,9 +319,37 @@ func (l *LinearMulti) blockScores(d Data) (blockFunc, int, error) {
 // Predict returns the argmax of the scores of every row.
 func (l *LinearMulti) Predict(d Data) ([]int, error) { return predictByScores(l, d) }
 
+// Method returns the method's spec ("" for a nil *LinearMulti).
+func (l *LinearMulti) Method() string {
+	if l == nil {
+		return ""
+	}
+	return l.multiBase.Method()
+}
+
+// Classes returns a copy of the class names (nil for a nil *LinearMulti).
+func (l *LinearMulti) Classes() []string {
+	if l == nil {
+		return nil
+	}
+	return l.multiBase.Classes()
+}
+
+// Hyperparameters returns a copy of the hyperparameters (nil for a nil
+// *LinearMulti).
+func (l *LinearMulti) Hyperparameters() map[string]float64 {
+	if l == nil {
+		return nil
+	}
+	return l.multiBase.Hyperparameters()
+}
+
 // Selected returns, per class, the columns of non-zero weight by decreasing
-// |weight|.
+// |weight|; ok is false for a nil *LinearMulti.
 func (l *LinearMulti) Selected() ([]Selection, bool) {
+	if l == nil {
+		return nil, false
+	}
 	d, _ := l.s.dims()
 	out := make([]Selection, len(l.classes))
 	for k := range out {

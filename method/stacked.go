@@ -74,7 +74,7 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 	// Every fit reads the rows in content order, so that the folds, and the
 	// model, depend on the set of training rows, not on their order (see
 	// contentOrder).
-	train, _ = inContentOrder(train, train.Y)
+	train, order := inContentOrder(train, train.Y)
 	// The model's standardisation, fitted first so that a column that
 	// cannot be standardised is named by its matrix and index (the folds
 	// standardise the columns of [X, H], whose indices run on into H's).
@@ -106,7 +106,7 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 			}
 			zo, err := sc.TransformContext(ctx, rowsOf(raw, out))
 			if err != nil {
-				return nil, fmt.Errorf("method: stacked-logistic: %w", err)
+				return nil, fmt.Errorf("method: stacked-logistic: %w", nameFoldError(newFoldError(err, sc, out), d, order))
 			}
 			for g, cg := range cGrid {
 				w, converged, err := model(cg)

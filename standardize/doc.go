@@ -34,4 +34,8 @@
 // scales), so that the statistics do not depend on the magnitude of the
 // values. Only a column whose deviations from its mean themselves overflow
 // (values spanning more than the float64 range) cannot be standardised.
+// A test value is standardised by Standardise, the one formula
+// (v − mean)/scale, which gives an ordinary number whenever the
+// standardised value is one, even when v − mean alone overflows (a value
+// near −1e308 in a column whose training values lie near +1e308).
 package standardize

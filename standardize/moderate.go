@@ -64,7 +64,7 @@ func FitModerated(A mat.Matrix) Scaler {
 		mat.Col(v, j, A)
 		var m4 float64
 		for _, x := range v {
-			d := (x - s.Mean[j]) / s.Scale[j]
+			d := Standardise(x, s.Mean[j], s.Scale[j])
 			d *= d
 			m4 += d * d
 		}

@@ -120,7 +120,7 @@ func (s Scaler) TransformContext(ctx context.Context, A mat.Matrix) (*mat.Dense,
 			if s.Scale[j] == 0 {
 				continue // constant: 0
 			}
-			z := (v - s.Mean[j]) / s.Scale[j]
+			z := Standardise(v, s.Mean[j], s.Scale[j])
 			if math.IsInf(z, 0) {
 				return nil, &OverflowError{Row: i, Col: j, Value: v, Mean: s.Mean[j], Scale: s.Scale[j]}
 			}
@@ -152,12 +152,32 @@ func (e *OverflowError) Error() string {
 }
 
 // Value returns the standardised value of v in column j (0 for a constant
-// column); it may be ±Inf when v is far outside the training range.
+// column): Standardise(v, s.Mean[j], s.Scale[j]). It is ±Inf only when
+// the standardised value itself is beyond float64 (v far outside the
+// training range for the training standard deviation).
 func (s Scaler) Value(j int, v float64) float64 {
 	if s.Scale[j] == 0 {
 		return 0
 	}
-	return (v - s.Mean[j]) / s.Scale[j]
+	return Standardise(v, s.Mean[j], s.Scale[j])
+}
+
+// Standardise returns (v − mean)/scale for a finite v and mean and a
+// positive finite scale: the module's one standardisation formula, which
+// Scaler, the root package's Model and every method's prediction use. It is
+// computed as written, (v − mean)/scale, whose bits every ordinary value
+// keeps; only when that is ±Inf — v − mean alone may overflow (v = −9.5e307
+// and mean = 9e307) while the quotient is an ordinary number (−52 for a
+// scale of 3.6e306) — is it recomputed as ((v/2 − mean/2)/scale)·2, whose
+// halvings and doubling are exact there: the correctly rounded quotient of
+// the rounded difference, as if float64 had no largest exponent. The result
+// is ±Inf only when the standardised value itself is beyond float64.
+func Standardise(v, mean, scale float64) float64 {
+	z := (v - mean) / scale
+	if math.IsInf(z, 0) {
+		z = (v*0.5 - mean*0.5) / scale * 2
+	}
+	return z
 }
 
 // Check reports whether s is well formed: as many means as scales, all

@@ -352,7 +352,7 @@ func TestClusterRecipes(t *testing.T) {
 			}
 		}
 	}
-	for _, c := range []string{"train-sources", "experiment", "merge"} {
+	for _, c := range []string{"train-sources", "experiment", "merge", "report"} {
 		if !commands[c] {
 			t.Errorf("k8s-indexed-job.yaml runs no %s", c)
 		}
@@ -496,8 +496,8 @@ func checkWaitJob(t *testing.T, yaml string) {
 	// Each Job of the file is applied by its step's label, then waited for
 	// by its name before the next step.
 	jobs := regexp.MustCompile(`(?m)^kind: Job\nmetadata:\n  name: (\S+)\n  labels: \{greedytl/step: (\S+)\}`).FindAllStringSubmatch(yaml, -1)
-	if len(jobs) != 3 {
-		t.Fatalf("k8s-indexed-job.yaml: %d Jobs with a name and a step label, want 3", len(jobs))
+	if len(jobs) != 4 {
+		t.Fatalf("k8s-indexed-job.yaml: %d Jobs with a name and a step label, want 4 (sources, shards, merge, report)", len(jobs))
 	}
 	for _, j := range jobs {
 		apply := "kubectl apply -f k8s-indexed-job.yaml -l greedytl/step=" + j[2]

@@ -109,8 +109,40 @@ func runMemoryCost(t *testing.T, fake string, env ...string) ([]byte, error) {
 	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(goScript), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(sh, filepath.Join("docs", "cluster", "memory-cost.sh"), t.TempDir(), "4", "2", "3")
+	cmd := exec.Command(sh, filepath.Join("docs", "cluster", "memory-cost.sh"), t.TempDir(), "25", "105", "3") // the smallest shape it accepts
 	cmd.Dir = filepath.Join("..", "..")
 	cmd.Env = append(append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH")), env...)
 	return cmd.CombinedOutput()
+}
+
+// TestMemoryCostScriptRefusesSmallShapes: a shape too small for the
+// measurements (the experiment needs more than 10 target negatives, a tenth
+// of round(CLASSES × 0.02) classes' examples) is refused before the build
+// and the data, exit 2, with the minimum; it failed only after them, in the
+// experiment ("the negative pool leaves 2 target negatives"), without it.
+// 25 × 105, the smallest, was run for real by hand (both steps met their
+// targets); TestMemoryCostScriptToySize runs the script at that shape.
+func TestMemoryCostScriptRefusesSmallShapes(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	for _, shape := range [][]string{{"25", "104", "3"}, {"24", "500", "3"}, {"75", "52", "3"}, {"1000", "10", "3"}, {"40", "x", "3"}, {"1000", "130", "0"}} {
+		work := filepath.Join(t.TempDir(), "work")
+		cmd := exec.Command(sh, append([]string{filepath.Join("docs", "cluster", "memory-cost.sh"), work}, shape...)...)
+		cmd.Dir = filepath.Join("..", "..")
+		cmd.Env = append(os.Environ(), "PATH=/nonexistent") // no go, no greedytl: it must stop before them
+		out, err := cmd.CombinedOutput()
+		ee, ok := err.(*exec.ExitError)
+		want := "≥ 105"
+		if shape[1] == "x" {
+			want = "whole numbers"
+		}
+		if !ok || ee.ExitCode() != 2 || !strings.Contains(string(out), want) {
+			t.Errorf("memory-cost.sh WORK %v: %v, %q; want exit 2 saying %q", shape, err, out, want)
+		}
+		if _, err := os.Stat(work); err == nil {
+			t.Errorf("memory-cost.sh WORK %v made WORK before refusing the shape", shape)
+		}
+	}
 }

@@ -6,7 +6,8 @@
 #
 #   docs/cluster/memory-cost.sh WORKDIR [CLASSES PER_CLASS DIMS]
 #
-# Defaults: 1000 classes × 130 examples × 4096 dimensions (2.1 GB of float32).
+# Defaults: 1000 classes × 130 examples × 4096 dimensions (2.1 GB of float32);
+# the smallest shape it accepts is 25 × 105 (checked first, exit 2: see below).
 # Needs /usr/bin/time (Debian package "time"). It checks the targets of
 # issue 8 and exits 1 when one is missed:
 #   train-sources shard: peak RSS ≤ 2 × (float32 bytes of the rows it trains on) + 300 MB
@@ -19,6 +20,23 @@ work=${1:?usage: memory-cost.sh WORKDIR [CLASSES PER_CLASS DIMS]}
 classes=${2:-1000}
 per=${3:-130}
 dims=${4:-4096}
+# The smallest shape the measurements below run on, checked before the build
+# and the data (a smaller one failed only after them, in the experiment: "the
+# negative pool leaves 2 target negatives, want more than 10"). The cheap
+# sources of step 2 hold out round(CLASSES × 0.02) classes as the negative
+# pool (source.PlanNegatives: at least one, so CLASSES ≥ 25), a tenth of whose
+# rows, rounded, are the target negatives, of which the experiment needs more
+# than 10 (experiment.TrainNegatives): round(CLASSES × 0.02) × PER_CLASS ≥ 105;
+# and a target class needs its largest number of positives (10) and one test
+# example: PER_CLASS ≥ 11.
+for v in "$classes" "$per" "$dims"; do
+	case $v in ''|*[!0-9]*) echo "memory-cost.sh: CLASSES, PER_CLASS and DIMS are whole numbers, got '$classes $per $dims'" >&2; exit 2 ;; esac
+done
+held=$(((classes * 2 + 50) / 100))
+if [ "$classes" -lt 25 ] || [ "$per" -lt 11 ] || [ "$dims" -lt 1 ] || [ $((held * per)) -lt 105 ]; then
+	echo "memory-cost.sh: the shape $classes classes × $per examples × $dims dimensions is too small: it needs CLASSES ≥ 25, PER_CLASS ≥ 11, DIMS ≥ 1 and round(CLASSES × 0.02) × PER_CLASS ≥ 105 (the experiment's target negatives; e.g. 25 × 105, 50 × 105, 75 × 53, 250 × 21)" >&2
+	exit 2
+fi
 mkdir -p "$work"
 bin="$work/greedytl"
 go build -o "$bin" ./cmd/greedytl

@@ -28,7 +28,12 @@
 #   GREEDYTL_SEED     seed of the whole run                 (1)
 #   GREEDYTL_SHARDS   N, the number of tasks of each array  (8)
 #   GREEDYTL_CPUS     CPUs per task                         (4)
-#   GREEDYTL_MEM      memory per task                       (3G)
+#   GREEDYTL_MEM      memory per task                       (768M)
+#                     (README.md's rule, 2 × the bytes of the rows a task reads,
+#                     and of their source scores, + 300 MB, is 355 MB for
+#                     COIL-100 HOG, 83–101 MB measured; 768M leaves twice 384 MiB,
+#                     as the Kubernetes manifest's limit: size it from the rule
+#                     for other data)
 #   GREEDYTL_TIME     time limit per task                   (04:00:00)
 #   GREEDYTL_SOURCES_ARGS     more train-sources flags, e.g. "--c-grid 0.1,1,10"
 #   GREEDYTL_EXPERIMENT_ARGS  more experiment flags, e.g. "--methods greedytl,l1-logistic --splits 5"
@@ -52,7 +57,7 @@ RESULTS=${GREEDYTL_RESULTS:-results}
 SEED=${GREEDYTL_SEED:-1}
 N=${GREEDYTL_SHARDS:-8}
 CPUS=${GREEDYTL_CPUS:-4}
-MEM=${GREEDYTL_MEM:-3G}
+MEM=${GREEDYTL_MEM:-768M}
 TIME=${GREEDYTL_TIME:-04:00:00}
 read -r -a SOURCES_ARGS <<<"${GREEDYTL_SOURCES_ARGS:-}"
 read -r -a EXPERIMENT_ARGS <<<"${GREEDYTL_EXPERIMENT_ARGS:-}"
