@@ -218,6 +218,52 @@ func (c *Classes) ReadFor(known *Classes) (*Classes, error) {
 	return c.src.classesOf(vals, HeaderAuto)
 }
 
+// ReadForRows returns the labels of c read again knowing m, the number of
+// examples they label (the rows of the inputs), when c's first value was
+// read by HeaderAuto from a text file and c does not hold m labels; else
+// c itself. The count tells what the values alone could not: with m
+// values in all, the first is a label where HeaderAuto guessed a header
+// from its one place ("owl" above two classes of two labels or more: a
+// one-shot class listed first), not where it is a name above numbers
+// ("y" above 1 and -1, which a missing label would make m values); with
+// m + 1, it is a header when it could be one (FirstMayBeHeader: "species"
+// above three classes). A file with lines that hold no label (GapLines:
+// a blank line, a missing label?) stays as read: its count tells nothing
+// of its first line. Otherwise too c stays as read, its count the
+// caller's error, and so it does when the first value read as a label is
+// refused. The labels of a model's classes are read by them instead
+// (ReadFor), which know a first value that is a class for a label.
+func (c *Classes) ReadForRows(m int) (*Classes, error) {
+	if c.src == nil || c.src.npy || c.rule != HeaderAuto || len(c.Y) == m || c.GapLines() > 0 {
+		return c, nil
+	}
+	all := c.src.vals
+	switch {
+	case len(all) == m && c.header != nil && len(dropNumericHeader(all)) == len(all):
+		if n, err := c.src.classesOf(all, HeaderAuto); err == nil {
+			return n, nil
+		}
+	case len(all) == m+1 && c.FirstMayBeHeader():
+		return c.src.classesOf(all[1:], HeaderAuto)
+	}
+	return c, nil
+}
+
+// FirstMayBeHeader reports whether c, read from a text file with its first
+// value as a label, has a first label that could be a header instead, by
+// its place alone: a class found nowhere else in the file ("species"
+// above the classes it names), or "0", the name pandas' to_csv(path,
+// index=False) writes above an unnamed Series (of labels 0 and 1 too,
+// where "0" is a class). HeaderAuto does not take them for one (a first
+// label may be found once, and "0" is one); a count of labels one more
+// than the examples does (ReadForRows).
+func (c *Classes) FirstMayBeHeader() bool {
+	if !c.FromText() || c.header != nil || len(c.Y) < 2 {
+		return false
+	}
+	return !slices.Contains(c.Y[1:], c.Y[0]) || c.Names[c.Y[0]] == "0"
+}
+
 // classes returns the classes of the label file lf, its first value read
 // as a header as h says (see ReadClassesHeader), and HeaderAuto's by the
 // classes known when they are given (see Classes.ReadFor; nil: not known).

@@ -122,6 +122,7 @@ func TestGzipTwice(t *testing.T) {
 		{"ReadLabels", writeFile(t, "y.txt.gz.gz", labels), func(f string) error { _, err := ReadLabels(f, ""); return err }},
 		{"DecodeMatrix", "<stdin>", func(f string) error { _, err := DecodeMatrix(bytes.NewReader(csv), f); return err }},
 		{"DecodeSVMLight", "<stdin>", func(f string) error { _, _, err := DecodeSVMLight(bytes.NewReader(svm), f, 0); return err }},
+		{"DecodeNPY", "<stdin>", func(f string) error { _, err := DecodeNPY(bytes.NewReader(twice(npy.Bytes())), f); return err }},
 	} {
 		if err := tc.read(tc.file); err == nil || err.Error() != tc.file+want {
 			t.Errorf("%s: got %v, want %q", tc.what, err, tc.file+want)

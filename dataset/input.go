@@ -223,7 +223,7 @@ func (lr *lineReader) split(b []byte) ([]byte, bool) {
 // last line of Ctrl-Z is the end-of-file mark that DOS tools append, which
 // NumPy, pandas and scikit-learn read as data too, so it is refused, named.
 func controlLine(line []byte) string {
-	t := bytes.Trim(line, " \t\v\f") // the svmlight reader skips a line of \v and \f, blanks to C's isspace, as liblinear does
+	t := bytes.Trim(line, lineBlanks)
 	if len(t) == 0 || slices.ContainsFunc(t, func(c byte) bool { return !controlByte(c) }) {
 		return ""
 	}
@@ -341,16 +341,24 @@ func (lr *lineReader) content() ([]byte, bool) {
 	}
 }
 
+// lineBlanks are the bytes a blank line is made of: C's isspace but for
+// the line endings, as the svmlight reader (isBlank) and liblinear take
+// them, so that a line of vertical tabs or form feeds (a page break) alone
+// is blank as one of spaces is, in every text reader (a matrix's lines,
+// a label file's). They read it as a row or a label of nothing: "expected
+// 2 values, got 1", or, first, the line that told the separator.
+const lineBlanks = " \t\v\f"
+
 // blankLine reports whether a line that isSkippable skips is blank (empty,
-// or spaces and tabs alone), not a comment.
+// or lineBlanks alone), not a comment.
 func blankLine(line []byte) bool {
-	return len(bytes.TrimLeft(line, " \t")) == 0
+	return len(bytes.TrimLeft(line, lineBlanks)) == 0
 }
 
 // isSkippable reports whether a text line carries no data: blank, or a
-// comment starting with '#' (after optional blanks).
+// comment starting with '#' (after optional blanks, lineBlanks).
 func isSkippable(line []byte) bool {
-	t := bytes.TrimLeft(line, " \t")
+	t := bytes.TrimLeft(line, lineBlanks)
 	return len(t) == 0 || t[0] == '#'
 }
 

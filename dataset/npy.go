@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -69,13 +70,44 @@ type npyType struct {
 // over a short input fails with "truncated" instead of allocating memory for
 // the announced size.
 //
+// Input starting with the gzip magic bytes is decompressed, as every
+// reader of the package decompresses it (maybeGunzip), and read as a
+// whole .npy file is (readNPYFile): one array, to the end of the
+// compressed data, whose CRC-32 and length are checked; bytes after the
+// array are an error. (A gzip stream cannot be read up to one array's end
+// and no further: arrays are read in turn from uncompressed input only.)
+//
 // A nil r is an error.
 func DecodeNPY(r io.Reader, name string) (*NPYArray, error) {
 	if typednil.Is(r) {
 		return nil, &Error{File: name, Err: errNoReader}
 	}
-	return decodeNPY(r, name, -1)
+	// The first two bytes tell gzip apart, read without reading further,
+	// so that uncompressed arrays stay readable in turn.
+	var magic [2]byte
+	n, err := io.ReadFull(r, magic[:])
+	rest := r
+	switch {
+	case err == io.EOF || err == io.ErrUnexpectedEOF:
+		rest = bytes.NewReader(nil) // all there is: the array's error is "truncated"
+	case err != nil:
+		rest = readError{err} // the header's read error, as before
+	}
+	in := io.MultiReader(bytes.NewReader(magic[:n]), rest)
+	if !isGzip(magic[:n]) {
+		return decodeNPY(in, name, -1)
+	}
+	br, _, err := maybeGunzip(in, name)
+	if err != nil {
+		return nil, err
+	}
+	return (&source{size: -1, br: br}).npy(name)
 }
+
+// readError is a reader whose every read fails with err.
+type readError struct{ err error }
+
+func (e readError) Read([]byte) (int, error) { return 0, e.err }
 
 // decodeNPY is DecodeNPY; size is the number of bytes left in r when known
 // (a regular file), else -1. With a known size, data beyond the array is an

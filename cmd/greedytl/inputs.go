@@ -388,7 +388,7 @@ func (f *dataFlags) register(c *cobra.Command, labelsHelp string) {
 	f.labelSettings = &labelSettings{files: []*string{&f.labels}}
 	f.matrixSettings = &matrixSettings{matrixFiles: []*string{&f.features, &f.scores}}
 	fl.StringVar(&f.featuresHeader, "features-header", "auto", "whether the first line of a text --features or --source-scores file (and of every other features or scores file of the command) is a header: "+strings.Join(dataset.HeaderRuleNames(), ", ")+" (auto: when it holds a name that is no number, or is 0, 1, …, n−1 above rows (n ≥ 3), and refused when it is other distinct integers above rows of decimals, which could be either: yes reads it as a header of column names (but refuses a line whose every value has a point or an exponent: a row of data), no as a row of data; a .npy array has no header line)")
-	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: "+strings.Join(dataset.HeaderRuleNames(), ", ")+" (auto: when the first value can only be a header: a name above numbers, or a name seen once above two classes seen at least twice each; a number is a label, as the 0 pandas writes above an unnamed Series: yes drops it)")
+	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: "+strings.Join(dataset.HeaderRuleNames(), ", ")+" (auto: when the first value can only be a header: a name above numbers, or a name seen once above two classes seen at least twice each; a number is a label, as the 0 pandas writes above an unnamed Series: yes drops it; fit reads a first line the values leave open by the inputs' rows, noting it: a label when the file has one line a row with it, a header when one more and it is found once or is that 0)")
 	fl.StringVar(&f.positive, "positive", "", "the label value of the positive class, when labels are not {-1,+1} or {0,1}")
 	fileFlags(fl, "features", "source-scores", "labels")
 	dirFlags(fl, "sources")
@@ -1254,17 +1254,39 @@ func labelCountError(path string, cls *dataset.Classes, rows inputRows) error {
 // and 1 too, where "0" is a class). Otherwise, and for a .npy file, which
 // has no header, it returns "".
 func headerHint(cls *dataset.Classes, m int) string {
-	if len(cls.Y) != m+1 || !cls.FromText() {
+	if len(cls.Y) != m+1 || !cls.FirstMayBeHeader() {
 		return ""
 	}
 	first := cls.Names[cls.Y[0]]
-	switch {
-	case !slices.Contains(cls.Y[1:], cls.Y[0]): // its one place
-		return fmt.Sprintf(" (if its first line, %q, is a header: --labels-header yes)", first)
-	case first == "0":
+	if slices.Contains(cls.Y[1:], cls.Y[0]) { // "0", a class too
 		return ` (if its first line, "0", is a header, as pandas' to_csv writes above an unnamed Series: --labels-header yes)`
 	}
-	return ""
+	return fmt.Sprintf(" (if its first line, %q, is a header: --labels-header yes)", first)
+}
+
+// labelsForRows returns the labels cls of the --labels file read again
+// knowing rows.m, the examples they label (dataset.Classes.ReadForRows):
+// under --labels-header auto the count says whether the first line is a
+// label (m lines of labels) or a header (m + 1, the first one that could
+// be a header), where the values alone could not. When the count reads
+// the first line otherwise than the values did it notes which reading it
+// took, and the flag that says the other; a count that neither reading
+// matches is left to the caller's count error.
+func (f *dataFlags) labelsForRows(s *streams, cls *dataset.Classes, rows inputRows) (*dataset.Classes, error) {
+	n, err := cls.ReadForRows(rows.m)
+	if err != nil {
+		return nil, badInput(err)
+	}
+	if n == cls {
+		return cls, nil
+	}
+	name, rowCount := displayName(f.labels), plural.Count(rows.m, "row", "rows")
+	if h, ok := n.Header(); ok {
+		s.note("%s: its first line, %q, was read as a header, not a label: the file has one label per row of the inputs (%s) below it; --labels-header no reads it as a label", name, h, rowCount)
+	} else {
+		s.note("%s: its first line, %q, was read as a label, not a header: the file has one label per row of the inputs (%s) with it; --labels-header yes reads it as a header", name, n.Names[n.Y[0]], rowCount)
+	}
+	return n, nil
 }
 
 // lambdaValue is the --lambda flag: a number or "auto". Its range is

@@ -11,8 +11,8 @@ import (
 // one-example class), reads as labels, for a multi-class model and a
 // binary one recording its classes: the first line was read as a header
 // and predict refused the file (14 labels for 15 rows). fit, which knows
-// no classes, still reads such a first line as a header and names
-// --labels-header no.
+// no classes, reads it by the count of rows (one label a row with it: a
+// label) and notes so, naming --labels-header yes (TestLabelsFirstLineByRows).
 func TestPredictLabelsFirstClassOnce(t *testing.T) {
 	dir, model, x, h, _, xt, ht, _ := nearestMeanFiles(t)
 	bin := dir + "/b.json"
@@ -31,8 +31,8 @@ func TestPredictLabelsFirstClassOnce(t *testing.T) {
 		}
 	}
 	code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", xt, "--source-scores", ht, "--labels", once, "--out", dir+"/f.json")
-	if want := `once.txt has 14 labels but the inputs have 15 rows (its first line, "cow", was read as a header: --labels-header no reads it as a label)`; code != 2 || !strings.Contains(stderr, want) {
-		t.Errorf("fit --labels %s: exit %d, %q; want 2, %q", once, code, stderr, want)
+	if want := `once.txt: its first line, "cow", was read as a label, not a header: the file has one label per row of the inputs (15 rows) with it; --labels-header yes reads it as a header`; code != 0 || !strings.Contains(stderr, want) {
+		t.Errorf("fit --labels %s: exit %d, %q; want 0, %q", once, code, stderr, want)
 	}
 	if code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--labels-header", "no", "--features", xt, "--source-scores", ht, "--labels", once, "--out", dir+"/f.json"); code != 0 {
 		t.Errorf("fit --labels-header no --labels %s: exit %d, %q", once, code, stderr)

@@ -24,6 +24,9 @@ func (f *dataFlags) readClasses(s *streams, rows inputRows) (*dataset.Classes, e
 	if err != nil {
 		return nil, err
 	}
+	if cls, err = f.labelsForRows(s, cls, rows); err != nil {
+		return nil, err
+	}
 	if len(cls.Y) != rows.m {
 		return nil, labelCountError(f.labels, cls, rows)
 	}

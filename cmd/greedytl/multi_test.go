@@ -226,7 +226,8 @@ func TestLabelsHeader(t *testing.T) {
 		classes string // the model's classes; "" for a binary model or none
 		stderr  string
 	}{
-		{y, "auto", 2, "", "greedytl: " + y + ` has 4 labels but the inputs have 5 rows (its first line, "owl", was read as a header: --labels-header no reads it as a label)` + "\n"},
+		// auto: the rows' count says "owl" is a label (TestLabelsFirstLineByRows).
+		{y, "auto", 0, "cat,dog,owl", "greedytl: note: " + y + `: its first line, "owl", was read as a label, not a header: the file has one label per row of the inputs (5 rows) with it; --labels-header yes reads it as a header` + "\nnearest-mean model of 3 classes written to " + filepath.Join(dir, "auto.json") + "\n"},
 		{y, "yes", 2, "", "greedytl: " + y + ` has 4 labels but the inputs have 5 rows (its first line, "owl", was read as a header: --labels-header no reads it as a label)` + "\n"},
 		{y, "no", 0, "cat,dog,owl", ""},
 		{y, "maybe", 2, "", "greedytl: --labels-header: \"maybe\": want auto, yes or no\n"},
@@ -255,7 +256,9 @@ func TestLabelsHeader(t *testing.T) {
 
 // TestLabelsHeaderHint: a header above three or more classes of names
 // ("species") is a value seen once, which auto cannot tell from a class of
-// one example, so the file has one label more than the rows: the message
+// one example; where the rows' count cannot tell either (a line that holds
+// no label, here a comment, makes it no guide: TestLabelsFirstLineByRows)
+// the file has one label more than the rows: the message
 // says that --labels-header yes reads it as a header, and with it the fit
 // succeeds. A file of one label too many whose first value is a class seen
 // again gets no such hint.
@@ -263,7 +266,7 @@ func TestLabelsHeaderHint(t *testing.T) {
 	dir := t.TempDir()
 	X := mat.NewDense(5, 2, []float64{0, 1, 1, 0, 1, 1, 2, 0, 0, 2})
 	x := writeNPY(t, dir, "X.npy", X)
-	y := writeText(t, dir, "y.txt", "species\ncat\ncat\ndog\ndog\nowl\n")
+	y := writeText(t, dir, "y.txt", "species\ncat\ncat\n# more\ndog\ndog\nowl\n")
 	code, _, stderr := cli(t, "", "fit", "--method", "nearest-mean", "--features", x, "--labels", y, "--out", filepath.Join(dir, "m.json"))
 	want := "greedytl: " + y + ` has 6 labels but the inputs have 5 rows (if its first line, "species", is a header: --labels-header yes)` + "\n"
 	if code != 2 || stderr != want {
@@ -300,8 +303,12 @@ func TestLabelsPandasSeriesHeader(t *testing.T) {
 	y01b := writeText(t, dir, "y01b.csv", "0\n0\n1\n1\n")
 	ynpy := writeNPY(t, dir, "y.npy", mat.NewDense(5, 1, []float64{2, -1, -1, 1, 1}))
 	notFitted := ` is not one of the labels ` + model + ` was fitted on (positive "1", negative "-1")`
-	checkStderr(t, y01+` has 5 labels but the inputs have 4 rows (if its first line, "0", is a header, as pandas' to_csv writes above an unnamed Series: --labels-header yes)`,
-		"fit", "--method", "nearest-mean", "--features", x, "--labels", y01, "--out", filepath.Join(dir, "m01.json"))
+	// fit reads the "0" above 4 labels for 4 rows as the header it is, by
+	// the count (TestLabelsFirstLineByRows); with a line that holds no
+	// label the count is no guide, and the message names the flag.
+	y01gap := writeText(t, dir, "y01gap.csv", "0\n0\n1\n# more\n0\n1\n")
+	checkStderr(t, y01gap+` has 5 labels but the inputs have 4 rows (if its first line, "0", is a header, as pandas' to_csv writes above an unnamed Series: --labels-header yes)`,
+		"fit", "--method", "nearest-mean", "--features", x, "--labels", y01gap, "--out", filepath.Join(dir, "m01.json"))
 	checkStderr(t, ypmHeader+`:1: label "0"`+notFitted+` (if its first line, "0", is a header: --labels-header yes)`, "predict", model, "--features", x, "--labels", ypmHeader)
 	checkStderr(t, y01b+`:1: label "0"`+notFitted, "predict", model, "--features", x, "--labels", y01b)
 	checkStderr(t, ynpy+" has 5 labels but the inputs have 4 rows", "fit", "--method", "nearest-mean", "--features", x, "--labels", ynpy, "--out", model)

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -116,19 +118,16 @@ func readmeData(t *testing.T, dir string) {
 	}
 	sample(20, "")
 	sample(100, "test")
-	folder := datasettest.WriteFolder(t, datasettest.Blobs(3, 10, 60, 10, 3))
+	// Five classes: a negative pool of one (a fifth) and four targets,
+	// the least that keeps the experiment's grid more than one target
+	// wide; ten classes made the README's experiment (--splits 10) twice
+	// as long, and its report.
+	folder := datasettest.WriteFolder(t, datasettest.Blobs(3, 5, 130, 10, 3))
 	if err := os.Symlink(folder.Dir, filepath.Join(dir, "DIR")); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// TestREADMECommands runs every command of README.md's sh code blocks, as
-// written, in order, in a directory holding small data of the names the
-// README uses: a README change that breaks a command fails this test.
-// "greedytl ARGS" and "go run ./cmd/greedytl ARGS" run the command in this
-// process; "go test ./..." is the command running this test, so it is
-// counted as run. With -short the demo, which takes about a minute, is
-// skipped, and the experiment runs one split instead of ten (about 25 s).
 // shortSplits returns an experiment's arguments with one split a setting
 // (--splits 1) instead of the README's ten: -short's run of the same
 // commands, a tenth of the fits.
@@ -142,6 +141,18 @@ func shortSplits(args []string) []string {
 	return out
 }
 
+// TestREADMECommands runs every command of README.md's sh code blocks, as
+// written, in a directory holding small data of the names the README
+// uses: a README change that breaks a command fails this test.
+// "greedytl ARGS" and "go run ./cmd/greedytl ARGS" run the command in this
+// process, in order; "go test ./..." is the command running this test, so
+// it is counted as run. The demo, which needs no file of the others' and
+// writes none they read (greedytl-demo/), runs as its own process, the
+// command built once (buildGreedytl, as go run builds it), beside them,
+// and must exit 0 having written its report: it is most of the test's time
+// (50–95 s of CPU), which the others (about 10 s) no longer add to. With
+// -short the demo is skipped, and the experiment runs one split instead
+// of ten.
 func TestREADMECommands(t *testing.T) {
 	cmds := readmeCommands(t)
 	if len(cmds) < 5 {
@@ -149,7 +160,12 @@ func TestREADMECommands(t *testing.T) {
 	}
 	dir := t.TempDir()
 	readmeData(t, dir)
+	var bin string // the command the demo runs, built in the package's directory
+	if !testing.Short() {
+		bin = buildGreedytl(t)
+	}
 	t.Chdir(dir)
+	var demo func() // waits for the demo and checks it; nil: not started
 	ran := 0
 	for _, c := range cmds {
 		args := c.args
@@ -164,8 +180,13 @@ func TestREADMECommands(t *testing.T) {
 			t.Errorf("README.md:%d: %q: the test does not know how to run %q", c.line, c.text, args[0])
 			continue
 		}
-		if len(args) > 0 && args[0] == "demo" && testing.Short() {
-			t.Logf("README.md:%d: %q skipped with -short (about a minute)", c.line, c.text)
+		if len(args) > 0 && args[0] == "demo" {
+			if testing.Short() {
+				t.Logf("README.md:%d: %q skipped with -short (about a minute)", c.line, c.text)
+				continue
+			}
+			demo = startREADMEDemo(t, bin, dir, c, args)
+			ran++
 			continue
 		}
 		if len(args) > 0 && args[0] == "experiment" && testing.Short() {
@@ -184,7 +205,51 @@ func TestREADMECommands(t *testing.T) {
 		}
 		ran++
 	}
+	if demo != nil {
+		demo()
+	}
 	t.Logf("ran %d README commands", ran)
+}
+
+// startREADMEDemo starts the README's demo command c (args without the
+// program) in dir as a process of its own, bin (the command built once), and
+// returns the function that waits for it and fails the test unless it
+// exited 0 and wrote its report where the README says
+// (greedytl-demo/report/report.html). The process is killed if the test
+// ends before it is waited for.
+func startREADMEDemo(t *testing.T, bin, dir string, c readmeCommand, args []string) func() {
+	t.Helper()
+	if c.stdout != "" {
+		t.Fatalf("README.md:%d: %q: the demo's output is not kept", c.line, c.text)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	waited := false
+	t.Cleanup(func() {
+		if !waited {
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	return func() {
+		t.Helper()
+		err := <-done
+		waited = true
+		if err != nil {
+			t.Errorf("README.md:%d: %q: %v:\n%s", c.line, c.text, err, out.String())
+			return
+		}
+		if _, err := os.Stat(filepath.Join(dir, "greedytl-demo", "report", "report.html")); err != nil {
+			t.Errorf("README.md:%d: %q: no report: %v\n%s", c.line, c.text, err, out.String())
+		}
+	}
 }
 
 // TestREADMEListsEveryCommand: the README's table of commands names every
