@@ -882,3 +882,33 @@ func TestNearestNeighbourTieTakesTheFirstClass(t *testing.T) {
 		}
 	}
 }
+
+// TestNativeScoresNoNegativeZero: a score of zero is +0, never −0, which
+// predict --scores would print as "-0": scoring one-shot training rows
+// puts each at distance 0 from its own class (simpleshot's centroid is its
+// one normalised row; nearest-neighbour's nearest row is itself).
+func TestNativeScoresNoNegativeZero(t *testing.T) {
+	train, y, _, _ := multiProblem(3, 4, 1, 1, 5, 3)
+	for _, name := range []string{"simpleshot", "nearest-neighbour", "nearest-mean"} {
+		model, _ := multiFile(t, name, train, y)
+		s, err := model.Scores(train)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, c := s.Dims()
+		zeros := 0
+		for i := 0; i < r; i++ {
+			for k := 0; k < c; k++ {
+				if v := s.At(i, k); v == 0 {
+					zeros++
+					if math.Signbit(v) {
+						t.Errorf("%s: row %d class %d scores -0", name, i, k)
+					}
+				}
+			}
+		}
+		if name != "nearest-mean" && zeros < r {
+			t.Errorf("%s: %d zero scores for %d one-shot training rows, want one a row at least: the check is too weak", name, zeros, r)
+		}
+	}
+}

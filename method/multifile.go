@@ -684,7 +684,7 @@ func (c *centroidCosineModel) blockScores(d Data) (blockFunc, int, error) {
 	return c.s.rowBlockScores(d, len(c.classes), func(u, row []float64) {
 		normaliseRow(u)
 		for k := range row {
-			row[k] = -distance(u, c.centroids.RawRowView(k))
+			row[k] = 0 - distance(u, c.centroids.RawRowView(k)) // +0, not −0, at distance 0
 		}
 	})
 }
