@@ -6,7 +6,6 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"unsafe"
 )
 
@@ -77,7 +76,7 @@ type sampleBuffers struct {
 	tmp               [sampleChunk]float64
 }
 
-var samplePool sync.Pool
+var samplePool recycler[sampleBuffers]
 
 const constUncounted = math.MinInt32
 
@@ -118,7 +117,7 @@ func newSample(in *inputs, r int, seed uint64) *sampleEngine {
 		r:        r,
 		seed:     seed,
 	}
-	e.sampleBuffers, _ = samplePool.Get().(*sampleBuffers)
+	e.sampleBuffers = samplePool.get()
 	if e.sampleBuffers == nil {
 		e.sampleBuffers = new(sampleBuffers)
 	}
@@ -148,8 +147,15 @@ func (e *sampleEngine) release() {
 	}
 	e.block, e.sc.z4 = trimPooled(e.block), trimPooled(e.sc.z4)
 	e.rs.trim()
-	samplePool.Put(e.sampleBuffers)
+	samplePool.put(e.sampleBuffers, e.floats() <= maxSpare)
 	e.sampleBuffers = nil
+}
+
+// floats returns about how many floats (of 8 bytes) e's buffers hold: the
+// cache and the N-sized slot records, marks and slotOf.
+func (e *sampleEngine) floats() int {
+	n := len(e.chunks) * cacheChunk * e.m
+	return n + 3*cap(e.slots) + cap(e.mark)/2 + cap(e.slotBuf)/2 + cap(e.block)
 }
 
 func (e *sampleEngine) reset(lambda float64) error {
