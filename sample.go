@@ -233,20 +233,31 @@ func (e *sampleEngine) resolvePending() error {
 // that constant ones leave, and marks the constant ones constUncounted.
 func (e *sampleEngine) keep(off int, js []int, dst []float64) {
 	m, s0, w := e.m, len(e.slots), 0
+	// Written by index into room grown first, not appended: appending to
+	// e's fields stores their lengths back at every column.
+	e.slots, e.mark = slices.Grow(e.slots, len(js)), slices.Grow(e.mark, len(js))
+	slots, mark, st := e.slots[s0:s0+len(js)], e.mark[s0:s0+len(js)], e.st[:len(js)]
+	arr := e.slotArr
 	for k, jl := range js {
 		j := off + jl
-		if e.st[k].scale == 0 {
+		c := st[k]
+		if c.scale == 0 {
 			e.setSlot(j, constUncounted)
 			continue
 		}
 		if w < k {
 			copy(dst[w*m:(w+1)*m], dst[k*m:(k+1)*m])
 		}
-		e.slots = append(e.slots, slotInfo{st: e.st[k], glob: int32(j)})
-		e.mark = append(e.mark, 0)
-		e.setSlot(j, int32(s0+w+1))
+		slots[w] = slotInfo{st: c, glob: int32(j)}
+		mark[w] = 0
 		w++
+		if arr != nil {
+			arr[j] = int32(s0 + w)
+		} else {
+			e.setSlot(j, int32(s0+w))
+		}
 	}
+	e.slots, e.mark = e.slots[:s0+w], e.mark[:s0+w]
 }
 
 // sweepWorth reports whether a fit of maxK steps (0: no cap) over paths
