@@ -3,7 +3,6 @@ package greedytl
 import (
 	"context"
 	"math"
-	"sync"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"gonum.org/v1/gonum/blas"
@@ -63,7 +62,7 @@ type exactBuffers struct {
 
 // exactPool recycles exactBuffers; buffers for more than maxPooled floats
 // in z or in the N-vectors are left to the garbage collector.
-var exactPool sync.Pool
+var exactPool recycler[exactBuffers]
 
 const maxPooled = 1 << 23 // 64 MB
 
@@ -78,7 +77,7 @@ func grow[T any](s []T, n int) []T {
 
 // getExactBuffers returns buffers for N candidates (z is sized later).
 func getExactBuffers(N int) *exactBuffers {
-	b, _ := exactPool.Get().(*exactBuffers)
+	b := exactPool.get()
 	if b == nil {
 		b = new(exactBuffers)
 	}
@@ -368,7 +367,9 @@ func (e *exactEngine) release() {
 	e.s32.release()
 	e.rs.trim()
 	if cap(e.z) <= maxPooled && cap(e.z32) <= 2*maxPooled && 8*cap(e.c) <= maxPooled {
-		exactPool.Put(e.exactBuffers)
+		// z, z32 and the eleven N-vectors (the Ns of glob and st count as
+		// three).
+		exactPool.put(e.exactBuffers, cap(e.z)+cap(e.z32)/2+11*cap(e.c) <= maxSpare)
 	}
 	e.exactBuffers = nil
 }

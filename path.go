@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/blas"
@@ -112,7 +113,7 @@ func dualCheaper(m, k, r int) bool {
 // in the form pathForm asks for.
 // Its largest buffers come from pathPool; release hands them back.
 func newPathFor(y []float64, lambda float64, fs featureScale, maxK, r int) *path {
-	b, _ := pathPool.Get().(*pathBuffers)
+	b := pathPool.get()
 	if b == nil {
 		b = new(pathBuffers)
 	}
@@ -133,7 +134,50 @@ type pathBuffers struct {
 	final               *pathBuffers // the buffers of the path's final solve (weights)
 }
 
-var pathPool sync.Pool
+var pathPool recycler[pathBuffers]
+
+// recycler recycles buffers of type T across fits: one set in spare,
+// which garbage collections leave alone, and the rest in pool, which each
+// collection ages and the second one empties. A fit whose buffers were
+// emptied allocates and zeroes them again (and refills the caches with
+// them): at m = 20, N = 4,995, GreedyTL-59 with its 800 KB of standardised
+// columns then took twice the time (docs/design.md §8). sync.Pool alone
+// loses them even without a collection when the goroutine that fits runs
+// on another processor (P) than the one that put them, whose private slot
+// the others do not see. Only buffers of at most maxSpare floats go to
+// spare, so that a process holds at most that much per recycler once its
+// fits are done.
+type recycler[T any] struct {
+	spare atomic.Pointer[T]
+	pool  sync.Pool
+}
+
+// maxSpare is the most floats (of 8 bytes) a recycler's spare holds: 4 MB.
+const maxSpare = 1 << 19
+
+// get returns a recycled *T, or nil when there is none.
+func (r *recycler[T]) get() *T {
+	if x := r.spare.Swap(nil); x != nil {
+		return x
+	}
+	x, _ := r.pool.Get().(*T)
+	return x
+}
+
+// put hands x back: to spare when small (x holds at most maxSpare floats)
+// and spare is empty, else to pool.
+func (r *recycler[T]) put(x *T, small bool) {
+	if small && r.spare.CompareAndSwap(nil, x) {
+		return
+	}
+	r.pool.Put(x)
+}
+
+// reset forgets every recycled buffer (for tests).
+func (r *recycler[T]) reset() {
+	r.spare.Store(nil)
+	r.pool = sync.Pool{}
+}
 
 // pathFloats returns a slice of length n and capacity at least c (c ≥ n) from
 // *buf, growing *buf when it is short; its contents are arbitrary. With
@@ -154,7 +198,7 @@ func pathFloats(buf *[]float64, n, c int) []float64 {
 // of them.
 func (p *path) release() {
 	if b, total := p.giveBack(); b != nil && total <= maxPooled {
-		pathPool.Put(b)
+		pathPool.put(b, total <= maxSpare)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -88,7 +89,7 @@ func TestPathUnusedAfterRelease(t *testing.T) {
 					{FeatureFactor: 1, Sample: 5, Seed: 3, MaxK: 25, AutoLambda: true, StopAtMinLOO: true},
 				})
 				poisonReleased = true
-				pathPool = sync.Pool{}
+				pathPool.reset()
 				for round := range 2 {
 					for _, f := range fits {
 						mod, err := Fit(context.Background(), nil, f.H, f.y, f.o)
@@ -167,9 +168,9 @@ func TestPathBuffersReturned(t *testing.T) {
 	H, y := randDense(rng, 12, 40), randLabels(rng, 12)
 	o := Options{Lambda: 1, FeatureFactor: 1, MaxK: 5}
 	for range 20 {
-		pathPool = sync.Pool{}
+		pathPool.reset()
 		fitT(t, nil, H, y, o)
-		if b, _ := pathPool.Get().(*pathBuffers); b != nil {
+		if b := pathPool.get(); b != nil {
 			if cap(b.selZ) < 5*12 {
 				t.Fatalf("the pool's selZ has room for %d values, the path used %d", cap(b.selZ), 5*12)
 			}
@@ -202,8 +203,64 @@ func freshPoolFits(t *testing.T, rng *rand.Rand, ms []int, n int, opts []Options
 	}
 	for i := range fits {
 		f := &fits[i]
-		pathPool = sync.Pool{} // fresh buffers
+		pathPool.reset() // fresh buffers
 		f.want = fitT(t, nil, f.H, f.y, f.o)
 	}
 	return fits
+}
+
+// TestBuffersSurviveCollections checks that the buffers a fit recycles
+// (recycler: the sampled search's, the exact search's and the paths') are
+// still there for the next fit after two garbage collections, which empty
+// a sync.Pool: a fit after them would allocate and zero them again.
+func TestBuffersSurviveCollections(t *testing.T) {
+	rng := rand.New(rand.NewPCG(37, 38))
+	H, y := randDense(rng, 20, 600), randLabels(rng, 20)
+	for _, o := range []Options{
+		{Lambda: 1, FeatureFactor: 1, Sample: 59, Seed: 1, MaxK: 10}, // swept: every column cached
+		{Lambda: 1, FeatureFactor: 1, MaxK: 10},
+	} {
+		samplePool.reset()
+		exactPool.reset()
+		pathPool.reset()
+		fitT(t, nil, H, y, o)
+		runtime.GC()
+		runtime.GC()
+		if b := pathPool.get(); b == nil || cap(b.selZ) < 10*20 {
+			t.Errorf("Sample %d: after two collections the paths' buffers are gone", o.Sample)
+		}
+		if o.Sample > 0 {
+			if b := samplePool.get(); b == nil || len(b.chunks) < 600/cacheChunk {
+				t.Error("after two collections the sampled search's cached columns are gone")
+			}
+		} else if b := exactPool.get(); b == nil || cap(b.z) < 20*600 {
+			t.Error("after two collections the exact search's buffers are gone")
+		}
+	}
+}
+
+// TestLargeBuffersNotSpare checks that the sampled search keeps its
+// buffers beyond garbage collections (recycler's spare) only when they
+// hold at most maxSpare floats: a sweep of 20 × 1,600 values is kept, one
+// of 400 × 1,600 (640,000 floats) is left to sync.Pool.
+func TestLargeBuffersNotSpare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(39, 40))
+	for _, c := range []struct {
+		m     int
+		spare bool
+	}{{20, true}, {400, false}} {
+		in, err := newInputs("test", nil, randDense(rng, c.m, 1600), randLabels(rng, c.m), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		samplePool.reset()
+		e := newSample(in, 5, 1)
+		if !e.sweep() {
+			t.Fatalf("m = %d: the sweep failed", c.m)
+		}
+		e.release()
+		if got := samplePool.spare.Load() != nil; got != c.spare {
+			t.Errorf("m = %d: kept beyond collections %v, want %v", c.m, got, c.spare)
+		}
+	}
 }

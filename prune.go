@@ -167,17 +167,27 @@ func (e *sampleEngine) bestOfPruned(p *path, cand []int, half2 float64) (int, er
 	k := 0
 	if m > 0 {
 		var zs [16]*float64
+		// The columns' first values as col finds them, its chunks and m in
+		// locals.
+		chunks := e.chunks
+		first := func(s int) *float64 {
+			u := uint(s)
+			return &chunks[u/cacheChunk][int(u%cacheChunk)*m]
+		}
 		for ; k+16 <= n || haveAVX && k+8 < n; k += 16 {
 			for i := range zs {
-				zs[i] = &e.col(cand[min(k+i, n-1)])[0]
+				zs[i] = first(cand[min(k+i, n-1)])
 			}
-			t := e.sc.t16(&zs)
-			copy(ts[k:min(k+16, n)], t[:])
+			if t := e.sc.t16(&zs); k+16 <= n {
+				*(*[16]float64)(ts[k:]) = t // inline moves, not memmove
+			} else {
+				copy(ts[k:], t[:])
+			}
 		}
 		zs8 := (*[8]*float64)(zs[:8])
 		for ; k+8 <= n || haveAVX && k < n; k += 8 {
 			for i := range zs8 {
-				zs8[i] = &e.col(cand[min(k+i, n-1)])[0]
+				zs8[i] = first(cand[min(k+i, n-1)])
 			}
 			t := e.sc.t8(zs8)
 			copy(ts[k:min(k+8, n)], t[:])
@@ -204,6 +214,9 @@ func (e *sampleEngine) bestOfPruned(p *path, cand []int, half2 float64) (int, er
 	mixed := e.in.d > 0 && cf != cs
 	var top [4]int // the candidates with the four largest bounds, largest first
 	nt := 0
+	// A bound enters top when it exceeds the fourth largest, low; −Inf
+	// while top has room (every bound is finite or NaN, which returns).
+	low := math.Inf(-1)
 	for k, t := range ts {
 		c, w := cs, ws
 		if mixed && e.slots[cand[k]].glob < int32(e.in.d) {
@@ -214,13 +227,16 @@ func (e *sampleEngine) bestOfPruned(p *path, cand []int, half2 float64) (int, er
 			return e.bestOfScalar(p, cand) // NaN or overflow: no pruning
 		}
 		clo[k], hi[k] = c, h
-		if nt < 4 || h > hi[top[3]] {
+		if h > low || nt < 4 {
 			j := min(nt, 3)
 			nt = min(nt+1, 4)
 			for ; j > 0 && hi[top[j-1]] < h; j-- {
 				top[j] = top[j-1]
 			}
 			top[j] = k
+			if nt == 4 {
+				low = hi[top[3]]
+			}
 		}
 	}
 	best, bestGain := -1, -1.0

@@ -6,7 +6,6 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
-	"sync"
 	"unsafe"
 )
 
@@ -77,7 +76,7 @@ type sampleBuffers struct {
 	tmp               [sampleChunk]float64
 }
 
-var samplePool sync.Pool
+var samplePool recycler[sampleBuffers]
 
 const constUncounted = math.MinInt32
 
@@ -118,7 +117,7 @@ func newSample(in *inputs, r int, seed uint64) *sampleEngine {
 		r:        r,
 		seed:     seed,
 	}
-	e.sampleBuffers, _ = samplePool.Get().(*sampleBuffers)
+	e.sampleBuffers = samplePool.get()
 	if e.sampleBuffers == nil {
 		e.sampleBuffers = new(sampleBuffers)
 	}
@@ -148,8 +147,15 @@ func (e *sampleEngine) release() {
 	}
 	e.block, e.sc.z4 = trimPooled(e.block), trimPooled(e.sc.z4)
 	e.rs.trim()
-	samplePool.Put(e.sampleBuffers)
+	samplePool.put(e.sampleBuffers, e.floats() <= maxSpare)
 	e.sampleBuffers = nil
+}
+
+// floats returns about how many floats (of 8 bytes) e's buffers hold: the
+// cache and the N-sized slot records, marks and slotOf.
+func (e *sampleEngine) floats() int {
+	n := len(e.chunks) * cacheChunk * e.m
+	return n + 3*cap(e.slots) + cap(e.mark)/2 + cap(e.slotBuf)/2 + cap(e.block)
 }
 
 func (e *sampleEngine) reset(lambda float64) error {
@@ -227,20 +233,31 @@ func (e *sampleEngine) resolvePending() error {
 // that constant ones leave, and marks the constant ones constUncounted.
 func (e *sampleEngine) keep(off int, js []int, dst []float64) {
 	m, s0, w := e.m, len(e.slots), 0
+	// Written by index into room grown first, not appended: appending to
+	// e's fields stores their lengths back at every column.
+	e.slots, e.mark = slices.Grow(e.slots, len(js)), slices.Grow(e.mark, len(js))
+	slots, mark, st := e.slots[s0:s0+len(js)], e.mark[s0:s0+len(js)], e.st[:len(js)]
+	arr := e.slotArr
 	for k, jl := range js {
 		j := off + jl
-		if e.st[k].scale == 0 {
+		c := st[k]
+		if c.scale == 0 {
 			e.setSlot(j, constUncounted)
 			continue
 		}
 		if w < k {
 			copy(dst[w*m:(w+1)*m], dst[k*m:(k+1)*m])
 		}
-		e.slots = append(e.slots, slotInfo{st: e.st[k], glob: int32(j)})
-		e.mark = append(e.mark, 0)
-		e.setSlot(j, int32(s0+w+1))
+		slots[w] = slotInfo{st: c, glob: int32(j)}
+		mark[w] = 0
 		w++
+		if arr != nil {
+			arr[j] = int32(s0 + w)
+		} else {
+			e.setSlot(j, int32(s0+w))
+		}
 	}
+	e.slots, e.mark = e.slots[:s0+w], e.mark[:s0+w]
 }
 
 // sweepWorth reports whether a fit of maxK steps (0: no cap) over paths

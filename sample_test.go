@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime"
-	"sync"
 	"testing"
 
 	"github.com/greedytl/greedytl/internal/cputime"
@@ -159,7 +158,7 @@ func TestPathBuffersRecycled(t *testing.T) {
 		{Lambda: 1, FeatureFactor: 1, MaxK: 30},
 		{FeatureFactor: 1, Sample: 5, Seed: 3, MaxK: 25, AutoLambda: true, StopAtMinLOO: true},
 	})
-	pathPool = sync.Pool{}
+	pathPool.reset()
 	var got []*Model
 	for _, f := range fits {
 		mod := fitT(t, nil, f.H, f.y, f.o)
