@@ -35,5 +35,6 @@
 // one untimed warm-up fit: the steady state of a process fitting one model
 // after another, as go test -bench measures it (interleaved, each fit
 // would follow other cells' fits that displaced its data from the caches
-// and emptied its buffer pools: up to half as slow again at m = 20).
+// and left their own sizes of recycled buffers: up to half as slow again
+// at m = 20).
 package timing

@@ -318,9 +318,9 @@ const (
 	// fits take a millisecond or less and the whole table well under a
 	// second, where drift is nothing and interleaving would time every
 	// fit just after the other cells' fits and problems had displaced its
-	// data and code from the caches and emptied its buffer pools — at
-	// m = 20, N = 4,995 that made a GreedyTL-59 fit half as slow again
-	// (0.27–0.41 against 0.20–0.26 ms on the idle 2-core machine). In a
+	// data and code from the caches and left their own sizes of recycled
+	// buffers in the pools — at m = 20, N = 4,995 that made a GreedyTL-59
+	// fit half as slow again (0.27–0.41 against 0.20–0.26 ms on the idle 2-core machine). In a
 	// row they measure what a process fitting one model after another
 	// (the protocol, a search, many classes) sees, as go test -bench does.
 	inARow
