@@ -233,7 +233,15 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 	}
 	var y []float64
 	if o.data.labels != "" {
-		if y, err = o.loadLabels(s, rec, rows); err != nil {
+		// Read once the rows are scored, when predict may heed its
+		// signals: a stop while it reads them (a stream, a FIFO whose
+		// writer may never end it) ends predict at once.
+		if err := waitOnInput(ctx, o.interrupted); err != nil {
+			return o.interrupted(err)
+		}
+		y, err = o.loadLabels(s, rec, rows)
+		doneWaiting(ctx)
+		if err != nil {
 			return err
 		}
 	}
