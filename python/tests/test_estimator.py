@@ -417,6 +417,31 @@ def _index_read_alike(cli, synth, tmp_path, edit):
         yield what, read
 
 
+def test_sources_index_from_a_newer_greedytl(cli, synth, tmp_path):
+    """A sources.json member the package does not know — one a newer
+    greedytl's train-sources writes — is refused by SourcesDir and by
+    greedytl fit --sources alike, each naming the member and where it is,
+    saying that a newer greedytl wrote the directory and which to upgrade:
+    the Python package (naming its version), greedytl. SourcesDir said
+    'unknown field "sources[0].margin"', which said neither why nor what
+    to upgrade."""
+    src, ix, fit = _sources_copy(cli, synth, tmp_path)
+    first = dict(ix["sources"][0], margin=2)
+    for doc, member, where in ((dict(ix, writer="x"), "writer", ""),
+                               (dict(ix, sources=[first] + ix["sources"][1:]), "margin", " of sources[0]")):
+        (src / "sources.json").write_text(json.dumps(doc))
+        index = re.escape(str(src / "sources.json"))
+        said = 'member "{}"{} is unknown to '.format(member, re.escape(where))
+        newer = r": the directory was written by a newer greedytl \(or the file was edited\); upgrade "
+        with pytest.raises(ValueError, match="^{}: {}the greedytl Python package {}{}the greedytl Python package "
+                                             "to read it$".format(index, said, re.escape(greedytl.__version__),
+                                                                  newer)):
+            greedytl.SourcesDir(src)
+        p = fit()
+        assert p.returncode == 2 and re.search("{}: {}this greedytl{}greedytl to read it".format(index, said, newer),
+                                               p.stderr), p.stderr
+
+
 def test_sources_index_num_features_read_as_greedytl_reads_it(cli, synth, tmp_path):
     """The index's num_features is read as greedytl fit --sources reads it,
     into a Go int (is_go_int, the model files' rule): the dataset's count,
