@@ -117,8 +117,8 @@ scores, not every row's; --scores writes each block as it is scored: to
 output part-written when an error (or a label file that does not match
 the rows) comes after the first block. SIGINT, SIGTERM or SIGHUP stops
 predict between blocks, and at once while it waits on the standard input
-or a pipe for the next block (status 130, 143 or 129), writing nothing to
---out. A binary
+or a pipe for the next block or reads --labels (status 130, 143 or 129),
+writing nothing to --out. A binary
 model that records its label names checks that every label is one of them.
 
 With --labels predict also prints the class-balanced accuracy, (TPR + TNR)/2,
