@@ -2,6 +2,7 @@ package source
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -123,4 +124,40 @@ func FuzzReadIndex(f *testing.F) {
 			t.Fatalf("a second read differs: %v", err)
 		}
 	})
+}
+
+// TestReadIndexNamesUnknownMember: a sources.json member this greedytl
+// has no field for — one a newer greedytl writes, as the per-source
+// "scores" that older builds refused with `json: unknown field "scores"`
+// — is refused naming the member and where it is, and saying that a newer
+// greedytl wrote the directory and that greedytl must be upgraded to
+// read it; at the top level, in a source's entry, and in its nested
+// objects alike.
+func TestReadIndexNamesUnknownMember(t *testing.T) {
+	doc := validIndex(t)
+	source0 := func(m map[string]any) map[string]any { return m["sources"].([]any)[0].(map[string]any) }
+	for _, tc := range []struct {
+		add  func(m map[string]any)
+		want string
+	}{
+		{func(m map[string]any) { m["writer"] = "x" }, `member "writer" is unknown`},
+		{func(m map[string]any) { source0(m)["margin"] = 2 }, `member "margin" of sources[0] is unknown`},
+		{func(m map[string]any) { source0(m)["scores"].(map[string]any)["median"] = 0 }, `member "median" of sources[0].scores is unknown`},
+		{func(m map[string]any) { m["negatives"].(map[string]any)["stratified"] = true }, `member "stratified" of negatives is unknown`},
+	} {
+		var m map[string]any
+		if err := json.Unmarshal(doc, &m); err != nil {
+			t.Fatal(err)
+		}
+		tc.add(m)
+		edited, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = readIndexBytes(t, edited)
+		const newer = "to this greedytl: the directory was written by a newer greedytl (or the file was edited); upgrade greedytl to read it"
+		if err == nil || !strings.Contains(err.Error(), IndexFile+": "+tc.want+" "+newer) {
+			t.Errorf("error %v, want %q", err, tc.want+" "+newer)
+		}
+	}
 }

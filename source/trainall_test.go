@@ -671,7 +671,7 @@ func TestLoadDirErrors(t *testing.T) {
 		{"not JSON", "{\"version\": 1,", "unexpected EOF"},
 		{"trailing data", string(index) + "{}", "data after the index"},
 		{"version", edit(func(m map[string]any) { m["version"] = 2 }), "index version 2"},
-		{"unknown field", edit(func(m map[string]any) { m["colour"] = "red" }), "unknown field"},
+		{"unknown field", edit(func(m map[string]any) { m["colour"] = "red" }), `member "colour" is unknown to this greedytl: the directory was written by a newer greedytl`},
 		{"no negatives", edit(func(m map[string]any) { delete(m, "negatives") }), "no negative plan"},
 		{"solver", edit(func(m map[string]any) { m["solver"] = "NOPE" }), "unknown solver"},
 		{"class range", edit(func(m map[string]any) { firstSource(m)["class"] = 99 }), "class 99 out of range"},

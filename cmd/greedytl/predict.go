@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
@@ -118,8 +117,8 @@ scores, not every row's; --scores writes each block as it is scored: to
 output part-written when an error (or a label file that does not match
 the rows) comes after the first block. SIGINT, SIGTERM or SIGHUP stops
 predict between blocks, and at once while it waits on the standard input
-or a pipe for the next block (status 130, 143 or 129), writing nothing to
---out. A binary
+or a pipe for the next block or reads --labels (status 130, 143 or 129),
+writing nothing to --out. A binary
 model that records its label names checks that every label is one of them.
 
 With --labels predict also prints the class-balanced accuracy, (TPR + TNR)/2,
@@ -234,7 +233,15 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 	}
 	var y []float64
 	if o.data.labels != "" {
-		if y, err = o.loadLabels(s, rec, rows); err != nil {
+		// Read once the rows are scored, when predict may heed its
+		// signals: a stop while it reads them (a stream, a FIFO whose
+		// writer may never end it) ends predict at once.
+		if err := waitOnInput(ctx, o.interrupted); err != nil {
+			return o.interrupted(err)
+		}
+		y, err = o.loadLabels(s, rec, rows)
+		doneWaiting(ctx)
+		if err != nil {
 			return err
 		}
 	}
@@ -422,15 +429,9 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 	var modelErr error            // score's error, not the readers'
 	var stop error                // ctx's or the output's: no reading again
 	lo, seen := 0, 0              // the first row of the block scored last, the rows given
-	var wait *streamWait          // a stream's reads, which a stop ends
-	if once {
-		wait = waitOnStream(ctx, func(sig stoppedBy) {
-			exitStopped(s.err, printedError(ctx, o.interrupted(ctx.Err())), sig.sig)
-		})
-	}
 	m, err := f.scanSample(s, &names, predictBlock, func(X, H *mat.Dense) error {
 		if once {
-			wait.scoring()
+			doneWaiting(ctx) // the block came
 			if seen == 0 {
 				// A stream's read may wait on its writer as long as it
 				// likes: until its first block is read, the first signal
@@ -460,17 +461,17 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 			stop = modelErr
 		}
 		if once && modelErr == nil {
-			// On to the next block: a stop from here ends predict at
-			// once, one before ends it here.
-			if stop = wait.reading(ctx); stop != nil {
+			// On to the next block, which the stream's writer may never
+			// send: a stop from here ends predict at once, one before
+			// ends it here.
+			if stop = waitOnInput(ctx, o.interrupted); stop != nil {
 				return stop
 			}
 		}
 		return modelErr
 	})
 	if once {
-		wait.scoring() // done reading: a stop is ctx's error from here
-		wait.release()
+		doneWaiting(ctx) // done reading: a stop is ctx's error from here
 	}
 	var srcErr *sourcesError
 	switch {
@@ -497,66 +498,6 @@ func (o *predictOptions) scoreInBlocks(ctx context.Context, s *streams, rec samp
 	rows.m = m
 	return rows, nil
 }
-
-// streamWait makes a stop signal prompt while predict waits on a stream
-// (standard input, a pipe) for its next block: the writer may send nothing
-// more for as long as it likes, and a stop once predict heeds its signals
-// (the context cancelled) was acted on between blocks only, once the next
-// block came. While predict reads the stream it ends predict at once (the
-// stop function of waitOnStream), as signalContext's handler ends a
-// command that does not heed its signals: the outputs' temporary files
-// removed, nothing more written; while predict scores and writes a block,
-// predict returns the context's error at the block's end. A context
-// cancelled otherwise than by a stop signal (stoppedBy) is left to the
-// next block.
-type streamWait struct {
-	mu        sync.Mutex // held to change or act on isReading
-	isReading bool       // predict reads the stream
-	stopWait  func() bool
-}
-
-// waitOnStream returns the streamWait of predict's reads of a stream under
-// ctx (signalContext's), which calls stop, with the signal, when a stop
-// signal cancels ctx while predict reads the stream; stop must end the
-// process. Its release ends the wait.
-func waitOnStream(ctx context.Context, stop func(stoppedBy)) *streamWait {
-	w := &streamWait{}
-	w.stopWait = context.AfterFunc(ctx, func() {
-		var sig stoppedBy
-		if !errors.As(context.Cause(ctx), &sig) {
-			return
-		}
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		if w.isReading {
-			stop(sig) // the lock held: predict scores and writes nothing more
-		}
-	})
-	return w
-}
-
-// reading marks predict as reading the stream, for its next block, and
-// returns nil; or ctx's error, when ctx is done, without marking it.
-func (w *streamWait) reading(ctx context.Context) error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	w.isReading = true
-	return nil
-}
-
-// scoring marks predict as no longer reading the stream: a block came, or
-// the reads ended. It waits while a stop ends predict.
-func (w *streamWait) scoring() {
-	w.mu.Lock()
-	w.isReading = false
-	w.mu.Unlock()
-}
-
-// release ends the wait for the context, after scoring.
-func (w *streamWait) release() { w.stopWait() }
 
 // blockRows returns err, the model's error on the block of rows from lo
 // (counted from 0) of an input read once, with the row of a score that

@@ -4,6 +4,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -113,6 +114,70 @@ func TestPredictStopsWhileAStreamStalls(t *testing.T) {
 			}
 			if entries, _ := os.ReadDir(work); len(entries) != 0 {
 				t.Errorf("left %v", entries)
+			}
+		})
+	}
+}
+
+// TestPredictStopsWhileReadingLabels: a stop signal while predict reads
+// its --labels from a FIFO whose writer sent part of them and never closes
+// it ends predict at once, with status 143, saying so, and leaves no --out
+// file. A binary model's labels are read once its rows are scored, when
+// predict heeds its signals: the stop cancelled its context, which the
+// labels' reader never looks at, and predict waited for the rest of them
+// (the test failed at its minute's deadline; once they came, predict wrote
+// its scores and exited 143 "as the work finished"). A multi-class
+// model's labels, read before any row is scored, stopped at once already.
+func TestPredictStopsWhileReadingLabels(t *testing.T) {
+	bin := buildGreedytl(t)
+	dir := t.TempDir()
+	rows := "1,0\n0,1\n2,0\n0,2\n3,1\n1,3\n"
+	X := writeText(t, dir, "X.csv", rows)
+	y := writeText(t, dir, "y.txt", "1\n-1\n1\n-1\n1\n-1\n")
+	binary := filepath.Join(dir, "m.json")
+	if code, out := runBinary(t, bin, nil, "fit", "--method", "no-transfer", "--features", X, "--labels", y, "--out", binary); code != 0 {
+		t.Fatalf("fit: exit %d\n%s", code, out)
+	}
+	for _, tc := range []struct{ name, model, features, part, said string }{
+		// Heeding its signals, predict says what the stop interrupted;
+		// not yet, the signal alone, as every command reading its inputs.
+		{"binary", binary, X, "1\n-1\n", "stopped by SIGTERM: predicting with " + binary + " on X = " + X + ": interrupted\n"},
+		{"multi-class", threeClassModel(t, bin, t.TempDir()), writeText(t, dir, "X3.csv", "0.5,0.25\n1.5,2.25\n"), "0\n", "stopped by SIGTERM\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			work := t.TempDir()
+			fifo, out := filepath.Join(work, "labels"), filepath.Join(work, "scores.txt")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Skipf("mkfifo: %v", err)
+			}
+			// The FIFO opens for writing once predict has opened it
+			// to read the labels (ENXIO before); the writer stays
+			// open, so that the labels never end.
+			var w *os.File
+			defer func() {
+				if w != nil {
+					w.Close()
+				}
+			}()
+			ready := func() bool {
+				var err error
+				if w, err = os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); errors.Is(err, syscall.ENXIO) {
+					return false
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := io.WriteString(w, tc.part); err != nil {
+					t.Fatal(err)
+				}
+				return true
+			}
+			cmd := exec.Command(bin, "predict", tc.model, "--features", tc.features, "--labels", fifo, "--out", out)
+			code, stderr, took := signalWhen(t, cmd, ready, syscall.SIGTERM)
+			if code != 143 || stderr != "greedytl: "+tc.said {
+				t.Errorf("exit %d after %v, want 143 and %q:\n%s", code, took, "greedytl: "+tc.said, stderr)
+			}
+			if entries, _ := os.ReadDir(work); len(entries) != 1 {
+				t.Errorf("left %v beside the FIFO", entries)
 			}
 		})
 	}

@@ -11,7 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -57,11 +57,16 @@ func (e stoppedBy) Error() string {
 func (e stoppedBy) Unwrap() error { return context.Canceled }
 
 // signalContext returns a context cancelled, with cause stoppedBy, by the
-// first stop signal once the command heeds it (from heedSignals on). A second one ends the process at once, with status
-// 128 + n, after removing the temporary files of the outputs being written
+// first stop signal once the command heeds it (from heedSignals on). A
+// second one ends the process at once, with status 128 + n, after removing
+// the temporary files of the outputs being written
 // (atomicfile.RemoveTemporary): an output is whole or absent, never a
 // temporary file left beside it; and so does the first while the context
-// is not heeded, saying so on stderr. stop releases the signals.
+// is not heeded, saying so on stderr, and while the command waits on an
+// input (waitOnInput), printing the command's interruption as execute
+// prints a command's error. It is the one place where a stop signal acts:
+// the command's phase it reads is the signalState in the context. stop
+// releases the signals.
 func signalContext(stderr io.Writer) (ctx context.Context, stop func()) {
 	st := &signalState{}
 	ctx, cancel := context.WithCancelCause(context.WithValue(context.Background(), signalStateKey{}, st))
@@ -78,16 +83,21 @@ func signalContext(stderr io.Writer) (ctx context.Context, stop func()) {
 			select {
 			case sig := <-ch:
 				s, _ := sig.(syscall.Signal)
-				if !stopped && st.heeded.Load() {
-					stopped = true
+				st.mu.Lock() // held to the end: the command takes up nothing more
+				switch {
+				case stopped:
+					exitStopped(stderr, nil, s)
+				case st.waiting != nil:
+					// Cancelled first, so that the interruption
+					// is printed as execute prints the command's.
 					cancel(stoppedBy{s})
-					continue
+					exitStopped(stderr, printedError(ctx, st.waiting(ctx.Err())), s)
+				case !st.heeded:
+					exitStopped(stderr, stoppedBy{s}, s)
 				}
-				var said error
-				if !stopped {
-					said = stoppedBy{s}
-				}
-				exitStopped(stderr, said, s)
+				stopped = true
+				cancel(stoppedBy{s})
+				st.mu.Unlock()
 			case <-done:
 				return
 			}
@@ -113,9 +123,22 @@ func exitStopped(stderr io.Writer, said error, sig syscall.Signal) {
 }
 
 // signalState is what signalContext's handler of the stop signals reads
-// of the command's phase, kept in the context it returns.
+// of the command's phase, kept in the context it returns: not heeding its
+// signals (the first ends the process at once), heeding them (the first
+// cancels the context: heedSignals), or waiting on an input (the first
+// ends the process at once, saying what it interrupted: waitOnInput).
 type signalState struct {
-	heeded atomic.Bool // the first stop signal cancels the context (heedSignals)
+	mu     sync.Mutex // held to change the phase, and by the handler from a signal to the process's end
+	heeded bool       // the first stop signal cancels the context (heedSignals)
+	// waiting, while the command waits on an input (waitOnInput),
+	// returns the error of its interruption, given the context's error.
+	waiting func(error) error
+}
+
+// signalStateOf returns the signalState of ctx (signalContext's), or nil.
+func signalStateOf(ctx context.Context) *signalState {
+	st, _ := ctx.Value(signalStateKey{}).(*signalState)
+	return st
 }
 
 // signalStateKey is the context key of the signalState.
@@ -136,12 +159,52 @@ type signalStateKey struct{}
 // which stops between blocks of rows: scoreInBlocks; a long predict
 // stopped by Ctrl-C used to finish and exit 0, as if no signal had come;
 // reading a stream it heeds them from its first block, and a stop while
-// it waits for the next block ends it at once: streamWait)
+// it waits for the next block ends it at once: waitOnInput)
 // or at its start (bench, synth). Without signalContext's context, it
 // does nothing.
 func heedSignals(ctx context.Context) {
-	if st, ok := ctx.Value(signalStateKey{}).(*signalState); ok {
-		st.heeded.Store(true)
+	if st := signalStateOf(ctx); st != nil {
+		st.mu.Lock()
+		st.heeded = true
+		st.mu.Unlock()
+	}
+}
+
+// waitOnInput marks the command of ctx (signalContext's) as waiting on an
+// input, until doneWaiting: a stream's next block, which its writer may
+// never send, or a file read once the command heeds its signals (predict's
+// --labels, read after the rows are scored). A stop signal in that time
+// ends the process at once, as one does before heedSignals, with status
+// 128 + n, the outputs' temporary files removed and nothing more written,
+// printing interrupted(the context's error) as execute prints a command's
+// error ("stopped by SIGINT: predicting with …: interrupted"): a command
+// heeding its signals acted on a stop between its pieces of work only, so
+// that predict, waiting on a stalled stream, never stopped. It returns the
+// context's error, marking nothing, when the context is done already (the
+// stop is then the command's to act on). Without signalContext's context,
+// it marks nothing.
+func waitOnInput(ctx context.Context, interrupted func(error) error) error {
+	st := signalStateOf(ctx)
+	if st == nil {
+		return ctx.Err()
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	st.waiting = interrupted
+	return nil
+}
+
+// doneWaiting ends waitOnInput's wait: the input came, or ended. It waits
+// while a stop signal ends the process, so that the command writes
+// nothing more. Without a wait, it does nothing.
+func doneWaiting(ctx context.Context) {
+	if st := signalStateOf(ctx); st != nil {
+		st.mu.Lock()
+		st.waiting = nil
+		st.mu.Unlock()
 	}
 }
 

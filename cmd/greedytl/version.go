@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/method"
@@ -26,6 +27,18 @@ type versionJSON struct {
 	// FitReport is the version of fit --json's report (fitReport), raised
 	// when it changes in a way its readers must know.
 	FitReport int `json:"fit_report"`
+	// FitFlags lists the long names of the flags fit takes, sorted: the
+	// fit command's own (fitFlags), so that a program passing a flag that
+	// older builds lack (--ignore-unused-extra) tells such a build before
+	// it runs fit, which refused it as an unknown flag.
+	FitFlags []string `json:"fit_flags"`
+}
+
+// fitFlags returns the long names of the flags of the fit command, sorted.
+func fitFlags() []string {
+	var names []string
+	newFitCmd(&streams{}).Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	return names
 }
 
 // fitReportVersion is the version of fit --json's report.
@@ -60,14 +73,15 @@ known — a build without VCS information has none —; "modified", true,
 only for a modified tree; "go"; and "executable_sha256" for such a build) with, for programs that drive greedytl, the model file
 format and version that fit writes ("model_format", "model_version") and the
 registered methods that fit --method accepts ("methods", the binary ones, and
-"multiclass_methods", the native multi-class ones), and the version of the
-report fit --json prints ("fit_report").`,
+"multiclass_methods", the native multi-class ones), the version of the
+report fit --json prints ("fit_report") and the flags fit takes ("fit_flags",
+their long names).`,
 		RunE: func(*cobra.Command, []string) error {
 			info := buildinfo.ReadIdentified()
 			if asJSON {
 				return printJSON(s.out, versionJSON{Info: info, ModelFormat: modelfile.Format,
 					ModelVersion: modelfile.Version, Methods: method.Names(),
-					MultiClass: nativeMultiNames(), FitReport: fitReportVersion})
+					MultiClass: nativeMultiNames(), FitReport: fitReportVersion, FitFlags: fitFlags()})
 			}
 			_, err := fmt.Fprintln(s.out, info)
 			return err

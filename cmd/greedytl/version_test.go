@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
+
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/modelfile"
@@ -74,5 +76,32 @@ func TestVersion(t *testing.T) {
 	}
 	if code != 0 || json.Unmarshal([]byte(out), &file) != nil || file.Build == nil || file.Build.Go != runtime.Version() {
 		t.Errorf("the model file does not record the build: %.300s", out)
+	}
+}
+
+// TestVersionFitFlags: version --json lists the flags fit takes
+// ("fit_flags", the long names, sorted), the fit command's own, so that a
+// program driving greedytl (the Python package) tells a build whose fit
+// lacks a flag it passes (--ignore-unused-extra, which older builds
+// refused as an unknown flag) before it runs fit. It listed none.
+func TestVersionFitFlags(t *testing.T) {
+	code, out, _ := cli(t, "", "version", "--json")
+	var caps struct {
+		FitFlags []string `json:"fit_flags"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &caps) != nil {
+		t.Fatalf("version --json: exit %d, %q", code, out)
+	}
+	var want []string
+	newFitCmd(&streams{}).Flags().VisitAll(func(f *pflag.Flag) { want = append(want, f.Name) })
+	if !slices.Contains(caps.FitFlags, "ignore-unused-extra") || !slices.Contains(caps.FitFlags, "sources") ||
+		!slices.Equal(caps.FitFlags, want) || !slices.IsSorted(caps.FitFlags) {
+		t.Errorf("version --json: fit_flags %v, want fit's flags %v", caps.FitFlags, want)
+	}
+	// Every one is a flag fit takes: "fit --FLAG --help" is no unknown flag.
+	for _, f := range caps.FitFlags {
+		if code, _, stderr := cli(t, "", "fit", "--"+f+"=1", "--help"); strings.Contains(stderr, "unknown flag") {
+			t.Errorf("fit --%s: exit %d, %s", f, code, stderr)
+		}
 	}
 }

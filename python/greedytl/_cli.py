@@ -247,6 +247,94 @@ def cli_info(path=None):
     return dict(info)
 
 
+def build_name(info):
+    """How messages name the greedytl build that ``info`` (:func:`cli_info`'s)
+    describes: its path, module version and commit (or, for a build that no
+    commit identifies, its executable's digest), as ``greedytl version``
+    names them."""
+    what = [str(info.get("module") or "unknown version")]
+    if info.get("revision"):
+        what.append("commit {}{}".format(info["revision"][:12], ", modified" if info.get("modified") else ""))
+    elif info.get("executable_sha256"):
+        what.append("sha256:{}".format(info["executable_sha256"][:16]))
+    return "greedytl {} ({})".format(info["path"], ", ".join(what))
+
+
+def package_name():
+    """How messages name this Python package and its version."""
+    from . import __version__
+    return "the greedytl Python package {}".format(__version__)
+
+
+_flags_cache = {}
+
+# A flag of cobra's listing of a command's flags ("  -o, --out string   …",
+# "      --ignore-unused-extra   …"): its long name.
+_HELP_FLAG = re.compile(r"^\s+(?:-\w, )?--([A-Za-z0-9][A-Za-z0-9-]*)", re.M)
+
+
+def fit_flags(info):
+    """The long names of the flags ``greedytl fit`` takes, of the build
+    ``info`` describes (:func:`cli_info`'s): the ``fit_flags`` that ``greedytl
+    version --json`` lists, or, for a build older than that list, those
+    ``greedytl fit --help`` lists (an empty set when it does not answer)."""
+    flags = info.get("fit_flags")
+    if isinstance(flags, list):
+        return frozenset(f for f in flags if isinstance(f, str))
+    path = info["path"]
+    st = os.stat(path)
+    key = (path, st.st_mtime_ns, st.st_size)
+    if key not in _flags_cache:
+        try:
+            proc = subprocess.run([path, "fit", "--help"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                  timeout=_VERSION_TIMEOUT)
+            text = proc.stdout if proc.returncode == 0 else ""
+        except (OSError, subprocess.TimeoutExpired):
+            text = ""
+        _flags_cache[key] = frozenset(_HELP_FLAG.findall(text))
+    return _flags_cache[key]
+
+
+def require_fit_flag(info, flag, why):
+    """Raise :class:`CommandNotFoundError` unless ``greedytl fit`` of the
+    build ``info`` describes takes ``--flag`` (:func:`fit_flags`), which the
+    package passes for the reason ``why``: the message names both versions
+    and says that greedytl is the one to upgrade.  An older greedytl
+    refused the flag as unknown, which said neither."""
+    if flag in fit_flags(info):
+        return
+    raise CommandNotFoundError(
+        "{build} is older than {pkg}: its fit has no --{flag}, which the package passes {why}; upgrade greedytl to "
+        "the version of the Python package ({hint})".format(
+            build=build_name(info), pkg=package_name(), flag=flag, why=why, hint=_INSTALL_HINT))
+
+
+# The refusal, by a greedytl older than the directory, of a sources
+# directory's index holding a member it does not know: builds before
+# source.ReadIndex named the member and the cause said only
+# 'DIR/sources.json: json: unknown field "scores"' (their words, which
+# they keep).  Newer builds say which member and that a newer greedytl
+# wrote the directory.
+_OLD_INDEX_REFUSAL = re.compile(r'(.*sources\.json): json: unknown field "((?:[^"\\]|\\.)*)"')
+
+
+def _older_than_sources(info, said):
+    """The :class:`CommandNotFoundError` of an older greedytl's refusal
+    (``said``, its message, whose last line is the error) of a sources
+    directory written by a newer one (_OLD_INDEX_REFUSAL), or None for any
+    other message."""
+    said = said.rsplit("\n", 1)[-1]
+    m = _OLD_INDEX_REFUSAL.fullmatch(said)
+    if m is None:
+        return None
+    return CommandNotFoundError(
+        '{build} cannot read {index}: its member "{member}" is unknown to that greedytl (it said: {said}): the '
+        "sources directory was written by a newer greedytl (train-sources), as {pkg} expects; upgrade greedytl to "
+        "the version of the Python package ({hint})".format(
+            build=build_name(info), index=m.group(1), member=m.group(2), said=said, pkg=package_name(),
+            hint=_INSTALL_HINT))
+
+
 #: The environment variable through which the Python process asks greedytl
 #: to stop when the Python process dies, even by SIGKILL: its value is the
 #: Python process's id.  greedytl (on Linux) asks the kernel for SIGTERM
@@ -308,7 +396,8 @@ def run_cli(args, path=None, cwd=None, echo=None):
     propagates; on Linux the child is also stopped when the Python process
     is killed (:data:`PARENT_ENV`).
     """
-    exe = cli_info(path)["path"]
+    info = cli_info(path)
+    exe = info["path"]
     env = dict(os.environ)
     env[PARENT_ENV] = str(os.getpid())
     # A KeyboardInterrupt raised once the child runs but before the try
@@ -342,6 +431,10 @@ def run_cli(args, path=None, cwd=None, echo=None):
     # are no part of it.
     said = "\n".join(line[len(_CLI_PREFIX):] if line.startswith(_CLI_PREFIX) else line
                      for line in err.split("\n") if not _PROGRESS_LINE.fullmatch(line))
+    if proc.returncode == 2 and "--sources" in args:
+        older = _older_than_sources(info, said)
+        if older is not None:
+            raise older
     if proc.returncode == 2:
         raise CLIInputError("{cmd}: {said}".format(cmd=cmd, said=said or "invalid input (exit status 2)"), 2, err, out)
     if proc.returncode < 0:

@@ -357,6 +357,8 @@ class TransferClassifier(ClassifierMixin, BaseEstimator):
                 # method registry of greedytl knows which do, for any
                 # spec), so that one search compares methods that do with
                 # methods that do not.
+                _cli.require_fit_flag(info, "ignore-unused-extra", "with X_unlabelled or X_oracle (so that a method "
+                                      "that does not use them leaves them unread)")
                 args += ["--ignore-unused-extra"]
             model_path = os.path.join(tmp, _MODEL_FILE)
             args += ["--out", model_path, "--json"]

@@ -29,11 +29,23 @@ the scorers' to check (greedytl._model), and the index's reader's
 import json
 import math
 
-__all__ = ["SchemaError", "check", "Members", "object_pairs", "HEADER", "HEAD", "LINEAR", "AUTO", "GREEDY", "GREEDY_V1", "DICTIONARY", "MULTI", "MULTI_FORMS", "INDEX"]
+__all__ = ["SchemaError", "UnknownFieldError", "check", "Members", "object_pairs", "HEADER", "HEAD", "LINEAR", "AUTO", "GREEDY", "GREEDY_V1", "DICTIONARY", "MULTI", "MULTI_FORMS", "INDEX"]
 
 
 class SchemaError(ValueError):
     """A member null, missing or of the wrong kind."""
+
+
+class UnknownFieldError(SchemaError):
+    """A member the type has no field for, with jsonfile's message
+    ('unknown field "sources[0].margin"'): ``member`` is its name and
+    ``within`` where it is ("sources[0]", "" at the top level), for a reader
+    that says more (SourcesDir: a directory a newer greedytl wrote)."""
+
+    def __init__(self, member, within):
+        super().__init__('unknown field "{}"'.format(_name((within and [within] or []) + [member])))
+        self.member = member
+        self.within = within
 
 
 class _Spec:
@@ -341,7 +353,7 @@ class Object(_Spec):
         for k, x in _members(v):
             name = self.field(k)
             if name is None:
-                raise SchemaError('unknown field "{}"'.format(_name(path + (k,))))
+                raise UnknownFieldError(k, _name(path) if path else "")
             out[name] = _value(self.fields[name], x, path + (k,), complete, out.get(name))
             present.add(name)
             same = same and name == k and out[name] is x

@@ -26,6 +26,7 @@ import numpy as np
 
 from ._compat import NotFittedError, check_is_fitted, issparse, named
 from . import _schema
+from ._cli import package_name
 from ._model import _GO_SPACE, _go_quote, _parse_go_float, count_of, go_text, read_json
 
 __all__ = ["Sources", "SourcesDir", "read_liblinear", "LiblinearModel", "PROBA_EPS", "proba_scores"]
@@ -269,6 +270,12 @@ class SourcesDir:
             # each of the kind its field wants (1.0 and true are no int);
             # a member missing is its zero value.
             ix = _schema.check(_schema.INDEX, read_json(text), complete=False)
+        except _schema.UnknownFieldError as e:
+            # As greedytl says it of a member it does not know
+            # (source.ReadIndex).
+            raise ValueError('{}: member "{}"{} is unknown to {}: the directory was written by a newer greedytl (or '
+                             "the file was edited); upgrade the greedytl Python package to read it".format(
+                                 ipath, e.member, " of " + e.within if e.within else "", package_name())) from None
         except ValueError as e:
             raise ValueError("{}: {}".format(ipath, e)) from None
         if ix.get("version", 0) != INDEX_VERSION:

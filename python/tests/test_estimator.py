@@ -417,6 +417,31 @@ def _index_read_alike(cli, synth, tmp_path, edit):
         yield what, read
 
 
+def test_sources_index_from_a_newer_greedytl(cli, synth, tmp_path):
+    """A sources.json member the package does not know — one a newer
+    greedytl's train-sources writes — is refused by SourcesDir and by
+    greedytl fit --sources alike, each naming the member and where it is,
+    saying that a newer greedytl wrote the directory and which to upgrade:
+    the Python package (naming its version), greedytl. SourcesDir said
+    'unknown field "sources[0].margin"', which said neither why nor what
+    to upgrade."""
+    src, ix, fit = _sources_copy(cli, synth, tmp_path)
+    first = dict(ix["sources"][0], margin=2)
+    for doc, member, where in ((dict(ix, writer="x"), "writer", ""),
+                               (dict(ix, sources=[first] + ix["sources"][1:]), "margin", " of sources[0]")):
+        (src / "sources.json").write_text(json.dumps(doc))
+        index = re.escape(str(src / "sources.json"))
+        said = 'member "{}"{} is unknown to '.format(member, re.escape(where))
+        newer = r": the directory was written by a newer greedytl \(or the file was edited\); upgrade "
+        with pytest.raises(ValueError, match="^{}: {}the greedytl Python package {}{}the greedytl Python package "
+                                             "to read it$".format(index, said, re.escape(greedytl.__version__),
+                                                                  newer)):
+            greedytl.SourcesDir(src)
+        p = fit()
+        assert p.returncode == 2 and re.search("{}: {}this greedytl{}greedytl to read it".format(index, said, newer),
+                                               p.stderr), p.stderr
+
+
 def test_sources_index_num_features_read_as_greedytl_reads_it(cli, synth, tmp_path):
     """The index's num_features is read as greedytl fit --sources reads it,
     into a Go int (is_go_int, the model files' rule): the dataset's count,
@@ -3425,6 +3450,94 @@ def test_missing_and_old_command(tmp_path, monkeypatch):
                                                         "model_version": 2, "methods": ["greedytl"]}))
     with pytest.raises(greedytl.CommandNotFoundError, match="report version None.*older"):
         TransferClassifier(greedytl_bin=old).fit(*_data())
+
+
+def _older(cli, tmp_path, body, drop=("fit_flags",), **change):
+    """A greedytl older than this package, wrapping the real one (cli):
+    `version --json` prints the real build's without the members drop and
+    with those of change (an older build's), and the shell body runs first
+    for any other command line ("$@"), the real greedytl after it."""
+    info = {k: v for k, v in cli.items() if k != "path" and k not in drop}
+    info.update(module="v0.0.9", revision="0123456789abcdef0123", **change)
+    info.pop("executable_sha256", None)
+    p = tmp_path / "greedytl"
+    p.write_text("#!/bin/sh\nif [ \"$1\" = version ]; then echo {}; exit 0; fi\n{}\nexec {} \"$@\"\n".format(
+        shlex.quote(json.dumps(info)), body, shlex.quote(cli["path"])))
+    p.chmod(0o755)
+    return str(p)
+
+
+def test_older_command_without_ignore_unused_extra(cli, tmp_path):
+    """A greedytl older than fit --ignore-unused-extra, which the package
+    passes with X_unlabelled or X_oracle, is refused before fit runs with
+    one CommandNotFoundError naming the build (path, version, commit), the
+    package's version and that greedytl is the one to upgrade — whether
+    its version --json lists fit's flags (fit_flags) or, older, does not
+    (then fit --help's listing is read). The fit failed with greedytl's
+    "unknown flag: --ignore-unused-extra", a ValueError that said neither.
+    A build without fit_flags whose fit --help lists the flag fits as
+    the current one does; so does any fit without X_unlabelled and
+    X_oracle."""
+    X, y = _data()
+    refuse = ('for a in "$@"; do if [ "$a" = --ignore-unused-extra ]; then echo "greedytl: unknown flag: '
+              "--ignore-unused-extra (see 'greedytl fit --help')\" >&2; exit 2; fi; done")
+    # fit --help without the flag's line, as an older build lists them.
+    help_ = ('if [ "$1" = fit ] && [ "$2" = --help ]; then {} fit --help | grep -v -e --ignore-unused-extra; '
+             "exit 0; fi").format(shlex.quote(cli["path"]))
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    no_list = _older(cli, tmp_path / "a", help_ + "\n" + refuse)
+    flags = sorted(set(cli["fit_flags"]) - {"ignore-unused-extra"})
+    listed = _older(cli, tmp_path / "b", refuse, drop=(), fit_flags=flags)
+    want = (r"greedytl {}/greedytl \(v0\.0\.9, commit 0123456789ab\) is older than the greedytl Python package "
+            r"{}: its fit has no --ignore-unused-extra, which the package passes with X_unlabelled or X_oracle .*"
+            r"upgrade greedytl to the version of the Python package")
+    for fake, d in ((no_list, tmp_path / "a"), (listed, tmp_path / "b")):
+        for kw in ({"X_unlabelled": X}, {"X_oracle": X[:10], "y_oracle": y[:10]}):
+            with pytest.raises(greedytl.CommandNotFoundError,
+                               match=want.format(re.escape(str(d)), re.escape(greedytl.__version__))):
+                TransferClassifier(greedytl_bin=fake, random_state=0).fit(X, y, **kw)
+        # Without the extra samples the flag is not passed: the fit runs.
+        plain = TransferClassifier(greedytl_bin=fake, random_state=0).fit(X, y)
+        np.testing.assert_array_equal(plain.decision_function(X),
+                                      TransferClassifier(random_state=0).fit(X, y).decision_function(X))
+    # A build older than fit_flags whose fit takes the flag: fit --help
+    # lists it, and the fit runs as with the current build.
+    (tmp_path / "c").mkdir()
+    has_flag = _older(cli, tmp_path / "c", "")
+    got = TransferClassifier(greedytl_bin=has_flag, random_state=0).fit(X, y, X_unlabelled=X)
+    np.testing.assert_array_equal(got.decision_function(X),
+                                  TransferClassifier(random_state=0).fit(X, y, X_unlabelled=X).decision_function(X))
+
+
+def test_older_command_refusing_newer_sources(cli, synth, tmp_path):
+    """A greedytl older than the sources directory it is given (its
+    sources.json has the per-source "scores" that train-sources records
+    now, and that older builds refused with 'DIR/sources.json: json:
+    unknown field "scores"') fails the fit with one CommandNotFoundError
+    naming the index, the member, the build (path, version, commit), the
+    package's version and that greedytl is the one to upgrade. It was a
+    ValueError with the older build's words alone, which said neither why
+    nor what to upgrade."""
+    Xs, labels = synth["X"], synth["labels"]
+    t = labels.max()
+    idx = np.concatenate([np.flatnonzero(labels == t)[:5], np.flatnonzero(labels != t)[::7][:15]])
+    index = os.path.join(synth["sources"], "sources.json")
+    refuse = ('for a in "$@"; do if [ "$a" = --sources ]; then '
+              'echo \'greedytl: {}: json: unknown field "scores"\' >&2; exit 2; fi; done').format(index)
+    fake = _older(cli, tmp_path, refuse)
+    want = (r'greedytl {}/greedytl \(v0\.0\.9, commit 0123456789ab\) cannot read {}: its member "scores" is unknown '
+            r"to that greedytl .*written by a newer greedytl .*greedytl Python package {}.*upgrade greedytl").format(
+                re.escape(str(tmp_path)), re.escape(index), re.escape(greedytl.__version__))
+    with pytest.raises(greedytl.CommandNotFoundError, match=want):
+        TransferClassifier(sources=synth["sources"], greedytl_bin=fake, random_state=0).fit(Xs[idx], labels[idx] == t)
+    # Another refusal of the older build is its own, an input error.
+    (tmp_path / "x").mkdir()
+    other = _older(cli, tmp_path / "x",
+                   'for a in "$@"; do if [ "$a" = --sources ]; then echo \'greedytl: {}: no negative plan\' >&2; '
+                   'exit 2; fi; done'.format(index))
+    with pytest.raises(greedytl.CLIInputError, match="no negative plan"):
+        TransferClassifier(sources=synth["sources"], greedytl_bin=other, random_state=0).fit(Xs[idx], labels[idx] == t)
 
 
 def test_command_that_does_not_answer(tmp_path, monkeypatch):
