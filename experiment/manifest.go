@@ -20,6 +20,7 @@ import (
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/internal/textcut"
+	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/shard"
 	"github.com/greedytl/greedytl/source"
 )
@@ -96,6 +97,14 @@ type Manifest struct {
 	// another run is refused. Runs made before records carried it have
 	// none (see ReadRuns).
 	RunID string `json:"run_id,omitempty"`
+
+	// recorded holds Methods as run.json spells them when that is not
+	// their canonical text (a run made before modelfile.FormatSetting
+	// wrote a whole number from 10⁶ on in digits: "greedytl:max_k=1e+06"
+	// for today's "greedytl:max_k=1000000"), nil otherwise: check puts
+	// the canonical texts in Methods (upgradeMethods), and ID and write
+	// use these.
+	recorded []string
 }
 
 // DatasetInfo identifies a run's dataset.
@@ -123,6 +132,7 @@ func (m *Manifest) check() error {
 	if m.Format != ManifestFormat || m.Version != ManifestVersion {
 		return fmt.Errorf("format %q version %d, this greedytl reads %q version %d", m.Format, m.Version, ManifestFormat, ManifestVersion)
 	}
+	m.upgradeMethods()
 	if m.Dataset.Name == "" || len(m.Classes) == 0 || len(m.Targets) == 0 || len(m.Positives) == 0 ||
 		m.Splits < 1 || len(m.Noise) == 0 || len(m.Methods) == 0 || m.Negatives == nil {
 		return errors.New("incomplete manifest: the dataset name, classes, negatives, targets, positives, splits, noise and methods are all needed")
@@ -158,12 +168,48 @@ func (m *Manifest) check() error {
 	return nil
 }
 
+// upgradeMethods puts in Methods, as read from a run.json, the canonical
+// text of each (modelfile.UpgradeSpec), as the records' methods are read
+// (decodeRecord), so that a run made before modelfile.FormatSetting wrote
+// a whole number from 10⁶ on in digits names its methods, and keys its
+// cells, as a run made today: a resume, a merge and a report see one
+// method, not two spellings of it. The texts as recorded stay in
+// recorded, which ID digests and write writes: the run's identity, which
+// its records carry, is that of the run.json written.
+func (m *Manifest) upgradeMethods() {
+	var up []string
+	for i, t := range m.Methods {
+		if u := modelfile.UpgradeSpec(t); u != t {
+			if up == nil {
+				up = slices.Clone(m.Methods)
+			}
+			up[i] = u
+		}
+	}
+	if up != nil {
+		m.recorded, m.Methods = m.Methods, up
+	}
+}
+
+// asRecorded returns m with its methods as its run.json spells them
+// (recorded), or m itself when they are their canonical texts.
+func (m *Manifest) asRecorded() *Manifest {
+	if m.recorded == nil {
+		return m
+	}
+	r := *m
+	r.Methods, r.recorded = m.recorded, nil
+	return &r
+}
+
 // ID returns the run's identity: the first 64 bits, in hex, of the SHA-256
 // digest of the settings that define its results (settings: the format,
 // greedytl version, dataset, classes, seed, negative plan, sources, grid,
 // protocol and set sizes; not the paths, the build details or the shard,
-// so that the shards of a run and their merge have one identity).
+// so that the shards of a run and their merge have one identity). It
+// digests the methods as run.json spells them (Manifest.recorded).
 func (m *Manifest) ID() string {
+	m = m.asRecorded()
 	h := sha256.New()
 	for _, s := range settings {
 		v := s.get(m)
@@ -237,9 +283,11 @@ func classIndex(classes []string, name string) int {
 	return -1
 }
 
-// write writes the manifest to dir/run.json atomically.
+// write writes the manifest to dir/run.json atomically, its methods
+// spelled as the run.json read spelled them (Manifest.recorded), which
+// its identity digests.
 func (m *Manifest) write(dir string) error {
-	return jsonfile.Write(filepath.Join(dir, ManifestFile), m)
+	return jsonfile.Write(filepath.Join(dir, ManifestFile), m.asRecorded())
 }
 
 // setting is one of settings: a setting of a run, its name, value and

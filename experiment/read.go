@@ -286,7 +286,7 @@ func combineRuns(runs []*Manifest, b *Manifest) (list []*Manifest, version bool,
 		same.Methods, same.GreedytlVersion = r.Methods, r.GreedytlVersion
 		if r.differs(&same, true) == "" { // r's grid, but for the methods
 			u := *r
-			u.Methods = slices.Clone(r.Methods)
+			u.Methods, u.recorded = slices.Clone(r.Methods), nil // no run.json's: a union
 			for _, m := range b.Methods {
 				if !slices.Contains(u.Methods, m) {
 					u.Methods = append(u.Methods, m)

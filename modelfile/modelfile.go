@@ -201,18 +201,22 @@ func Parse(doc json.RawMessage) (File, error) {
 	if err := head.Check(head.Classes != nil); err != nil {
 		return File{}, err
 	}
-	head.Method = upgradeSpec(head.Method)
+	head.Method = UpgradeSpec(head.Method)
 	return File{Header: head.Header, Multi: head.Classes != nil, Doc: doc}, nil
 }
 
-// upgradeSpec returns method, a file's "method", with each value that
-// FormatSpec wrote in strconv's shortest form before FormatSetting wrote it
-// in decimal digits (a whole number from 10⁶ to MaxDigitsSetting:
-// "max_k=1e+06") in the digits FormatSpec writes now ("max_k=1000000"), so
-// that a file written before names its method as its decoder names the
-// method of its settings now (the GreedyTL decoders compare the two
-// texts). Any other text, malformed or not, is method unchanged.
-func upgradeSpec(method string) string {
+// UpgradeSpec returns method, a method spec as a file or a run recorded
+// it, with each value that FormatSpec wrote in strconv's shortest form
+// before FormatSetting wrote it in decimal digits (a whole number from 10⁶
+// to MaxDigitsSetting: "max_k=1e+06") in the digits FormatSpec writes now
+// ("max_k=1000000"): the canonical text of the same setting. The readers
+// of what greedytl wrote before call it, so that an old file or run names
+// its method as today's build names it: Parse for a model file's "method"
+// (the GreedyTL decoders compare it with the name of the file's settings),
+// package experiment for a run's run.json and records (which key a cell by
+// its method's text). Any other text, malformed or not, is method
+// unchanged.
+func UpgradeSpec(method string) string {
 	name, rest, ok := strings.Cut(method, ":")
 	if !ok {
 		return method

@@ -9,7 +9,6 @@ import (
 
 	"github.com/greedytl/greedytl/experiment"
 	"github.com/greedytl/greedytl/internal/plural"
-	"github.com/greedytl/greedytl/method"
 )
 
 // Results holds the records of one or more experiment runs, deduplicated and
@@ -102,42 +101,7 @@ func Load(paths ...string) (*Results, error) {
 	if err := res.completeClasses(); err != nil {
 		return nil, err
 	}
-	res.Warnings = append(res.Warnings, spellingWarnings(res.Records)...)
 	return res, nil
-}
-
-// spellingWarnings returns a warning for each set of methods of recs
-// whose specs are one setting written in more than one way: the same
-// canonical text (method.ParseSpec's spec, Spec.String: the one owner of
-// a spec's text), as greedytl wrote a whole number from 10⁶ on
-// (max_k=1e+06) before modelfile.FormatSetting wrote it in digits
-// (max_k=1000000). The readers of runs key a cell by its method as
-// recorded, so the report shows them apart, as the runs recorded them
-// (merged, two records of one cell would be counted twice, or differ: a
-// randomised method's seed is drawn from the text); the warning says they
-// are one setting. A method that does not parse is its own.
-func spellingWarnings(recs []experiment.Record) []string {
-	spellings := map[string][]string{} // by canonical text, in reading order
-	var order []string
-	for _, r := range recs {
-		canon := r.Method
-		if spec, err := method.ParseSpec(r.Method); err == nil {
-			canon = spec.String()
-		}
-		if !slices.Contains(spellings[canon], r.Method) {
-			if spellings[canon] == nil {
-				order = append(order, canon)
-			}
-			spellings[canon] = append(spellings[canon], r.Method)
-		}
-	}
-	var ws []string
-	for _, canon := range order {
-		if ms := spellings[canon]; len(ms) > 1 {
-			ws = append(ws, fmt.Sprintf("methods %s are one setting, %s, written in %d ways (greedytl wrote a whole number of 1000000 or more as 1e+06 before it wrote digits): the report shows them apart, as the runs recorded them", strings.Join(ms, " and "), canon, len(ms)))
-		}
-	}
-	return ws
 }
 
 // noRecords returns Load's error for runs at paths that hold no record

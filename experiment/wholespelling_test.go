@@ -1,0 +1,177 @@
+package experiment
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// The runs of testdata/whole-spelling: one run of one grid (tiny, a 7-class
+// folder of 6 features, targets a and b, 2 positives, 2 splits, methods
+// greedytl:max_k=1000000, greedytl-59:max_k=1000000 and no-transfer, sources
+// trained with --negative-classes neg1,neg2 --c-grid 1 --folds 2), made
+// twice: "old" by the greedytl of commit 5ad9e06e, the last before
+// modelfile.FormatSetting wrote a whole number from 10⁶ on in digits, whose
+// run.json and records spell the methods greedytl:max_k=1e+06 and
+// greedytl-59:max_k=1e+06; "new" by commit 9bef3c33, spelling them
+// greedytl:max_k=1000000 and greedytl-59:max_k=1000000. Their records
+// agree but for run_id, fit_seconds and that spelling.
+var (
+	oldSpellingRun = filepath.Join("testdata", "whole-spelling", "old")
+	newSpellingRun = filepath.Join("testdata", "whole-spelling", "new")
+	// canonicalMethods are the methods of both, in today's text.
+	canonicalMethods = []string{"greedytl:max_k=1000000", "greedytl-59:max_k=1000000", "no-transfer"}
+)
+
+// TestOldSpellingRunReadsCanonical: a run made before FormatSetting's
+// digits is read with its methods in today's canonical text, in its
+// run.json and in its records, so that its cells are the cells a run made
+// today names (the grid, the coverage and a resume key cells by the
+// method's text); its identity is still that of its run.json as written
+// (the records carry it). Before the fix the old run read as methods
+// greedytl:max_k=1e+06 and greedytl-59:max_k=1e+06.
+func TestOldSpellingRunReadsCanonical(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(oldSpellingRun, ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(raw, []byte(`"greedytl:max_k=1e+06"`)) {
+		t.Fatalf("fixture %s: not a run.json of the old spelling", oldSpellingRun)
+	}
+	man, err := ReadManifest(oldSpellingRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(man.Methods, canonicalMethods) {
+		t.Errorf("methods %q, want %q", man.Methods, canonicalMethods)
+	}
+	if id := man.ID(); id != man.RunID || id != "fbf9574e00ca65d9" {
+		t.Errorf("ID %s, run_id %s: want the run_id written, fbf9574e00ca65d9", id, man.RunID)
+	}
+	res, err := ReadRuns([]string{oldSpellingRun}, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Records) != 12 {
+		t.Fatalf("%d records, want 12", len(res.Records))
+	}
+	for _, r := range res.Records {
+		if !slices.Contains(canonicalMethods, r.Method) {
+			t.Errorf("record of cell %v: method %q, want one of %q", r.Key(), r.Method, canonicalMethods)
+		}
+	}
+	var methods []string
+	for _, c := range res.Coverage() {
+		methods = append(methods, c.Method)
+		if !c.Complete() || c.Present != 4 {
+			t.Errorf("coverage of %s: %d of %d cells, want 4 of 4", c.Method, c.Present, c.Expected)
+		}
+	}
+	if !slices.Equal(methods, canonicalMethods) {
+		t.Errorf("coverage of methods %q, want %q", methods, canonicalMethods)
+	}
+}
+
+// TestOldAndNewSpellingOneMethod: the old run and the same run made today,
+// read together as a report reads them (CombineRuns), are one grid of
+// three methods whose every cell is read twice, identically (Duplicates),
+// not five methods of which two are one setting each spelled two ways.
+// Before the fix: five methods, none duplicated.
+func TestOldAndNewSpellingOneMethod(t *testing.T) {
+	res, err := ReadRuns([]string{oldSpellingRun, newSpellingRun}, ReadOptions{Tolerant: true, CombineRuns: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var methods []string
+	for _, c := range res.Coverage() {
+		methods = append(methods, c.Method)
+		if !c.Complete() || c.Present != 4 {
+			t.Errorf("coverage of %s: %d of %d cells, want 4 of 4", c.Method, c.Present, c.Expected)
+		}
+	}
+	if !slices.Equal(methods, canonicalMethods) {
+		t.Errorf("coverage of methods %q, want %q", methods, canonicalMethods)
+	}
+	if len(res.Records) != 12 || len(res.Duplicates) != 12 || len(res.Conflicts) != 0 {
+		t.Errorf("%d records, %d duplicates, %d conflicts: want 12, 12 and 0", len(res.Records), len(res.Duplicates), len(res.Conflicts))
+	}
+}
+
+// TestOldSpellingSameSettings: the old run's settings are the new run's but
+// for the greedytl version (and the paths and identity): with the version
+// made equal, neither differs from the other, as a resume and a merge
+// compare them (Manifest.differs), where before the fix they differed in
+// their methods; a method of another value still differs, and the new
+// run's identity is unchanged.
+func TestOldSpellingSameSettings(t *testing.T) {
+	old, err := ReadManifest(oldSpellingRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, err := ReadManifest(newSpellingRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now.ID() != now.RunID {
+		t.Errorf("new run: ID %s, run_id %s", now.ID(), now.RunID)
+	}
+	if old.GreedytlVersion == now.GreedytlVersion {
+		t.Fatalf("fixtures of one greedytl version %s: want the old build's and the new one's", old.GreedytlVersion)
+	}
+	if d := old.differs(now, true); !strings.HasPrefix(d, "greedytl version:") {
+		t.Errorf("old vs new: %q, want the greedytl version first", d)
+	}
+	same := *now
+	same.GreedytlVersion, same.Build = old.GreedytlVersion, old.Build
+	for _, pair := range [][2]*Manifest{{old, &same}, {&same, old}} {
+		if d := pair[0].differs(pair[1], true); d != "" {
+			t.Errorf("old and new of one version differ: %s", d)
+		}
+	}
+	other := same
+	other.Methods = slices.Clone(same.Methods)
+	other.Methods[0] = "greedytl:max_k=2000000"
+	if d := old.differs(&other, true); !strings.HasPrefix(d, "methods:") {
+		t.Errorf("old vs max_k=2000000: %q, want the methods", d)
+	}
+}
+
+// TestMergeOldSpellingRun: a merge of the old run writes its run.json with
+// the methods as the run spelled them, which its identity (run_id, carried
+// by every record) digests, and its records as read: the merge reads back
+// (its run.json's run_id is its settings' identity) as the run itself.
+// Guards the upgrade on read (Manifest.write writes what was read).
+func TestMergeOldSpellingRun(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "merged")
+	sum, err := Merge([]string{oldSpellingRun}, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.Complete() || sum.Present != 12 {
+		t.Errorf("merge: %d of %d cells", sum.Present, sum.Expected)
+	}
+	raw, err := os.ReadFile(filepath.Join(out, ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(raw, []byte(`"greedytl:max_k=1e+06"`)) || bytes.Contains(raw, []byte(`"greedytl:max_k=1000000"`)) {
+		t.Errorf("merged run.json does not spell the methods as the run did:\n%s", raw)
+	}
+	man, err := ReadManifest(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(man.Methods, canonicalMethods) {
+		t.Errorf("merged run's methods %q, want %q", man.Methods, canonicalMethods)
+	}
+	res, err := ReadRuns([]string{out}, ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Records) != 12 {
+		t.Errorf("merged run: %d records, want 12", len(res.Records))
+	}
+}
