@@ -4,7 +4,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -147,30 +146,7 @@ func TestPredictStopsWhileReadingLabels(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			work := t.TempDir()
 			fifo, out := filepath.Join(work, "labels"), filepath.Join(work, "scores.txt")
-			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-				t.Skipf("mkfifo: %v", err)
-			}
-			// The FIFO opens for writing once predict has opened it
-			// to read the labels (ENXIO before); the writer stays
-			// open, so that the labels never end.
-			var w *os.File
-			defer func() {
-				if w != nil {
-					w.Close()
-				}
-			}()
-			ready := func() bool {
-				var err error
-				if w, err = os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); errors.Is(err, syscall.ENXIO) {
-					return false
-				} else if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := io.WriteString(w, tc.part); err != nil {
-					t.Fatal(err)
-				}
-				return true
-			}
+			ready := stalledFIFO(t, fifo, tc.part)
 			cmd := exec.Command(bin, "predict", tc.model, "--features", tc.features, "--labels", fifo, "--out", out)
 			code, stderr, took := signalWhen(t, cmd, ready, syscall.SIGTERM)
 			if code != 143 || stderr != "greedytl: "+tc.said {

@@ -53,6 +53,36 @@ func stopWhen(t *testing.T, bin string, sig syscall.Signal, ready func() bool, a
 	return code, stderr
 }
 
+// stalledFIFO makes a FIFO at path and returns a ready function for
+// signalWhen: it reports false until a command has opened the FIFO to read
+// (opening it for writing fails with ENXIO before), then writes part and
+// reports true. The writer stays open until the test ends, so that the
+// input never ends: the command waits on it.
+func stalledFIFO(t *testing.T, path, part string) (ready func() bool) {
+	t.Helper()
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	var w *os.File
+	t.Cleanup(func() {
+		if w != nil {
+			w.Close()
+		}
+	})
+	return func() bool {
+		var err error
+		if w, err = os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); errors.Is(err, syscall.ENXIO) {
+			return false
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(w, part); err != nil {
+			t.Fatal(err)
+		}
+		return true
+	}
+}
+
 // signalWhen starts cmd (which has at least one argument, naming it in
 // messages), waits until ready reports true (polled every 10 ms), sends it
 // each of sigs, in order, at once, and returns its exit status, its stderr
@@ -357,30 +387,7 @@ func TestFirstSignalEndsCommandsWithNothingToKeep(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			work := t.TempDir()
 			fifo, out := filepath.Join(work, "in"), filepath.Join(work, "out.txt")
-			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-				t.Skipf("mkfifo: %v", err)
-			}
-			// The FIFO opens for writing once the command has opened it
-			// (ENXIO before); the writer stays open, so that the input
-			// never ends.
-			var w *os.File
-			defer func() {
-				if w != nil {
-					w.Close()
-				}
-			}()
-			ready := func() bool {
-				var err error
-				if w, err = os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); errors.Is(err, syscall.ENXIO) {
-					return false
-				} else if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := io.WriteString(w, tc.part); err != nil {
-					t.Fatal(err)
-				}
-				return true
-			}
+			ready := stalledFIFO(t, fifo, tc.part)
 			code, stderr, _ := signalWhen(t, exec.Command(bin, tc.args(fifo, out)...), ready, syscall.SIGTERM)
 			if code != 143 || !strings.Contains(stderr, "stopped by SIGTERM") {
 				t.Errorf("exit %d, want 143 and \"stopped by SIGTERM\":\n%s", code, stderr)
