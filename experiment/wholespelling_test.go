@@ -63,16 +63,7 @@ func TestOldSpellingRunReadsCanonical(t *testing.T) {
 			t.Errorf("record of cell %v: method %q, want one of %q", r.Key(), r.Method, canonicalMethods)
 		}
 	}
-	var methods []string
-	for _, c := range res.Coverage() {
-		methods = append(methods, c.Method)
-		if !c.Complete() || c.Present != 4 {
-			t.Errorf("coverage of %s: %d of %d cells, want 4 of 4", c.Method, c.Present, c.Expected)
-		}
-	}
-	if !slices.Equal(methods, canonicalMethods) {
-		t.Errorf("coverage of methods %q, want %q", methods, canonicalMethods)
-	}
+	checkCanonicalCoverage(t, res)
 }
 
 // TestOldAndNewSpellingOneMethod: the old run and the same run made today,
@@ -85,16 +76,7 @@ func TestOldAndNewSpellingOneMethod(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var methods []string
-	for _, c := range res.Coverage() {
-		methods = append(methods, c.Method)
-		if !c.Complete() || c.Present != 4 {
-			t.Errorf("coverage of %s: %d of %d cells, want 4 of 4", c.Method, c.Present, c.Expected)
-		}
-	}
-	if !slices.Equal(methods, canonicalMethods) {
-		t.Errorf("coverage of methods %q, want %q", methods, canonicalMethods)
-	}
+	checkCanonicalCoverage(t, res)
 	if len(res.Records) != 12 || len(res.Duplicates) != 12 || len(res.Conflicts) != 0 {
 		t.Errorf("%d records, %d duplicates, %d conflicts: want 12, 12 and 0", len(res.Records), len(res.Duplicates), len(res.Conflicts))
 	}
@@ -173,5 +155,21 @@ func TestMergeOldSpellingRun(t *testing.T) {
 	}
 	if len(res.Records) != 12 {
 		t.Errorf("merged run: %d records, want 12", len(res.Records))
+	}
+}
+
+// checkCanonicalCoverage checks that res covers the canonical methods, in
+// order, each with all 4 of its cells.
+func checkCanonicalCoverage(t *testing.T, res *Results) {
+	t.Helper()
+	var methods []string
+	for _, c := range res.Coverage() {
+		methods = append(methods, c.Method)
+		if !c.Complete() || c.Present != 4 {
+			t.Errorf("coverage of %s: %d of %d cells, want 4 of 4", c.Method, c.Present, c.Expected)
+		}
+	}
+	if !slices.Equal(methods, canonicalMethods) {
+		t.Errorf("coverage of methods %q, want %q", methods, canonicalMethods)
 	}
 }
