@@ -97,6 +97,12 @@ func (p *productRows) row(a int, dst []float64) {
 	}
 }
 
+// at returns element b of row(a): the same operations in the same order.
+func (p *productRows) at(a, b int) float64 {
+	ka := p.fm * p.d[a]
+	return (p.S[int(p.col[a])*p.w+int(p.col[b])] - ka*p.d[b]) * p.u[a] * p.u[b]
+}
+
 // scaledRow writes the cross-products of column a with every column,
 // times ga·gf[b] (each product as row computes it, then times ga, then
 // times gf[b]), to dst[:len(p.col)].
@@ -373,8 +379,11 @@ func (g *Gram) built(caller string) error {
 // b, their products with the labels' deviations from their mean. ok is
 // false when the Gram hands its fits to the package's Fit (see Fit), whose
 // cross-products it does not keep, and for a Gram not built by NewGram or
-// Subset. A and b are new: the caller may modify them.
-func (g *Gram) Products() (cols []int, A *mat.SymDense, b []float64, ok bool) {
+// Subset. cols and b are new: the caller may modify them. A is a view of
+// the Gram, read only, that computes each element when it is read, in
+// O(1), from the cross-products the Gram keeps: no n × n matrix of its
+// own (a caller that needs one copies it, as mat.SymDense.CopySym does).
+func (g *Gram) Products() (cols []int, A mat.Symmetric, b []float64, ok bool) {
 	if g.built("") != nil || g.fallback {
 		return nil, nil, nil, false
 	}
@@ -386,12 +395,34 @@ func (g *Gram) Products() (cols []int, A *mat.SymDense, b []float64, ok bool) {
 	if n == 0 {
 		return cols, nil, nil, true
 	}
-	cs := make([]float64, n*n)
-	for a := range n {
-		g.prods.row(a, cs[a*n:a*n+n])
+	return cols, productsView{&g.prods}, slices.Clone(g.b), true
+}
+
+// productsView is the symmetric matrix of a productRows' cross-products,
+// read only: element (a, b) and (b, a), a ≤ b, is row(a)'s b-th, bit for
+// bit (what Products copied into a mat.SymDense before).
+type productsView struct{ p *productRows }
+
+// Dims returns the number of columns twice.
+func (v productsView) Dims() (r, c int) { n := len(v.p.col); return n, n }
+
+// SymmetricDim returns the number of columns.
+func (v productsView) SymmetricDim() int { return len(v.p.col) }
+
+// T returns v, which is symmetric.
+func (v productsView) T() mat.Matrix { return v }
+
+// At returns the cross-product of columns i and j, as row(min(i, j))
+// gives it; it panics with mat.ErrIndexOutOfRange outside the matrix.
+func (v productsView) At(i, j int) float64 {
+	n := len(v.p.col)
+	if uint(i) >= uint(n) || uint(j) >= uint(n) {
+		panic(mat.ErrIndexOutOfRange)
 	}
-	A = mat.NewSymDense(n, cs)
-	return cols, A, slices.Clone(g.b), true
+	if i > j {
+		i, j = j, i
+	}
+	return v.p.at(i, j)
 }
 
 // gatherRows returns rows rows of b as a new dense matrix, or nil when b

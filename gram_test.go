@@ -480,12 +480,60 @@ func TestGramProducts(t *testing.T) {
 				}
 			}
 		}
-		// The caller owns them.
-		A.SetSym(0, 0, -1)
+		// The caller owns b; A is a view whose elements are the product
+		// rows' bit for bit, (a, c) and (c, a) alike, a ≤ c (what the
+		// n × n copy Products made before held).
 		b[0] = -1
-		if _, A2, b2, _ := s.Products(); A2.At(0, 0) == -1 || b2[0] == -1 {
-			t.Error("Products returned the Gram's own storage")
+		if _, _, b2, _ := s.Products(); b2[0] == -1 {
+			t.Error("Products returned the Gram's own b")
 		}
+		row := make([]float64, len(cols))
+		for a := range cols {
+			s.prods.row(a, row)
+			for c := a; c < len(cols); c++ {
+				if math.Float64bits(A.At(a, c)) != math.Float64bits(row[c]) || math.Float64bits(A.At(c, a)) != math.Float64bits(row[c]) {
+					t.Fatalf("%d rows: A(%d, %d) = %v, A(%d, %d) = %v, want row %d's %v", len(rows), a, c, A.At(a, c), c, a, A.At(c, a), a, row[c])
+				}
+			}
+		}
+		if r, c := A.Dims(); r != len(cols) || c != len(cols) || A.SymmetricDim() != len(cols) || A.T() != A {
+			t.Errorf("%d rows: A is %d × %d (dim %d), want %d × %d, its own transpose", len(rows), r, c, A.SymmetricDim(), len(cols), len(cols))
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != mat.ErrIndexOutOfRange {
+					t.Errorf("A.At(%d, 0): panic %v, want mat.ErrIndexOutOfRange", len(cols), r)
+				}
+			}()
+			A.At(len(cols), 0)
+		}()
+	}
+}
+
+// TestGramProductsAllocatesNoSquare: Products allocates O(n) bytes, not
+// the n × n copy of the cross-products it made before (2,048 columns:
+// 32 MB; greedytl-auto's ridge member then copied that copy again, two
+// N × N matrices beside the Gram's own, at N = 5,000 400 MB of its peak).
+func TestGramProductsAllocatesNoSquare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(36, 36))
+	const m, d, n = 12, 2040, 8
+	g, err := NewGram(context.Background(), randDense(rng, m, d), randDense(rng, m, n), randLabels(rng, m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cols, A, _, ok := g.Products()
+	runtime.ReadMemStats(&after)
+	if !ok || len(cols) != d+n {
+		t.Fatalf("Products: %d columns, ok %v; want %d", len(cols), ok, d+n)
+	}
+	N := len(cols)
+	if got := after.TotalAlloc - before.TotalAlloc; got > uint64(N*N*8/16) {
+		t.Errorf("Products allocated %d bytes, want O(N) (the N × N copy: %d)", got, N*N*8)
+	}
+	if A.At(N-1, N-1) <= 0 {
+		t.Errorf("A(%d, %d) = %v, want the column's positive sum of squares", N-1, N-1, A.At(N-1, N-1))
 	}
 }
 
