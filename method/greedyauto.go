@@ -262,6 +262,9 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int,
 		return nil, fmt.Errorf("greedytl-auto: %w", err)
 	}
 	Z := concatColumns(st.zx, st.zh)
+	// Z alone reads the features' standardised columns (the committees
+	// read st.zh): let them go, an m × d copy of the input.
+	st.zx = nil
 	// The GreedyTL members' cross-products, shared by every committee when
 	// they cost less than the columns (see sharedGram): computed by the
 	// first committee that needs them, while another core may fit the ridge
@@ -340,8 +343,14 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int,
 				if ridgeGram {
 					gram = func() (*greedytl.Gram, error) { return gramOf(ctx) }
 				}
+				// This item is Z's one reader: ridgeUnbagged holds the
+				// only reference, which it lets go once the Gram stands in
+				// for it, so that the m × N matrix is freed while the
+				// committees go on.
+				z := Z
+				Z = nil
 				var err error
-				ridgeW[0], ridgeLambda, lambdaRows, err = ridgeUnbagged(ctx, Z, train.Y, gram)
+				ridgeW[0], ridgeLambda, lambdaRows, err = ridgeUnbagged(ctx, z, train.Y, gram)
 				if err != nil {
 					return fmt.Errorf("greedytl-auto: %w", err)
 				}
@@ -558,6 +567,7 @@ func ridgeUnbagged(ctx context.Context, Z *mat.Dense, y []float64, gram func() (
 		}
 		if cols, A, b, ok := g.Products(); ok {
 			_, c := Z.Dims()
+			Z = nil // not read again: freed once the caller lets go too
 			solve = func(l float64) ([]float64, error) {
 				w := make([]float64, c)
 				if len(cols) == 0 {
