@@ -676,10 +676,12 @@ const gramMaxRatio = 2
 // The search then costs O((N + m)·k) a step for k selected columns instead
 // of greedytl.Fit's O(N·m + m·min(m, N)), after O(N²·m) once for the whole
 // sample's cross-products and O(N²·m/10) for each subsample's downdate.
-// The bound is one of memory: the N × N matrices (the whole sample's, and
-// a subsample's for each committee in progress; a member's fit computes
-// the rows it needs from them) are each at most twice the m × N input
-// with N ≤ 2m. The time depends on k: the shared route's fixed cost is
+// The bound is one of memory: the whole sample's N × N matrix is at most
+// twice the m × N input with N ≤ 2m, and a subsample's committee adds the
+// rows of its own cross-products its members read (O(N·k), computed when
+// first read from the rows the subsample leaves out), or, once the whole
+// sample's members have selected more than N/2 columns, one N × N matrix
+// (greedytl.Gram.Subset). The time depends on k: the shared route's fixed cost is
 // O(N²·m), greedytl.Fit's 22·k passes of O(N·m), so it breaks even near
 // k = N/16 (gramBreakEven): with N > m it lost on the clustered rows of
 // BenchmarkAutoGramRatio, where k ≈ 60 (1.03 times Fit's CPU time at
