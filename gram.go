@@ -131,8 +131,9 @@ func (p *productRows) scaledRow(a int, ga float64, gf, dst []float64) {
 // a step first reads the row, and kept for the fits that read it again
 // (greedytl-auto's two members of a committee select many of the same
 // columns), while fits on the base sample have selected at most half the
-// columns (gramBase.steps; else subsetProducts computes the whole matrix,
-// in blocks, full). A subset thus holds (w + U)·r + U·w values for the U rows its
+// columns and, beyond an eighth of them, A is small enough to stay in the
+// caches (gramBase.steps, rowByRowBytes; else subsetProducts computes the
+// whole matrix, in blocks, full). A subset thus holds (w + U)·r + U·w values for the U rows its
 // fits read, O(N·(r + k)), not a w × w matrix of its own (an N × N matrix
 // for each committee in progress, as large as the m × N input at N = m),
 // and computes U·w − U²/2 products (a new row takes its elements in the
@@ -695,14 +696,24 @@ func (in *inputs) row(i int, dst []float64) {
 	in.h.row(i, dst[in.d:in.d+in.n])
 }
 
+// rowByRowBytes bounds the bytes of a subset's rows A (w × r) with which
+// subsetProducts computes the cross-products a row at a time when the
+// base's fits selected more than w/8 columns: each new row streams all of
+// A, which beyond the caches makes it slower than the whole matrix in
+// blocks (BenchmarkAutoGramRatio at m = 2,000, N = 4,000, k = 899, A of
+// 3.2 MB: 8 % more CPU time row by row; at m = 2,000, N = 880, k ≈ 270,
+// A of 1.3 MB, BenchmarkAutoRows 12 % less).
+const rowByRowBytes = 2 << 20
+
 // subsetProducts returns the cross-products of the base's centred columns
 // over the sample's rows, as a sampleProducts: those of every row minus
 // those of the rows left out, or, when fewer rows are kept than left out,
 // those of the kept rows; or ctx's error when ctx is done. It keeps the
 // columns' values on those rows, O(N·r) for r rows, and computes no
 // product (each row is computed when a fit first reads it), unless fits
-// on the base sample have selected more than half the columns: it then
-// computes the whole matrix (crossProducts).
+// on the base sample have selected more than half the columns, or more
+// than an eighth with A beyond rowByRowBytes: it then computes the whole
+// matrix (crossProducts).
 func (g *Gram) subsetProducts(ctx context.Context) (*sampleProducts, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -734,14 +745,15 @@ func (g *Gram) subsetProducts(ctx context.Context) (*sampleProducts, error) {
 	if out {
 		S.cc = b.cc
 	}
-	if 2*b.steps.Load() <= int64(w) {
+	if steps := b.steps.Load(); 2*steps <= int64(w) && (8*steps <= int64(w) || w*k*8 <= rowByRowBytes) {
 		return S, nil
 	}
 	// Long paths: the fits would read most rows (as many as the base's
 	// fits selected columns, each of a subset's members about as many),
 	// at a cost above the whole matrix's (a kept row's elements from the
-	// rows before it are read across them, a cache miss each), and keep
-	// nearly as many values: the whole matrix, computed in blocks.
+	// rows before it are read across them, a cache miss each, and each new
+	// row reads all of A, from memory once A outgrows the caches), and
+	// keep nearly as many values: the whole matrix, computed in blocks.
 	full, err := crossProducts(ctx, A, w, k)
 	if err != nil {
 		return nil, err

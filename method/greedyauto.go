@@ -680,7 +680,8 @@ const gramMaxRatio = 2
 // twice the m × N input with N ≤ 2m, and a subsample's committee adds the
 // rows of its own cross-products its members read (O(N·k), computed when
 // first read from the rows the subsample leaves out), or, once the whole
-// sample's members have selected more than N/2 columns, one N × N matrix
+// sample's members have selected more than N/2 columns (N/8 when those
+// rows' values outgrow the caches), one N × N matrix
 // (greedytl.Gram.Subset). The time depends on k: the shared route's fixed cost is
 // O(N²·m), greedytl.Fit's 22·k passes of O(N·m), so it breaks even near
 // k = N/16 (gramBreakEven): with N > m it lost on the clustered rows of
