@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/standardize"
@@ -28,14 +30,17 @@ import (
 // N²) memory, which is O(N·m) when N is at most a small multiple of m
 // (greedytl-auto shares it up to N = 2m), the shapes where it pays when the
 // paths are long (see docs/design.md §3, "Shared cross-products"); a
-// Subset adds one N × N matrix of its own, and a fit O(N·k + m·k), no
-// N × N copy (each step computes the cross-products it needs from the
-// Gram's: productRows). A
+// Subset adds its r rows' centred columns and the rows of its
+// cross-products its fits read, O(N·(r + k)) — or, once fits on the base
+// sample have selected more than half the columns, one N × N matrix of its
+// own (sampleProducts) — and a fit O(N·k + m·k), no N × N copy (each step
+// computes the cross-products it needs from the Gram's: productRows). A
 // subsample's cross-products are the sample's minus those of the rows it
-// leaves out (O(N²·r) for r rows left out), re-centred on the subsample's
-// means and rescaled by its standard deviations; Fit then runs the greedy
-// search in covariance form: a step costs O(N·k + m·k) for k selected
-// columns, against O(N·m) for Fit's exact search ((*Gram).Fit).
+// leaves out (O(N·r) for each row a fit reads, r rows left out, at most
+// O(N²·r) in all), re-centred on the subsample's means and rescaled by its
+// standard deviations; Fit then runs the greedy search in covariance
+// form: a step costs O(N·k + m·k) for k selected columns, against O(N·m)
+// for Fit's exact search ((*Gram).Fit).
 //
 // A Gram is read only after it is built: any number of goroutines may call
 // Fit and Subset on it at once.
@@ -71,16 +76,16 @@ type Gram struct {
 
 // productRows gives the cross-products of standardised columns from the
 // cross-products S of the base's centred columns over a sample of m rows
-// (w×w row-major: the base's, or a subset's), row by row, without an n×n
+// (sampleProducts: the base's, or a subset's), row by row, without an n×n
 // matrix: the product of columns a and b is
 // (S[col_a, col_b] − m·d_a·d_b)·u_a·u_b, the products of the columns
 // (z − d)·u. Gram.prepare computes it so, for each pair, bit for bit as
 // it computed the n×n matrix it kept before (which a fit then copied,
 // scaled by its γ: two n×n matrices a committee that this now computes a
-// row at a time, when a step needs one, in O(n)).
+// row at a time, when a step needs one, in O(n), or O(n·r) on a subset
+// that differs from its base on r rows).
 type productRows struct {
-	S   []float64
-	w   int
+	S   *sampleProducts
 	fm  float64
 	col []int32
 	d   []float64
@@ -90,28 +95,146 @@ type productRows struct {
 // row writes the cross-products of column a with every column to
 // dst[:len(p.col)].
 func (p *productRows) row(a int, dst []float64) {
-	S := p.S[int(p.col[a])*p.w:]
+	dst = dst[:len(p.col)]
+	p.S.row(int(p.col[a]), p.col, dst)
 	ka, ua := p.fm*p.d[a], p.u[a]
-	for b, cb := range p.col {
-		dst[b] = (S[cb] - ka*p.d[b]) * ua * p.u[b]
+	for b, v := range dst {
+		dst[b] = (v - ka*p.d[b]) * ua * p.u[b]
 	}
+}
+
+// at returns element b of row(a): the same operations in the same order.
+func (p *productRows) at(a, b int) float64 {
+	ka := p.fm * p.d[a]
+	return (p.S.at(int(p.col[a]), int(p.col[b])) - ka*p.d[b]) * p.u[a] * p.u[b]
 }
 
 // scaledRow writes the cross-products of column a with every column,
 // times ga·gf[b] (each product as row computes it, then times ga, then
 // times gf[b]), to dst[:len(p.col)].
 func (p *productRows) scaledRow(a int, ga float64, gf, dst []float64) {
-	S := p.S[int(p.col[a])*p.w:]
+	dst = dst[:len(p.col)]
+	p.S.row(int(p.col[a]), p.col, dst)
 	ka, ua := p.fm*p.d[a], p.u[a]
-	for b, cb := range p.col {
-		v := (S[cb] - ka*p.d[b]) * ua * p.u[b]
+	for b, v := range dst {
+		v = (v - ka*p.d[b]) * ua * p.u[b]
 		dst[b] = v * ga * gf[b]
 	}
 }
 
+// sampleProducts is the cross-products S of the base's centred columns
+// over a sample's rows (w × w, symmetric): the base's own (full, w×w
+// row-major), or, for a subset, computed a row at a time from the r rows
+// on which it differs from its base — S = cc − AAᵀ for the rows it leaves
+// out (cc the base's), or AAᵀ for the rows it keeps (cc nil), the w × r
+// matrix A holding each column's values on those rows (row-major) — when
+// a step first reads the row, and kept for the fits that read it again
+// (greedytl-auto's two members of a committee select many of the same
+// columns), while fits on the base sample have selected at most half the
+// columns and, beyond an eighth of them, A is small enough to stay in the
+// caches (gramBase.steps, rowByRowBytes; else subsetProducts computes the
+// whole matrix, in blocks, full). A subset thus holds (w + U)·r + U·w values for the U rows its
+// fits read, O(N·(r + k)), not a w × w matrix of its own (an N × N matrix
+// for each committee in progress, as large as the m × N input at N = m),
+// and computes U·w − U²/2 products (a new row takes its elements in the
+// rows already kept from them), at most the w²/2 of the whole matrix.
+// Every element is floats.Dot of two rows of A, as crossProducts computes
+// it (bit for bit: floatsDot4 is floats.Dot, whose products commute),
+// subtracted from cc's: the S that subsetProducts computed whole before.
+type sampleProducts struct {
+	full []float64
+	cc   []float64
+	A    []float64
+	w, r int
+
+	mu   sync.Mutex
+	rows [][]float64 // the rows computed, by column (nil: not yet)
+	left []int       // scratch: the columns of a new row not yet in rows
+}
+
+// row writes S[c, cols[b]] to dst[b] for every b.
+func (s *sampleProducts) row(c int, cols []int32, dst []float64) {
+	if s.full != nil {
+		S := s.full[c*s.w : c*s.w+s.w]
+		for b, cb := range cols {
+			dst[b] = S[cb]
+		}
+		return
+	}
+	s.mu.Lock()
+	S := s.keptRow(c)
+	for b, cb := range cols {
+		dst[b] = S[cb]
+	}
+	s.mu.Unlock()
+}
+
+// keptRow returns row c of S, computed now if no fit has read it yet
+// (s.mu held).
+func (s *sampleProducts) keptRow(c int) []float64 {
+	if s.rows == nil {
+		s.rows = make([][]float64, s.w)
+	}
+	if R := s.rows[c]; R != nil {
+		return R
+	}
+	r := s.r
+	R := make([]float64, s.w)
+	s.left = s.left[:0]
+	for c2, R2 := range s.rows {
+		if R2 != nil {
+			R[c2] = R2[c] // S[c2, c] = S[c, c2], bit for bit
+		} else {
+			s.left = append(s.left, c2)
+		}
+	}
+	x := s.A[c*r : c*r+r]
+	var q [4]float64
+	left := s.left
+	t := 0
+	for ; t+4 <= len(left); t += 4 {
+		c0, c1, c2, c3 := left[t]*r, left[t+1]*r, left[t+2]*r, left[t+3]*r
+		floatsDot4(x, s.A[c0:c0+r], s.A[c1:c1+r], s.A[c2:c2+r], s.A[c3:c3+r], &q)
+		R[left[t]], R[left[t+1]], R[left[t+2]], R[left[t+3]] = q[0], q[1], q[2], q[3]
+	}
+	for ; t < len(left); t++ {
+		R[left[t]] = floats.Dot(x, s.A[left[t]*r:left[t]*r+r])
+	}
+	if s.cc != nil {
+		for _, c2 := range left {
+			R[c2] = s.cc[c*s.w+c2] - R[c2]
+		}
+	}
+	s.rows[c] = R
+	return R
+}
+
+// at returns S[c1, c2].
+func (s *sampleProducts) at(c1, c2 int) float64 {
+	if s.full != nil {
+		return s.full[c1*s.w+c2]
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.rows != nil {
+		if R := s.rows[c1]; R != nil {
+			return R[c2]
+		}
+		if R := s.rows[c2]; R != nil {
+			return R[c1]
+		}
+	}
+	r := s.r
+	v := floats.Dot(s.A[c1*r:c1*r+r], s.A[c2*r:c2*r+r])
+	if s.cc != nil {
+		v = s.cc[c1*s.w+c2] - v
+	}
+	return v
+}
+
 // sub returns the productRows of the columns idx (indices into p's).
 func (p *productRows) sub(idx []int) productRows {
-	q := productRows{S: p.S, w: p.w, fm: p.fm, col: make([]int32, len(idx)), d: make([]float64, len(idx)), u: make([]float64, len(idx))}
+	q := productRows{S: p.S, fm: p.fm, col: make([]int32, len(idx)), d: make([]float64, len(idx)), u: make([]float64, len(idx))}
 	for t, a := range idx {
 		q.col[t], q.d[t], q.u[t] = p.col[a], p.d[a], p.u[a]
 	}
@@ -132,6 +255,10 @@ type gramBase struct {
 	f   []float64
 	col []int32
 	cc  []float64
+	// steps is the most columns a fit on the base sample has selected so
+	// far, which tells subsetProducts how many rows of a subset's
+	// cross-products its fits may read.
+	steps atomic.Int64
 }
 
 // NewGram computes the cross-products of the training sample (X, H, y), with
@@ -294,8 +421,9 @@ func sampleStats(ctx context.Context, in *inputs) ([]colStats, []float64, error)
 // Subset returns the Gram of the sample's rows rows (indices into the
 // sample, in the order Fit would read them; each at most once, at least
 // two, both classes present): its Fit is Fit on those rows, X, H and y
-// alike. It costs O(N·m) for the statistics and O(N²·r) for the
-// cross-products, r = min(len(rows), m − len(rows)). It returns an error
+// alike. It costs O(N·m) for the statistics; its cross-products cost
+// O(N·r) for each row of them its fits read, r = min(len(rows), m −
+// len(rows)), at most O(N²·r) in all (sampleProducts). It returns an error
 // when rows is empty, a row is out of range or repeated, when g was not
 // built by NewGram or Subset, or when ctx is done, and Fit's errors for the
 // rows' labels.
@@ -373,8 +501,11 @@ func (g *Gram) built(caller string) error {
 // b, their products with the labels' deviations from their mean. ok is
 // false when the Gram hands its fits to the package's Fit (see Fit), whose
 // cross-products it does not keep, and for a Gram not built by NewGram or
-// Subset. A and b are new: the caller may modify them.
-func (g *Gram) Products() (cols []int, A *mat.SymDense, b []float64, ok bool) {
+// Subset. cols and b are new: the caller may modify them. A is a view of
+// the Gram, read only, that computes each element when it is read, in
+// O(1), from the cross-products the Gram keeps: no n × n matrix of its
+// own (a caller that needs one copies it, as mat.SymDense.CopySym does).
+func (g *Gram) Products() (cols []int, A mat.Symmetric, b []float64, ok bool) {
 	if g.built("") != nil || g.fallback {
 		return nil, nil, nil, false
 	}
@@ -386,12 +517,34 @@ func (g *Gram) Products() (cols []int, A *mat.SymDense, b []float64, ok bool) {
 	if n == 0 {
 		return cols, nil, nil, true
 	}
-	cs := make([]float64, n*n)
-	for a := range n {
-		g.prods.row(a, cs[a*n:a*n+n])
+	return cols, productsView{&g.prods}, slices.Clone(g.b), true
+}
+
+// productsView is the symmetric matrix of a productRows' cross-products,
+// read only: element (a, b) and (b, a), a ≤ b, is row(a)'s b-th, bit for
+// bit (what Products copied into a mat.SymDense before).
+type productsView struct{ p *productRows }
+
+// Dims returns the number of columns twice.
+func (v productsView) Dims() (r, c int) { n := len(v.p.col); return n, n }
+
+// SymmetricDim returns the number of columns.
+func (v productsView) SymmetricDim() int { return len(v.p.col) }
+
+// T returns v, which is symmetric.
+func (v productsView) T() mat.Matrix { return v }
+
+// At returns the cross-product of columns i and j, as row(min(i, j))
+// gives it; it panics with mat.ErrIndexOutOfRange outside the matrix.
+func (v productsView) At(i, j int) float64 {
+	n := len(v.p.col)
+	if uint(i) >= uint(n) || uint(j) >= uint(n) {
+		panic(mat.ErrIndexOutOfRange)
 	}
-	A = mat.NewSymDense(n, cs)
-	return cols, A, slices.Clone(g.b), true
+	if i > j {
+		i, j = j, i
+	}
+	return v.p.at(i, j)
 }
 
 // gatherRows returns rows rows of b as a new dense matrix, or nil when b
@@ -428,7 +581,7 @@ func (g *Gram) prepare(ctx context.Context, st []colStats, f []float64) error {
 		g.st = append(g.st, st[j])
 	}
 	w := b.nc + 1
-	S := b.cc
+	S := &sampleProducts{full: b.cc, w: w}
 	if g.rows != nil {
 		var err error
 		if S, err = g.subsetProducts(ctx); err != nil {
@@ -467,11 +620,10 @@ func (g *Gram) prepare(ctx context.Context, st []colStats, f []float64) error {
 	g.b = make([]float64, n)
 	yc := b.nc
 	for a, ca := range cols {
-		row := S[ca*w : ca*w+w]
 		ka := fm * delta[ca]
-		g.b[a] = (row[yc] - ka*delta[yc]) * u[a]
+		g.b[a] = (S.at(ca, yc) - ka*delta[yc]) * u[a]
 	}
-	g.prods = productRows{S: S, w: w, fm: fm, col: make([]int32, n), d: slices.Clone(g.delta), u: slices.Clone(u)}
+	g.prods = productRows{S: S, fm: fm, col: make([]int32, n), d: slices.Clone(g.delta), u: slices.Clone(u)}
 	for a, c := range cols {
 		g.prods.col[a] = int32(c)
 	}
@@ -544,11 +696,28 @@ func (in *inputs) row(i int, dst []float64) {
 	in.h.row(i, dst[in.d:in.d+in.n])
 }
 
+// rowByRowBytes bounds the bytes of a subset's rows A (w × r) with which
+// subsetProducts computes the cross-products a row at a time when the
+// base's fits selected more than w/8 columns: each new row streams all of
+// A, which beyond the caches makes it slower than the whole matrix in
+// blocks (BenchmarkAutoGramRatio at m = 2,000, N = 4,000, k = 899, A of
+// 3.2 MB: 8 % more CPU time row by row; at m = 2,000, N = 880, k ≈ 270,
+// A of 1.3 MB, BenchmarkAutoRows 12 % less).
+const rowByRowBytes = 2 << 20
+
 // subsetProducts returns the cross-products of the base's centred columns
-// over the sample's rows: those of every row minus those of the rows left
-// out, or, when fewer rows are kept than left out, those of the kept rows;
-// or ctx's error when ctx is done (crossProducts).
-func (g *Gram) subsetProducts(ctx context.Context) ([]float64, error) {
+// over the sample's rows, as a sampleProducts: those of every row minus
+// those of the rows left out, or, when fewer rows are kept than left out,
+// those of the kept rows; or ctx's error when ctx is done. It keeps the
+// columns' values on those rows, O(N·r) for r rows, and computes no
+// product (each row is computed when a fit first reads it), unless fits
+// on the base sample have selected more than half the columns, or more
+// than an eighth with A beyond rowByRowBytes: it then computes the whole
+// matrix (crossProducts).
+func (g *Gram) subsetProducts(ctx context.Context) (*sampleProducts, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	b := g.base
 	w, M := b.nc+1, b.in.m
 	kept := make([]bool, M)
@@ -572,16 +741,29 @@ func (g *Gram) subsetProducts(ctx context.Context) ([]float64, error) {
 			dst[t] = col[r]
 		}
 	}
-	S, err := crossProducts(ctx, A, w, k)
+	S := &sampleProducts{A: A, w: w, r: k}
+	if out {
+		S.cc = b.cc
+	}
+	if steps := b.steps.Load(); 2*steps <= int64(w) && (8*steps <= int64(w) || w*k*8 <= rowByRowBytes) {
+		return S, nil
+	}
+	// Long paths: the fits would read most rows (as many as the base's
+	// fits selected columns, each of a subset's members about as many),
+	// at a cost above the whole matrix's (a kept row's elements from the
+	// rows before it are read across them, a cache miss each, and each new
+	// row reads all of A, from memory once A outgrows the caches), and
+	// keep nearly as many values: the whole matrix, computed in blocks.
+	full, err := crossProducts(ctx, A, w, k)
 	if err != nil {
 		return nil, err
 	}
 	if out {
 		for i, v := range b.cc {
-			S[i] = v - S[i]
+			full[i] = v - full[i]
 		}
 	}
-	return S, nil
+	return &sampleProducts{full: full, w: w}, nil
 }
 
 // Fit runs exact GreedyTL with options opts on the Gram's sample: it returns
@@ -747,6 +929,13 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool, caller string) (
 		}
 		if !more {
 			break
+		}
+	}
+	if g.rows == nil {
+		for k := int64(len(s.sel)); ; {
+			if old := g.base.steps.Load(); old >= k || g.base.steps.CompareAndSwap(old, k) {
+				break
+			}
 		}
 	}
 	if !s.finishLOO() {

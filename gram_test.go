@@ -3,6 +3,7 @@ package greedytl
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -363,9 +364,10 @@ func TestCrossProductsDsyrk(t *testing.T) {
 // TestGramCancelledAtEachCheck cancels NewGram and Subset at each of their
 // context checks in turn: a Gram whose context is done by the time it
 // returns returns the context's error, one that returns a Gram was never
-// cancelled, and the checks come at least once a row of the
+// cancelled, and NewGram's checks come at least once a row of the
 // cross-products, O(N·m) work, so that a cancelled fit does not wait for
-// the whole O(N²·m).
+// the whole O(N²·m) (a Subset computes no cross-products, O(N·m) in all:
+// it checks at least once).
 func TestGramCancelledAtEachCheck(t *testing.T) {
 	rng := rand.New(rand.NewPCG(16, 5))
 	const m, d, n = 40, 12, 6
@@ -378,20 +380,21 @@ func TestGramCancelledAtEachCheck(t *testing.T) {
 	rows := seq(3, m)  // a downdate: the cross-products of the 3 rows left out
 	few := seq(0, m/3) // recomputed: those of the rows kept
 	for _, tc := range []struct {
-		name string
-		make func(ctx context.Context) (*Gram, error)
+		name      string
+		make      func(ctx context.Context) (*Gram, error)
+		minChecks int
 	}{
-		{"NewGram", func(ctx context.Context) (*Gram, error) { return NewGram(ctx, X, H, y) }},
-		{"Subset, downdated", func(ctx context.Context) (*Gram, error) { return g.Subset(ctx, rows) }},
-		{"Subset, recomputed", func(ctx context.Context) (*Gram, error) { return g.Subset(ctx, few) }},
+		{"NewGram", func(ctx context.Context) (*Gram, error) { return NewGram(ctx, X, H, y) }, d + n + 1},
+		{"Subset, downdated", func(ctx context.Context) (*Gram, error) { return g.Subset(ctx, rows) }, 1},
+		{"Subset, recomputed", func(ctx context.Context) (*Gram, error) { return g.Subset(ctx, few) }, 1},
 	} {
 		all := fitctxtest.NewCountdown(math.MaxInt64)
 		if _, err := tc.make(all); err != nil {
 			t.Fatal(err)
 		}
 		calls := all.Calls()
-		if calls < d+n+1 {
-			t.Errorf("%s: %d context checks for %d rows of cross-products", tc.name, calls, d+n+1)
+		if calls < int64(tc.minChecks) {
+			t.Errorf("%s: %d context checks, want at least %d", tc.name, calls, tc.minChecks)
 		}
 		for k := range calls + 1 {
 			ctx := fitctxtest.NewCountdown(k)
@@ -480,12 +483,96 @@ func TestGramProducts(t *testing.T) {
 				}
 			}
 		}
-		// The caller owns them.
-		A.SetSym(0, 0, -1)
+		// The caller owns b; A is a view whose elements are the product
+		// rows' bit for bit, (a, c) and (c, a) alike, a ≤ c (what the
+		// n × n copy Products made before held).
 		b[0] = -1
-		if _, A2, b2, _ := s.Products(); A2.At(0, 0) == -1 || b2[0] == -1 {
-			t.Error("Products returned the Gram's own storage")
+		if _, _, b2, _ := s.Products(); b2[0] == -1 {
+			t.Error("Products returned the Gram's own b")
 		}
+		row := make([]float64, len(cols))
+		for a := range cols {
+			s.prods.row(a, row)
+			for c := a; c < len(cols); c++ {
+				if math.Float64bits(A.At(a, c)) != math.Float64bits(row[c]) || math.Float64bits(A.At(c, a)) != math.Float64bits(row[c]) {
+					t.Fatalf("%d rows: A(%d, %d) = %v, A(%d, %d) = %v, want row %d's %v", len(rows), a, c, A.At(a, c), c, a, A.At(c, a), a, row[c])
+				}
+			}
+		}
+		if r, c := A.Dims(); r != len(cols) || c != len(cols) || A.SymmetricDim() != len(cols) || A.T() != A {
+			t.Errorf("%d rows: A is %d × %d (dim %d), want %d × %d, its own transpose", len(rows), r, c, A.SymmetricDim(), len(cols), len(cols))
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != mat.ErrIndexOutOfRange {
+					t.Errorf("A.At(%d, 0): panic %v, want mat.ErrIndexOutOfRange", len(cols), r)
+				}
+			}()
+			A.At(len(cols), 0)
+		}()
+	}
+}
+
+// TestGramProductsAllocatesNoSquare: Products allocates O(n) bytes, not
+// the n × n copy of the cross-products it made before (2,048 columns:
+// 32 MB; greedytl-auto's ridge member then copied that copy again, two
+// N × N matrices beside the Gram's own, at N = 5,000 400 MB of its peak).
+func TestGramProductsAllocatesNoSquare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(36, 36))
+	const m, d, n = 12, 2040, 8
+	g, err := NewGram(context.Background(), randDense(rng, m, d), randDense(rng, m, n), randLabels(rng, m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	cols, A, _, ok := g.Products()
+	runtime.ReadMemStats(&after)
+	if !ok || len(cols) != d+n {
+		t.Fatalf("Products: %d columns, ok %v; want %d", len(cols), ok, d+n)
+	}
+	N := len(cols)
+	if got := after.TotalAlloc - before.TotalAlloc; got > uint64(N*N*8/16) {
+		t.Errorf("Products allocated %d bytes, want O(N) (the N × N copy: %d)", got, N*N*8)
+	}
+	if A.At(N-1, N-1) <= 0 {
+		t.Errorf("A(%d, %d) = %v, want the column's positive sum of squares", N-1, N-1, A.At(N-1, N-1))
+	}
+}
+
+// TestGramSubsetAllocatesNoSquare: a subset that leaves out a few rows,
+// with two fits of a few steps on it (greedytl-auto's committee), holds
+// and allocates O(N·(r + k)) bytes for r rows left out and k rows of its
+// cross-products read, not the N × N matrix it computed before
+// (2,049 columns: 33.6 MB; one per committee in progress).
+func TestGramSubsetAllocatesNoSquare(t *testing.T) {
+	rng := rand.New(rand.NewPCG(37, 37))
+	const m, d, n = 40, 2040, 8
+	g, err := NewGram(context.Background(), randDense(rng, m, d), randDense(rng, m, n), randLabels(rng, m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	N := d + n
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	sub, err := g.Subset(context.Background(), seq(2, m))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gamma := range []float64{1, 0.5} {
+		o := DefaultOptions()
+		o.FeatureFactor, o.MaxK = gamma, 5
+		mod, err := sub.FitSelection(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(mod.Selected) != 5 {
+			t.Fatalf("γ = %v: %d columns selected, want 5", gamma, len(mod.Selected))
+		}
+	}
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > uint64(N*N*8/8) {
+		t.Errorf("Subset and two fits allocated %d bytes, want O(N·(r + k)) (the N × N matrix: %d)", got, N*N*8)
 	}
 }
 
@@ -720,6 +807,76 @@ func TestFloatsDot4(t *testing.T) {
 				if math.Float64bits(got[q]) != math.Float64bits(want) {
 					t.Fatalf("n = %d, trial %d, product %d: %v, floats.Dot %v", n, trial, q, got[q], want)
 				}
+			}
+		}
+	}
+}
+
+// TestGramSubsetFormsAgree: a subset's cross-products computed a row at a
+// time as its fits read them (sampleProducts' rows, the form while the
+// base's fits select at most half the columns) and computed whole
+// (subsetProducts' crossProducts, after longer paths) are the same bits:
+// the subset's Fit and FitSelection give the same models (every float64
+// printed exactly), at γ = 1 and 0.5, two fits in turn on one subset
+// (the second reads rows the first kept), for a downdate (rows left out)
+// and a recomputation (rows kept), and so do its Products, both triangles.
+func TestGramSubsetFormsAgree(t *testing.T) {
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(28, 28))
+	const m, d, n = 90, 70, 9
+	X, H := randDense(rng, m, d), randDense(rng, m, n)
+	y := randLabels(rng, m)
+	g, err := NewGram(ctx, X, H, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := int64(g.base.nc + 1)
+	for _, rows := range [][]int{rng.Perm(m)[:m-8], rng.Perm(m)[:m/3]} {
+		var fits [2][]*Model
+		var prods [2][]float64
+		for form, steps := range []int64{0, w} { // row by row, then whole
+			g.base.steps.Store(steps)
+			s, err := g.Subset(ctx, rows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if whole := s.prods.S.full != nil; whole != (form == 1) {
+				t.Fatalf("%d rows, base steps %d: whole matrix %v", len(rows), steps, whole)
+			}
+			for _, gamma := range []float64{1, 0.5} {
+				o := DefaultOptions()
+				o.FeatureFactor = gamma
+				for _, fit := range []func(context.Context, Options) (*Model, error){s.Fit, s.FitSelection} {
+					mod, err := fit(ctx, o)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if len(mod.Selected) < 5 {
+						t.Fatalf("%d rows, γ = %v: %d steps; want a path that reads several rows", len(rows), gamma, len(mod.Selected))
+					}
+					fits[form] = append(fits[form], mod)
+				}
+			}
+			_, A, _, ok := s.Products()
+			if !ok {
+				t.Fatal("no products")
+			}
+			N := A.SymmetricDim()
+			for a := range N {
+				for c := range N {
+					prods[form] = append(prods[form], A.At(a, c))
+				}
+			}
+		}
+		for k := range fits[0] {
+			// %v prints each float64 exactly (and FitSelection's NaNs alike).
+			if a, b := fmt.Sprintf("%+v", *fits[0][k]), fmt.Sprintf("%+v", *fits[1][k]); a != b {
+				t.Errorf("%d rows, fit %d: the row-by-row form's model differs from the whole matrix's", len(rows), k)
+			}
+		}
+		for k := range prods[0] {
+			if math.Float64bits(prods[0][k]) != math.Float64bits(prods[1][k]) {
+				t.Fatalf("%d rows: product %d is %v row by row, %v whole", len(rows), k, prods[0][k], prods[1][k])
 			}
 		}
 	}

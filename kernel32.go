@@ -61,11 +61,21 @@ func gemvT32x2(dst, dst2 []float64, z []float32, m, n int, x, x2 []float64) {
 const rows32 = 16 << 10
 
 // gemvT32Cols sets dst = Zᵀx for the columns c0, …, c0+len(dst)−1 of the
-// row-major m×n float32 block z, each element as gemvT32 computes it.
+// row-major m×n float32 block z, each element as gemvT32 computes it: the
+// whole groups of four rows in one call of axpyRowsF32 (rows n apart, from
+// column c0), a last group of fewer than four rows through axpy4Cols.
 func gemvT32Cols(dst []float64, z []float32, m, n, c0 int, x []float64) {
 	clear(dst)
-	for l := 0; l < m; l += 4 {
-		axpy4Cols(dst, z, m, n, c0, l, x)
+	if len(dst) == 0 {
+		return
+	}
+	m4 := m &^ 3
+	if m4 > 0 {
+		_ = z[(m4-1)*n+c0+len(dst)-1] // the kernel reads no further
+		axpyRowsF32(len(dst), m4, n, &z[c0], &x[0], &dst[0])
+	}
+	if m4 < m {
+		axpy4Cols(dst, z, m, n, c0, m4, x)
 	}
 }
 

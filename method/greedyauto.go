@@ -262,6 +262,9 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int,
 		return nil, fmt.Errorf("greedytl-auto: %w", err)
 	}
 	Z := concatColumns(st.zx, st.zh)
+	// Z alone reads the features' standardised columns (the committees
+	// read st.zh): let them go, an m × d copy of the input.
+	st.zx = nil
 	// The GreedyTL members' cross-products, shared by every committee when
 	// they cost less than the columns (see sharedGram): computed by the
 	// first committee that needs them, while another core may fit the ridge
@@ -340,8 +343,14 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int,
 				if ridgeGram {
 					gram = func() (*greedytl.Gram, error) { return gramOf(ctx) }
 				}
+				// This item is Z's one reader: ridgeUnbagged holds the
+				// only reference, which it lets go once the Gram stands in
+				// for it, so that the m × N matrix is freed while the
+				// committees go on.
+				z := Z
+				Z = nil
 				var err error
-				ridgeW[0], ridgeLambda, lambdaRows, err = ridgeUnbagged(ctx, Z, train.Y, gram)
+				ridgeW[0], ridgeLambda, lambdaRows, err = ridgeUnbagged(ctx, z, train.Y, gram)
 				if err != nil {
 					return fmt.Errorf("greedytl-auto: %w", err)
 				}
@@ -558,6 +567,7 @@ func ridgeUnbagged(ctx context.Context, Z *mat.Dense, y []float64, gram func() (
 		}
 		if cols, A, b, ok := g.Products(); ok {
 			_, c := Z.Dims()
+			Z = nil // not read again: freed once the caller lets go too
 			solve = func(l float64) ([]float64, error) {
 				w := make([]float64, c)
 				if len(cols) == 0 {
@@ -666,10 +676,13 @@ const gramMaxRatio = 2
 // The search then costs O((N + m)·k) a step for k selected columns instead
 // of greedytl.Fit's O(N·m + m·min(m, N)), after O(N²·m) once for the whole
 // sample's cross-products and O(N²·m/10) for each subsample's downdate.
-// The bound is one of memory: the N × N matrices (the whole sample's, and
-// a subsample's for each committee in progress; a member's fit computes
-// the rows it needs from them) are each at most twice the m × N input
-// with N ≤ 2m. The time depends on k: the shared route's fixed cost is
+// The bound is one of memory: the whole sample's N × N matrix is at most
+// twice the m × N input with N ≤ 2m, and a subsample's committee adds the
+// rows of its own cross-products its members read (O(N·k), computed when
+// first read from the rows the subsample leaves out), or, once the whole
+// sample's members have selected more than N/2 columns (N/8 when those
+// rows' values outgrow the caches), one N × N matrix
+// (greedytl.Gram.Subset). The time depends on k: the shared route's fixed cost is
 // O(N²·m), greedytl.Fit's 22·k passes of O(N·m), so it breaks even near
 // k = N/16 (gramBreakEven): with N > m it lost on the clustered rows of
 // BenchmarkAutoGramRatio, where k ≈ 60 (1.03 times Fit's CPU time at

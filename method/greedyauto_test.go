@@ -1124,6 +1124,50 @@ func TestSourceOrderCountsAsPairCounter(t *testing.T) {
 	}
 }
 
+// TestChooseSourceFallsBackToPairCounter: chooseSource hands a column
+// that decreases somewhere along the sourceOrder (which a standardisation
+// of the order's scores cannot give, so that no fit reaches it) to
+// pairCounter, and chooses the source and training AUC it chooses without
+// an order: here every column of zh is the negated standardised scores of
+// the H the order was built from. Without the fallback every column
+// would count 0 pairs (an AUC of 0, the choice among all of them).
+func TestChooseSourceFallsBackToPairCounter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 16))
+	const m, n = 40, 6
+	H := mat.NewDense(m, n, nil)
+	y := make([]float64, m)
+	for i := range m {
+		y[i] = -1
+		if i%3 == 0 {
+			y[i] = 1
+		}
+		for j := range n {
+			H.Set(i, j, rng.NormFloat64()+0.3*float64(j)*y[i])
+		}
+	}
+	order, err := newSourceOrder(context.Background(), H)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := standardizeData(Data{H: H, Y: y})
+	if err != nil {
+		t.Fatal(err)
+	}
+	zh := mat.DenseCopyOf(st.zh)
+	zh.Scale(-1, zh)
+	want, wantAUC, err := chooseSource(context.Background(), zh, y, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, gotAUC, err := chooseSource(context.Background(), zh, y, order, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want || gotAUC != wantAUC || gotAUC == 0 {
+		t.Errorf("with the order: source %d, AUC %v; want pairCounter's %d, %v (> 0)", got, gotAUC, want, wantAUC)
+	}
+}
+
 // TestSourceOrderWidth: newSourceOrder holds the rows as uint16 up to
 // 65,536 rows (row numbers up to 65,535) and as uint32 above, in the rows'
 // order either way; and refuses uint16 for more rows.

@@ -1,0 +1,55 @@
+package method
+
+import (
+	"context"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+
+	"github.com/greedytl/greedytl"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestAutoLiveMemoryAtGram pins what greedytl-auto holds on its shared
+// cross-products' route (issue 16: memory O(N·m), a small multiple of the
+// input): on one core, when the whole sample's Gram has just been computed
+// (the ridge member's solve on it is next), the live heap is the caller's
+// input, its rows in content order, the ridge member's standardised
+// columns Z, the Gram's block of centred columns and its (N+1) × (N+1)
+// cross-products: five times the m × N input, and change. It held a sixth,
+// the features' standardised columns, which only Z is made of (6.1 times
+// here before, 5.1 after).
+func TestAutoLiveMemoryAtGram(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // items in turn: the ridge member's first
+	const m, d, n = 600, 560, 40
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	train := clusteredProblem(rand.New(rand.NewPCG(16, m)), m, d, n)
+	if !sharedGram(m, d+n) || !unbaggedRidge(m, d+n) || d+n > m {
+		t.Fatal("the problem is not on the shared route with the ridge member on the Gram: the test would measure nothing")
+	}
+	input := float64(m * (d + n) * 8)
+	live := -1.0
+	defer func(f func(context.Context, mat.Matrix, mat.Matrix, []float64) (*greedytl.Gram, error)) { newGram = f }(newGram)
+	newGram = func(ctx context.Context, X, H mat.Matrix, y []float64) (*greedytl.Gram, error) {
+		g, err := greedytl.NewGram(ctx, X, H, y)
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		live = float64(ms.HeapAlloc) - float64(base)
+		return g, err
+	}
+	if _, err := newGreedyAuto().Fit(context.Background(), train, Extra{}); err != nil {
+		t.Fatal(err)
+	}
+	runtime.KeepAlive(train) // the caller's input, live throughout as a caller's would be
+	if live < 0 {
+		t.Fatal("the Gram was never computed")
+	}
+	if copies := live / input; copies > 5.5 {
+		t.Errorf("live heap once the Gram is computed: %.0f bytes, %.2f times the %.0f-byte input; want at most 5.5", live, copies, input)
+	} else {
+		t.Logf("live heap once the Gram is computed: %.2f times the input", copies)
+	}
+}
