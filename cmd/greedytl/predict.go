@@ -256,6 +256,12 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 		}
 		return nil
 	}
+	// A stop that came once the rows were scored and the labels read
+	// (signals are heeded then, not only while predict waits on input)
+	// ends predict before it writes: nothing to --out, as its help says.
+	if err := ctx.Err(); err != nil {
+		return o.interrupted(err)
+	}
 	report, err := writePredictions(s, o.out, write)
 	if err != nil {
 		return err
