@@ -15,6 +15,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/internal/typednil"
 	"github.com/greedytl/greedytl/standardize"
 )
@@ -234,7 +235,7 @@ func readNPYHeaderOf(r io.Reader, name string, size int64, descr func(string) (n
 			return nil, errorf(name, 0, "truncated: shape %s of %s needs %d data bytes, found %d", shapeString(h.dims), h.descr, l.nbytes, left)
 		}
 		if left > l.nbytes {
-			return nil, errorf(name, 0, "%d bytes of unexpected data after the array", left-l.nbytes)
+			return nil, errorf(name, 0, "%s of unexpected data after the array", plural.Count(int(left-l.nbytes), "byte", "bytes"))
 		}
 	}
 	// Of a stream, readData refuses a shape beyond int once it holds more
@@ -996,7 +997,7 @@ func (src *source) npyEnd(name string) error {
 	case err != nil:
 		return &Error{File: name, Err: err}
 	case n > 0:
-		return errorf(name, 0, "%d bytes of unexpected data after the array", n)
+		return errorf(name, 0, "%s of unexpected data after the array", plural.Count(int(n), "byte", "bytes"))
 	}
 	return nil
 }

@@ -449,7 +449,7 @@ func TestReadNPYMatrix(t *testing.T) {
 		{"3-D", npyFile(1, dict("<f8", false, "(1, 1, 2)"), encode(le, 1.0, 2.0)), nil, "%s: unsupported shape (1, 1, 2): expected a 2-D array (rows: examples, columns: features or sources)"},
 		{"no rows", npyFile(1, dict("<f8", false, "(0, 3)"), nil), nil, "%s: no rows (shape (0, 3))"},
 		{"no columns", npyFile(1, dict("<f8", false, "(3, 0)"), nil), nil, "%s: no columns (shape (3, 0))"},
-		{"trailing data", append(bytes.Clone(two), 0), nil, "%s: 1 bytes of unexpected data after the array"},
+		{"trailing data", append(bytes.Clone(two), 0), nil, "%s: 1 byte of unexpected data after the array"},
 		{"truncated file", two[:len(two)-1], nil, "%s: truncated: shape (2, 3) of <f4 needs 24 data bytes, found 23"},
 		{"corrupt gzip", gzipped(two)[:30], nil, "%s: unexpected end of compressed data"},
 	})

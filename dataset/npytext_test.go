@@ -132,7 +132,7 @@ func TestNPYStringLabelsChecked(t *testing.T) {
 	}
 	// Of standard input, bytes after the array are refused.
 	b := append(npyFile(1, dict("<U1", false, "(2,)"), utf32(le, 1, "a", "b")), 'x')
-	if _, err := DecodeClassesHeader(bytes.NewReader(b), "<stdin>", HeaderAuto); err == nil || err.Error() != "<stdin>: 1 bytes of unexpected data after the array" {
+	if _, err := DecodeClassesHeader(bytes.NewReader(b), "<stdin>", HeaderAuto); err == nil || err.Error() != "<stdin>: 1 byte of unexpected data after the array" {
 		t.Errorf("trailing byte: %v", err)
 	}
 }

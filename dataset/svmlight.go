@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/number"
@@ -188,7 +189,10 @@ func nextToken(b []byte) (tok, rest []byte) {
 	return b[i:j], b[j:]
 }
 
-func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r' }
+// isBlank reports whether c separates an svmlight line's tokens: a byte
+// of a blank line (lineBlanks, the one list of them) or the carriage
+// return of a CRLF line ending.
+func isBlank(c byte) bool { return c == '\r' || strings.IndexByte(lineBlanks, c) >= 0 }
 
 // parseFeature parses an "index:value" token whose index must exceed prev.
 func parseFeature(tok []byte, prev int) (int, float64, error) {

@@ -500,7 +500,7 @@ func checkWaitJob(t *testing.T, yaml string) {
 		t.Fatalf("k8s-indexed-job.yaml: %d Jobs with a name and a step label, want 4 (sources, shards, merge, report)", len(jobs))
 	}
 	for _, j := range jobs {
-		apply := "kubectl apply -f k8s-indexed-job.yaml -l greedytl/step=" + j[2]
+		apply := "kubectl apply -f ~/k8s-run.yaml -l greedytl/step=" + j[2]
 		i := slices.Index(steps, apply)
 		if i < 0 || i+1 >= len(steps) || !regexp.MustCompile(`^wait_job `+regexp.QuoteMeta(j[1])+` [1-9][0-9]*$`).MatchString(steps[i+1]) {
 			t.Errorf("k8s-indexed-job.yaml: %q is not followed by wait_job %s SECONDS (steps %q)", apply, j[1], steps)

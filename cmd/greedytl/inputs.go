@@ -388,7 +388,7 @@ func (f *dataFlags) register(c *cobra.Command, labelsHelp string) {
 	f.labelSettings = &labelSettings{files: []*string{&f.labels}}
 	f.matrixSettings = &matrixSettings{matrixFiles: []*string{&f.features, &f.scores}}
 	fl.StringVar(&f.featuresHeader, "features-header", "auto", "whether the first line of a text --features or --source-scores file (and of every other features or scores file of the command) is a header: "+strings.Join(dataset.HeaderRuleNames(), ", ")+" (auto: when it holds a name that is no number, or is 0, 1, …, n−1 above rows (n ≥ 3), and refused when it is other distinct integers above rows of decimals, which could be either: yes reads it as a header of column names (but refuses a line whose every value has a point or an exponent: a row of data), no as a row of data; a .npy array has no header line)")
-	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: "+strings.Join(dataset.HeaderRuleNames(), ", ")+" (auto: when the first value can only be a header: a name above numbers, or a name seen once above two classes seen at least twice each; a number is a label, as the 0 pandas writes above an unnamed Series: yes drops it; fit reads a first line the values leave open by the inputs' rows, noting it: a label when the file has one line a row with it, a header when one more and it is found once or is that 0)")
+	fl.StringVar(&f.header, "labels-header", "auto", "whether the first line of a text --labels file is a header: "+strings.Join(dataset.HeaderRuleNames(), ", ")+" (auto: when the first value can only be a header: a name above numbers, or a name seen once above two classes seen at least twice each; a number is a label, as the 0 pandas writes above an unnamed Series: yes drops it; fit and predict read a first line the values leave open by the inputs' rows, noting it: a label when the file has one line a row with it, a header when one more and it is found once or is that 0; where the rows do not decide, predict reads a first line that is one of the model's classes as a label)")
 	fl.StringVar(&f.positive, "positive", "", "the label value of the positive class, when labels are not {-1,+1} or {0,1}")
 	fileFlags(fl, "features", "source-scores", "labels")
 	dirFlags(fl, "sources")
@@ -1197,10 +1197,14 @@ func headerNote(path string, first []float64) string {
 }
 
 // loadLabels reads binary labels (two classes, or --positive against the
-// rest) and checks their count against the inputs' rows.
+// rest) and checks their count against the inputs' rows, which decide a
+// first line the values leave open (labelsForRows).
 func (f *dataFlags) loadLabels(s *streams, rows inputRows) ([]float64, error) {
 	cls, err := f.readLabelFile(s, f.labels)
 	if err != nil {
+		return nil, err
+	}
+	if cls, err = f.labelsForRows(s, cls, rows); err != nil {
 		return nil, err
 	}
 	y, _, _, err := cls.Binary(f.positive)

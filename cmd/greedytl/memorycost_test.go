@@ -127,11 +127,26 @@ func TestMemoryCostScriptRefusesSmallShapes(t *testing.T) {
 	if err != nil {
 		t.Skip("no sh")
 	}
+	// PATH holds mkdir, which the script runs first once the shape is
+	// accepted (with none, a WORK made too early could not be), and a
+	// stand-in go that leaves a marker: the build must not start either.
+	bin := t.TempDir()
+	mkdir, err := exec.LookPath("mkdir")
+	if err != nil {
+		t.Skip("no mkdir")
+	}
+	if err := os.Symlink(mkdir, filepath.Join(bin, "mkdir")); err != nil {
+		t.Fatal(err)
+	}
+	built := filepath.Join(t.TempDir(), "built")
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte("#!"+sh+"\n: > '"+built+"'\nexit 9\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, shape := range [][]string{{"25", "104", "3"}, {"24", "500", "3"}, {"75", "52", "3"}, {"1000", "10", "3"}, {"40", "x", "3"}, {"1000", "130", "0"}} {
 		work := filepath.Join(t.TempDir(), "work")
 		cmd := exec.Command(sh, append([]string{filepath.Join("docs", "cluster", "memory-cost.sh"), work}, shape...)...)
 		cmd.Dir = filepath.Join("..", "..")
-		cmd.Env = append(os.Environ(), "PATH=/nonexistent") // no go, no greedytl: it must stop before them
+		cmd.Env = append(os.Environ(), "PATH="+bin) // mkdir and a go that marks its run: it must stop before them
 		out, err := cmd.CombinedOutput()
 		ee, ok := err.(*exec.ExitError)
 		want := "≥ 105"
@@ -143,6 +158,9 @@ func TestMemoryCostScriptRefusesSmallShapes(t *testing.T) {
 		}
 		if _, err := os.Stat(work); err == nil {
 			t.Errorf("memory-cost.sh WORK %v made WORK before refusing the shape", shape)
+		}
+		if _, err := os.Stat(built); err == nil {
+			t.Fatalf("memory-cost.sh WORK %v ran go build before refusing the shape", shape)
 		}
 	}
 }

@@ -256,6 +256,12 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 		}
 		return nil
 	}
+	// A stop that came once the rows were scored and the labels read
+	// (signals are heeded then, not only while predict waits on input)
+	// ends predict before it writes: nothing to --out, as its help says.
+	if err := ctx.Err(); err != nil {
+		return o.interrupted(err)
+	}
 	report, err := writePredictions(s, o.out, write)
 	if err != nil {
 		return err
@@ -627,7 +633,8 @@ func oneClassNote(y []float64) string {
 }
 
 // loadLabels reads the --labels of a binary model and checks their count
-// against the inputs' rows. When the model records its label names (rec
+// against the inputs' rows; under --labels-header auto the count decides
+// a first line the values leave open, as at fit (labelsForRows). When the model records its label names (rec
 // not nil) every label must be its positive label or a negative one, and
 // without --positive the recorded positive label is the positive class;
 // the labels may then be of one class.
@@ -639,6 +646,13 @@ func (o *predictOptions) loadLabels(s *streams, rec *modelfile.LabelNames, rows 
 	known := &dataset.Classes{Names: append([]string{rec.Positive}, rec.Negative...)}
 	cls, err := o.data.readLabelsFor(s, known)
 	if err != nil {
+		return nil, err
+	}
+	// The inputs' count of rows decides the first line as it does at fit
+	// (labelsForRows), so that predict reads the file fit read; where it
+	// does not, a first line that is one of the model's classes stays a
+	// label (readLabelsFor).
+	if cls, err = o.data.labelsForRows(s, cls, rows); err != nil {
 		return nil, err
 	}
 	ks, err := classIndices(cls, known, "the model's classes", func(k int, n string) error {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -22,6 +23,42 @@ type readmeCommand struct {
 	text   string   // the line as written, comment removed
 	args   []string // its words
 	stdout string   // the file after "> ", or ""
+	// demoClash marks a command TestREADMECommands cannot run beside the
+	// demo (readmeDemoProblems): a second demo, or one naming its
+	// directory.
+	demoClash bool
+}
+
+// readmeDemoProblems returns the errors of the README commands cmds that
+// TestREADMECommands cannot run, since it runs the demo as a process of
+// its own beside the others, and marks them (demoClash): a second demo
+// command, whose waiter would replace the first's (the first never
+// checked), and any other command naming the demo's directory,
+// greedytl-demo, which it would read or write while the demo writes it.
+func readmeDemoProblems(cmds []readmeCommand) []error {
+	var errs []error
+	first := 0 // the line of the first demo command
+	for i := range cmds {
+		c := &cmds[i]
+		args := c.args
+		switch {
+		case len(args) >= 3 && args[0] == "go" && args[1] == "run" && args[2] == "./cmd/greedytl":
+			args = args[3:]
+		case len(args) > 0 && args[0] == "greedytl":
+			args = args[1:]
+		}
+		switch demo := len(args) > 0 && args[0] == "demo"; {
+		case demo && first > 0:
+			errs = append(errs, fmt.Errorf("README.md:%d: %q: a second demo command (the first at line %d): the test runs one demo, beside the other commands", c.line, c.text, first))
+			c.demoClash = true
+		case demo:
+			first = c.line
+		case strings.Contains(c.text, "greedytl-demo"):
+			errs = append(errs, fmt.Errorf("README.md:%d: %q names the demo's directory, greedytl-demo, which the demo writes as the test runs the other commands beside it", c.line, c.text))
+			c.demoClash = true
+		}
+	}
+	return errs
 }
 
 // readmeCommands returns the command lines of README.md's sh code blocks:
@@ -165,9 +202,15 @@ func TestREADMECommands(t *testing.T) {
 		bin = buildGreedytl(t)
 	}
 	t.Chdir(dir)
+	for _, err := range readmeDemoProblems(cmds) {
+		t.Error(err)
+	}
 	var demo func() // waits for the demo and checks it; nil: not started
 	ran := 0
 	for _, c := range cmds {
+		if c.demoClash {
+			continue // readmeDemoProblems said so
+		}
 		args := c.args
 		switch {
 		case len(args) >= 2 && args[0] == "go" && args[1] == "test":
@@ -324,4 +367,31 @@ func readmeTableNames(t *testing.T, header string) []string {
 		}
 	}
 	return names
+}
+
+// TestREADMEDemoProblems: of README commands, a second demo (its waiter
+// replaced the first's, which went unchecked) and any other command naming
+// greedytl-demo (run beside the demo as it writes there) are refused, each
+// at its line, and marked to be skipped; the first demo and the other
+// commands are not.
+func TestREADMEDemoProblems(t *testing.T) {
+	cmd := func(line int, text string) readmeCommand {
+		return readmeCommand{line: line, text: text, args: strings.Fields(text)}
+	}
+	cmds := []readmeCommand{
+		cmd(1, "go run ./cmd/greedytl demo"),
+		cmd(2, "greedytl fit --features X.npy --labels y.txt --out m.json"),
+		cmd(3, "greedytl demo --seed 2"),
+		cmd(4, "greedytl report greedytl-demo/results.jsonl"),
+	}
+	errs := readmeDemoProblems(cmds)
+	if len(errs) != 2 || !strings.Contains(errs[0].Error(), "README.md:3:") || !strings.Contains(errs[0].Error(), "second demo") ||
+		!strings.Contains(errs[1].Error(), "README.md:4:") || !strings.Contains(errs[1].Error(), "greedytl-demo") {
+		t.Errorf("errors %v; want line 3's second demo and line 4's greedytl-demo", errs)
+	}
+	for i, want := range []bool{false, false, true, true} {
+		if cmds[i].demoClash != want {
+			t.Errorf("README.md:%d: marked %v, want %v", cmds[i].line, cmds[i].demoClash, want)
+		}
+	}
 }

@@ -28,12 +28,28 @@
 #   GREEDYTL_SEED     seed of the whole run                 (1)
 #   GREEDYTL_SHARDS   N, the number of tasks of each array  (8)
 #   GREEDYTL_CPUS     CPUs per task                         (4)
-#   GREEDYTL_MEM      memory per task                       (768M)
-#                     (README.md's rule, 2 × the bytes of the rows a task reads,
-#                     and of their source scores, + 300 MB, is 355 MB for
-#                     COIL-100 HOG, 83–101 MB measured; 768M leaves twice 384 MiB,
-#                     as the Kubernetes manifest's limit: size it from the rule
-#                     for other data)
+#   GREEDYTL_MEM      memory per task (--mem)                (from the data)
+#                     Unset, it is README.md's rule — 2 × the bytes of the
+#                     rows a process reads, and of their source scores, +
+#                     300 MB — for every row of GREEDYTL_DATA scored by a
+#                     source per class: the bound of every task's rows (a
+#                     train-sources shard reads its classes' and the
+#                     negatives, an experiment shard its cells'), in MiB
+#                     rounded up. `bash slurm-array.sh mem` prints it:
+#                       COIL-100 HOG (7,200 × 800 float32)       342M
+#                         (measured peaks 73 and 101 MB)
+#                       clinc150 (embedded: 23,700 × 1,024
+#                         float64, 150 sources)                   711M
+#                         (measured 490 MB train-sources, 504 MB
+#                         an experiment shard)
+#                       the paper's ImageNet shape (greedytl synth
+#                         --classes 1000 --per-class 130 --dims
+#                         4096, float32)                         6333M
+#                         (the rule for a train-sources shard of 8
+#                         is 1.6 GB; 2,689 MB measured unsharded)
+#                     A task over its --mem is killed (out of memory) and
+#                     Slurm does not requeue it: set a smaller GREEDYTL_MEM
+#                     only from the rule for what each task reads.
 #   GREEDYTL_TIME     time limit per task                   (04:00:00)
 #   GREEDYTL_SOURCES_ARGS     more train-sources flags, e.g. "--c-grid 0.1,1,10"
 #   GREEDYTL_EXPERIMENT_ARGS  more experiment flags, e.g. "--methods greedytl,l1-logistic --splits 5"
@@ -57,7 +73,7 @@ RESULTS=${GREEDYTL_RESULTS:-results}
 SEED=${GREEDYTL_SEED:-1}
 N=${GREEDYTL_SHARDS:-8}
 CPUS=${GREEDYTL_CPUS:-4}
-MEM=${GREEDYTL_MEM:-768M}
+MEM=${GREEDYTL_MEM:-} # unset: mem_rule, on the login node
 TIME=${GREEDYTL_TIME:-04:00:00}
 read -r -a SOURCES_ARGS <<<"${GREEDYTL_SOURCES_ARGS:-}"
 read -r -a EXPERIMENT_ARGS <<<"${GREEDYTL_EXPERIMENT_ARGS:-}"
@@ -80,6 +96,32 @@ submit() {
   echo "$id"
 }
 
+# mem_rule prints the --mem of every task when GREEDYTL_MEM is unset (see
+# the header): 2 × (the bytes of features.npy + rows × classes × 8 bytes of
+# scores) + 300 MB, in MiB rounded up; the embedded clinc150 is 23,700 rows
+# of 1,024 float64 values and 150 sources. It fails, saying so, for a
+# dataset it cannot size.
+mem_rule() {
+  local bytes rows classes
+  if [ "$DATA" = clinc150 ]; then
+    bytes=$((23700 * 1024 * 8)) rows=23700 classes=150
+  else
+    local f=$DATA/features.npy
+    if ! [ -f "$f" ] || ! [ -f "$DATA/classes.txt" ]; then
+      echo "slurm-array.sh: $DATA holds no features.npy and classes.txt to size the tasks' memory from: set GREEDYTL_MEM (README.md's memory rule)" >&2
+      return 1
+    fi
+    bytes=$(wc -c <"$f")
+    rows=$(head -c 4096 "$f" | LC_ALL=C tr -c '[:print:]' ' ' | sed -n "s/.*'shape': *(\([0-9][0-9]*\).*/\1/p")
+    classes=$(grep -c '' "$DATA/classes.txt")
+    if [ -z "$rows" ]; then
+      echo "slurm-array.sh: $f: no shape in its header to size the tasks' memory from: set GREEDYTL_MEM (README.md's memory rule)" >&2
+      return 1
+    fi
+  fi
+  echo "$(((2 * (bytes + rows * classes * 8) + 300000000 + 1048575) / 1048576))M"
+}
+
 # submit_experiment TASKS AFTER: the experiment array (its tasks TASKS, after
 # job AFTER succeeds when given), then the merge and the report.
 submit_experiment() {
@@ -97,6 +139,8 @@ submit | rerun)
   # On the login node.
   case "$N" in '' | *[!0-9]* | 0) echo "slurm-array.sh: GREEDYTL_SHARDS=$N, want a positive number" >&2; exit 2 ;; esac
   SCRIPT=$(readlink -f "$0")
+  [ -n "$MEM" ] || MEM=$(mem_rule) || exit 2
+  echo "memory per task: $MEM"
   mkdir -p "$RESULTS/logs"
   if [ "${1:-submit}" = rerun ]; then
     submit_experiment "${2:?usage: slurm-array.sh rerun TASKS (e.g. 3,5)}" ""
@@ -107,6 +151,12 @@ submit | rerun)
   idx=$(submit greedytl-index --dependency="afterok:$src" --output="$RESULTS/logs/index.log" -- index)
   echo "submitted: sources $src, index $idx"
   submit_experiment "0-$((N - 1))" "$idx"
+  ;;
+
+mem)
+  # The --mem the jobs get (GREEDYTL_MEM, or mem_rule's from the data).
+  [ -n "$MEM" ] || MEM=$(mem_rule) || exit 2
+  echo "$MEM"
   ;;
 
 # In the jobs. --shard auto/N reads the task's index from SLURM_ARRAY_TASK_ID.
@@ -150,7 +200,7 @@ report)
   exec greedytl report "$RESULTS/merged" --out "$RESULTS/report"
   ;;
 *)
-  echo "usage: slurm-array.sh [submit | rerun TASKS]" >&2
+  echo "usage: slurm-array.sh [submit | rerun TASKS | mem]" >&2
   exit 2
   ;;
 esac

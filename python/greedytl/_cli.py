@@ -273,26 +273,43 @@ _flags_cache = {}
 _HELP_FLAG = re.compile(r"^\s+(?:-\w, )?--([A-Za-z0-9][A-Za-z0-9-]*)", re.M)
 
 
-def fit_flags(info):
-    """The long names of the flags ``greedytl fit`` takes, of the build
-    ``info`` describes (:func:`cli_info`'s): the ``fit_flags`` that ``greedytl
-    version --json`` lists, or, for a build older than that list, those
-    ``greedytl fit --help`` lists (an empty set when it does not answer)."""
+def _fit_flags(info):
+    """The long names of the flags ``greedytl fit`` of the build ``info``
+    describes takes, and None; or, when it could not list them (a build
+    without ``fit_flags`` whose ``fit --help`` failed, timed out or could
+    not run), an empty set and what went wrong."""
     flags = info.get("fit_flags")
     if isinstance(flags, list):
-        return frozenset(f for f in flags if isinstance(f, str))
+        return frozenset(f for f in flags if isinstance(f, str)), None
     path = info["path"]
     st = os.stat(path)
     key = (path, st.st_mtime_ns, st.st_size)
     if key not in _flags_cache:
+        failed = None
+        text = ""
         try:
             proc = subprocess.run([path, "fit", "--help"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                   timeout=_VERSION_TIMEOUT)
-            text = proc.stdout if proc.returncode == 0 else ""
-        except (OSError, subprocess.TimeoutExpired):
-            text = ""
-        _flags_cache[key] = frozenset(_HELP_FLAG.findall(text))
+            if proc.returncode == 0:
+                text = proc.stdout
+            else:
+                said = proc.stderr.strip().rsplit("\n", 1)[-1]
+                failed = "exited {}{}".format(proc.returncode, ": " + said if said else "")
+        except subprocess.TimeoutExpired:
+            failed = "did not answer within {} s".format(_VERSION_TIMEOUT)
+        except OSError as e:
+            failed = "could not run: {}".format(e)
+        _flags_cache[key] = (frozenset(_HELP_FLAG.findall(text)), failed)
     return _flags_cache[key]
+
+
+def fit_flags(info):
+    """The long names of the flags ``greedytl fit`` takes, of the build
+    ``info`` describes (:func:`cli_info`'s): the ``fit_flags`` that ``greedytl
+    version --json`` lists, or, for a build older than that list, those
+    ``greedytl fit --help`` lists (an empty set when it does not answer:
+    :func:`require_fit_flag` then says so)."""
+    return _fit_flags(info)[0]
 
 
 def require_fit_flag(info, flag, why):
@@ -300,9 +317,19 @@ def require_fit_flag(info, flag, why):
     build ``info`` describes takes ``--flag`` (:func:`fit_flags`), which the
     package passes for the reason ``why``: the message names both versions
     and says that greedytl is the one to upgrade.  An older greedytl
-    refused the flag as unknown, which said neither."""
-    if flag in fit_flags(info):
+    refused the flag as unknown, which said neither.  When the flags could
+    not be listed (``fit --help`` of a build without ``fit_flags`` failed or
+    timed out) the message says that, naming the build, not that its fit
+    lacks the flag."""
+    flags, failed = _fit_flags(info)
+    if flag in flags:
         return
+    if failed is not None:
+        raise CommandNotFoundError(
+            "{build} lists no fit_flags in its version --json, and its fit --help {failed}: the package could not "
+            "tell whether its fit takes --{flag}, which it passes {why}; check that this greedytl runs, or upgrade it "
+            "to the version of {pkg} ({hint})".format(
+                build=build_name(info), failed=failed, flag=flag, why=why, pkg=package_name(), hint=_INSTALL_HINT))
     raise CommandNotFoundError(
         "{build} is older than {pkg}: its fit has no --{flag}, which the package passes {why}; upgrade greedytl to "
         "the version of the Python package ({hint})".format(
