@@ -178,34 +178,70 @@ type multiEvaluation struct {
 // output for a label file that cannot be read, or holds a label that is
 // not one of the model's classes, an error naming it): it returns the
 // file's classes and each label's index in classes. The count of labels
-// is checked against the rows by evaluateMulti, once they are read.
+// is checked against the rows by evaluateMulti, once they are read, and
+// decides a first line the values leave open, as at fit (labelsForRows):
+// a first line that is none of the model's classes but may be a header
+// ("species" above the labels) is left for the count to decide (y nil),
+// its error reported then if the count makes it a label.
 func readMultiLabels(s *streams, f *dataFlags, classes []string) (*dataset.Classes, []int, error) {
 	known := &dataset.Classes{Names: classes}
 	cls, err := f.readLabelsFor(s, known)
 	if err != nil {
 		return nil, nil, err
 	}
-	y, err := classIndices(cls, known, "the model's classes", func(_ int, n string) error {
-		return fmt.Errorf("label %q is not one of the model's classes (%s)", n, strings.Join(quoteAll(classes), ", "))
-	})
+	y, err := multiLabelIndices(cls, known)
+	if err != nil && cls.FirstMayBeHeader() && onlyFirstUnknown(cls, known) {
+		return cls, nil, nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}
 	return cls, y, nil
 }
 
+// onlyFirstUnknown reports whether the first label of cls is the one label
+// not among known's classes (it occurs once, on the first line).
+func onlyFirstUnknown(cls, known *dataset.Classes) bool {
+	as := cls.As(known)
+	first := as.Y[0]
+	for i, k := range as.Y {
+		if (k == first) != (i == 0) || (i > 0 && known.Lookup(as.Names[k]) < 0) {
+			return false
+		}
+	}
+	return known.Lookup(as.Names[first]) < 0
+}
+
+// multiLabelIndices is classIndices for a multi-class model's classes
+// known.
+func multiLabelIndices(cls, known *dataset.Classes) ([]int, error) {
+	return classIndices(cls, known, "the model's classes", func(_ int, n string) error {
+		return fmt.Errorf("label %q is not one of the model's classes (%s)", n, strings.Join(quoteAll(known.Names), ", "))
+	})
+}
+
 // evaluateMulti compares the predicted classes pred (indices in the model's
-// classes) of rows with y, the labels of f's --labels file cls
-// (readMultiLabels); a count of labels other than the rows' is an error.
-// The balanced accuracy is the mean recall over the classes present in the
-// labels. The confusion matrix is computed when confusion is set (predict
-// --json, which prints it).
-func evaluateMulti(f *dataFlags, cls *dataset.Classes, y []int, rows inputRows, classes []string, pred []int, confusion bool) (*multiEvaluation, error) {
+// classes) of rows with the labels of f's --labels file cls and their
+// indices y (readMultiLabels): the count of rows decides a first line the
+// values leave open (labelsForRows, which notes it), and a count of labels
+// other than the rows' is an error. The balanced accuracy is the mean
+// recall over the classes present in the labels. The confusion matrix is
+// computed when confusion is set (predict --json, which prints it).
+func evaluateMulti(s *streams, f *dataFlags, cls *dataset.Classes, y []int, rows inputRows, classes []string, pred []int, confusion bool) (*multiEvaluation, error) {
+	read, err := f.labelsForRows(s, cls, rows)
+	if err != nil {
+		return nil, err
+	}
+	if read != cls || y == nil {
+		if y, err = multiLabelIndices(read, &dataset.Classes{Names: classes}); err != nil {
+			return nil, err
+		}
+		cls = read
+	}
 	if len(y) != rows.m {
 		return nil, labelCountError(f.labels, cls, rows)
 	}
 	e := &multiEvaluation{Examples: len(pred), Classes: classes}
-	var err error
 	if e.Accuracy, e.BalancedAccuracy, e.present, err = metric.ClassAccuracy(pred, y, len(classes)); err != nil {
 		return nil, err
 	}
@@ -272,7 +308,7 @@ func runPredictMulti(ctx context.Context, s *streams, o *predictOptions, model m
 			return nil
 		}
 		var err error
-		eval, err = evaluateMulti(&o.data, cls, y, rows, classes, pred, o.json)
+		eval, err = evaluateMulti(s, &o.data, cls, y, rows, classes, pred, o.json)
 		return err
 	}
 	var report io.Writer
