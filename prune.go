@@ -167,12 +167,12 @@ func (e *sampleEngine) bestOfPruned(p *path, cand []int, half2 float64) (int, er
 	k := 0
 	if m > 0 {
 		var zs [16]*float64
-		// The columns' first values as col finds them, its chunks and m in
-		// locals.
+		// The columns' first values as col finds them (slotAt), its chunks
+		// and m in locals.
 		chunks := e.chunks
 		first := func(s int) *float64 {
-			u := uint(s)
-			return &chunks[u/cacheChunk][int(u%cacheChunk)*m]
+			c, k := slotAt(chunks, m, s)
+			return &c[k]
 		}
 		for ; k+16 <= n || haveAVX && k+8 < n; k += 16 {
 			for i := range zs {

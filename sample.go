@@ -894,10 +894,16 @@ func (e *sampleEngine) added(p *path, s int, g []float64, c, tc float64, refresh
 }
 
 func (e *sampleEngine) col(s int) []float64 {
+	c, k := slotAt(e.chunks, e.m, s)
+	return c[k : k+e.m : k+e.m]
+}
+
+// slotAt returns the cache chunk that holds slot s (of columns of m
+// values) and the offset of the slot's first value in it.
+func slotAt(chunks [][]float64, m, s int) ([]float64, int) {
 	// Unsigned, the chunk and offset are a shift and a mask.
 	u := uint(s)
-	c, k := e.chunks[u/cacheChunk], int(u%cacheChunk)*e.m
-	return c[k : k+e.m : k+e.m]
+	return chunks[u/cacheChunk], int(u%cacheChunk) * m
 }
 
 func (e *sampleEngine) global(s int) int     { return int(e.slots[s].glob) }
