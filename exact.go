@@ -367,11 +367,20 @@ func (e *exactEngine) release() {
 	e.s32.release()
 	e.rs.trim()
 	if cap(e.z) <= maxPooled && cap(e.z32) <= 2*maxPooled && 8*cap(e.c) <= maxPooled {
-		// z, z32 and the eleven N-vectors (the Ns of glob and st count as
-		// three).
-		exactPool.put(e.exactBuffers, cap(e.z)+cap(e.z32)/2+11*cap(e.c) <= maxSpare)
+		exactPool.put(e.exactBuffers, e.floats() <= maxSpare)
 	}
 	e.exactBuffers = nil
+}
+
+// floats returns how many floats (of 8 bytes) b's buffers hold, counting
+// the capacity of every one (float32s and int32s as halves), whatever fit
+// grew it.
+func (b *exactBuffers) floats() int {
+	n := cap(b.z) + (cap(b.z32)+cap(b.glob)+1)/2 + 2*cap(b.st)
+	for _, s := range [][]float64{b.f, b.sq, b.b, b.c, b.t, b.p, b.ec, b.et, b.means} {
+		n += cap(s)
+	}
+	return n + b.rs.floats()
 }
 
 func (e *exactEngine) reset(lambda float64) error {

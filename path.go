@@ -144,15 +144,18 @@ var pathPool recycler[pathBuffers]
 // columns then took twice the time (docs/design.md §8). sync.Pool alone
 // loses them even without a collection when the goroutine that fits runs
 // on another processor (P) than the one that put them, whose private slot
-// the others do not see. Only buffers of at most maxSpare floats go to
-// spare, so that a process holds at most that much per recycler once its
-// fits are done.
+// the others do not see. Only a set whose buffers hold at most maxSpare
+// floats, counted by capacity (sampleBuffers.floats, exactBuffers.floats,
+// path.giveBack), goes to spare, so that once its fits are done and two
+// collections have emptied pool a process holds at most that much per
+// recycler.
 type recycler[T any] struct {
 	spare atomic.Pointer[T]
 	pool  sync.Pool
 }
 
-// maxSpare is the most floats (of 8 bytes) a recycler's spare holds: 4 MB.
+// maxSpare is the most floats (of 8 bytes) a recycler's spare holds: 4 MB,
+// every buffer of the set counted by its capacity.
 const maxSpare = 1 << 19
 
 // get returns a recycled *T, or nil when there is none.
@@ -171,12 +174,6 @@ func (r *recycler[T]) put(x *T, small bool) {
 		return
 	}
 	r.pool.Put(x)
-}
-
-// reset forgets every recycled buffer (for tests).
-func (r *recycler[T]) reset() {
-	r.spare.Store(nil)
-	r.pool = sync.Pool{}
 }
 
 // pathFloats returns a slice of length n and capacity at least c (c ≥ n) from

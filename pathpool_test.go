@@ -264,3 +264,84 @@ func TestLargeBuffersNotSpare(t *testing.T) {
 		}
 	}
 }
+
+// reset forgets every recycled buffer. It writes pool unsynchronised: no
+// fit may run meanwhile.
+func (r *recycler[T]) reset() {
+	r.spare.Store(nil)
+	r.pool = sync.Pool{}
+}
+
+// spareFloats counts the floats (of 8 bytes) of every buffer in b by its
+// capacity, apart from sampleBuffers.floats; int32s count one half.
+func spareFloats(b *sampleBuffers) int {
+	n := 0
+	for _, c := range b.chunks {
+		n += cap(c)
+	}
+	ps, rs := &b.prune, &b.rs
+	return n + 3*cap(b.slots) + (cap(b.mark)+cap(b.selected)+cap(b.slotBuf))/2 + cap(b.block) +
+		cap(b.batch.z) + cap(b.batch.u) + cap(b.batch.lo) + cap(b.batch.hi) +
+		cap(b.cand) + cap(b.pend) + cap(b.local) + cap(b.sc.gp) + cap(b.sc.z4) +
+		cap(ps.gramAbs) + cap(ps.t) + cap(ps.hi) + cap(ps.clo) + cap(ps.rows) + cap(ps.group) +
+		cap(rs.pad) + cap(rs.col) + cap(rs.acc) + cap(rs.mean) + cap(rs.ss)
+}
+
+// TestSpareBoundAfterLargerFit checks that the sampled search's buffers
+// kept beyond collections (recycler's spare) hold at most maxSpare floats
+// when a fit with a smaller m reuses a larger one's cache chunks, whole: a
+// sweep at m = 1,500, N = 2,048 (3,072,000 floats of cache) then one at
+// m = 20 (whose own cache would be 40,960 floats), by the engine and by
+// Fit. The engine counted the cache as the current m's, so the second
+// set went to spare with 24.6 MB.
+func TestSpareBoundAfterLargerFit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(39, 40))
+	const N = 2048
+	for _, byFit := range []bool{false, true} {
+		samplePool.reset()
+		for _, m := range []int{1500, 20} {
+			H, y := randDense(rng, m, N), randLabels(rng, m)
+			if byFit {
+				fitT(t, nil, H, y, Options{Lambda: 1, FeatureFactor: 1, Sample: 59, Seed: 1, MaxK: 30}) // swept
+				continue
+			}
+			in, err := newInputs("test", nil, H, y, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := newSample(in, 5, 1)
+			if !e.sweep() {
+				t.Fatal("the sweep failed")
+			}
+			e.release()
+		}
+		runtime.GC()
+		runtime.GC()
+		if b := samplePool.spare.Load(); b != nil && spareFloats(b) > maxSpare {
+			t.Errorf("by Fit %v: the spare holds %d floats after two collections, maxSpare %d", byFit, spareFloats(b), maxSpare)
+		}
+	}
+}
+
+// TestExactSpareCountsEveryBuffer checks that the exact search's buffers
+// go to the recycler's spare only when every one of them, counted by its
+// capacity, fits in maxSpare floats: at m = 4, N = 34,000 the block and
+// the eleven N-vectors hold 510,000 floats, the means of writeBlock and
+// the statistics' scratch (uncounted before) more than 14,000 more.
+func TestExactSpareCountsEveryBuffer(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	H, y := randDense(rng, 4, 34000), randLabels(rng, 4)
+	exactPool.reset()
+	fitT(t, nil, H, y, Options{Lambda: 1, FeatureFactor: 1, MaxK: 2})
+	b := exactPool.spare.Load()
+	if b == nil {
+		return
+	}
+	n := cap(b.z) + (cap(b.z32)+cap(b.glob))/2 + 2*cap(b.st)
+	for _, s := range [][]float64{b.f, b.sq, b.b, b.c, b.t, b.p, b.ec, b.et, b.means, b.rs.pad, b.rs.col, b.rs.acc, b.rs.mean, b.rs.ss} {
+		n += cap(s)
+	}
+	if n > maxSpare {
+		t.Errorf("the spare holds %d floats, maxSpare %d", n, maxSpare)
+	}
+}

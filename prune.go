@@ -167,16 +167,13 @@ func (e *sampleEngine) bestOfPruned(p *path, cand []int, half2 float64) (int, er
 	k := 0
 	if m > 0 {
 		var zs [16]*float64
-		// The columns' first values as col finds them, its chunks and m in
-		// locals.
+		// The columns' first values as col finds them (slotAt), its chunks
+		// and m in locals.
 		chunks := e.chunks
-		first := func(s int) *float64 {
-			u := uint(s)
-			return &chunks[u/cacheChunk][int(u%cacheChunk)*m]
-		}
 		for ; k+16 <= n || haveAVX && k+8 < n; k += 16 {
 			for i := range zs {
-				zs[i] = first(cand[min(k+i, n-1)])
+				c, o := slotAt(m, cand[min(k+i, n-1)])
+				zs[i] = &chunks[c][o]
 			}
 			if t := e.sc.t16(&zs); k+16 <= n {
 				*(*[16]float64)(ts[k:]) = t // inline moves, not memmove
@@ -187,7 +184,8 @@ func (e *sampleEngine) bestOfPruned(p *path, cand []int, half2 float64) (int, er
 		zs8 := (*[8]*float64)(zs[:8])
 		for ; k+8 <= n || haveAVX && k < n; k += 8 {
 			for i := range zs8 {
-				zs8[i] = first(cand[min(k+i, n-1)])
+				c, o := slotAt(m, cand[min(k+i, n-1)])
+				zs8[i] = &chunks[c][o]
 			}
 			t := e.sc.t8(zs8)
 			copy(ts[k:min(k+8, n)], t[:])

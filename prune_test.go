@@ -1,9 +1,11 @@
 package greedytl
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -80,6 +82,106 @@ func TestPrunedPicksScalarWinner(t *testing.T) {
 				t.Errorf("%d of %d candidates scored in full: the bound prunes too little", scored, total)
 			}
 		})
+	}
+}
+
+// TestPrunedScoresLargestBoundsFirst checks how many candidates
+// bestOfPruned scores in full (pruneState.scored) against its definition,
+// computed here apart: the four candidates with the four largest bounds
+// t²·(1 + 6u)/c_lo (the earlier first on ties) first, then, in candidate
+// order and in groups of four, each other candidate whose bound reaches the
+// best gain scored before its group, over paths in both forms, on features
+// (γ ≠ 1) and sources, with the candidates in shuffled order. Keeping a
+// wrong fourth in the four (top, low) changes the count.
+func TestPrunedScoresLargestBoundsFirst(t *testing.T) {
+	rng := rand.New(rand.NewPCG(47, 48))
+	steps := 0
+	for _, c := range []struct {
+		m, d, n int
+		gamma   float64
+		form    int
+	}{
+		{20, 0, 300, 1, formPrimal}, {20, 30, 300, 0.5, formDual}, {12, 20, 200, 2, formAuto}, {30, 0, 500, 1, formAuto},
+	} {
+		H, y := randDense(rng, c.m, c.n), randLabels(rng, c.m)
+		var X mat.Matrix
+		if c.d > 0 {
+			X = randDense(rng, c.m, c.d)
+		}
+		in, err := newInputs("greedytl.Fit", X, H, y, c.gamma)
+		if err != nil {
+			t.Fatal(err)
+		}
+		setForTest(t, &pathForm, c.form)
+		e := newSample(in, c.d+c.n, 1) // r ≥ N: every candidate, every step
+		if err := e.reset(1); err != nil {
+			t.Fatal(err)
+		}
+		p := newPathFor(y, 1, newFeatureScale(c.gamma, true), 0, c.d+c.n)
+		for step := 0; step < c.m; step++ {
+			s, cand := pickShuffled(t, rng, e, p, step)
+			if s < 0 {
+				break
+			}
+			if half2 := e.pruneBound(p); half2 > 0 {
+				e.sc.load(p)
+				n := len(cand)
+				hi, gain := make([]float64, n), make([]float64, n)
+				for k, sl := range cand {
+					cl := 1 + half2*float64(c.m)
+					if e.global(sl) < c.d {
+						cl = 1 + half2*float64(c.m)*c.gamma*c.gamma
+					}
+					tk := e.sc.t1(e.col(sl))
+					hi[k] = tk * tk * ((1 + 6*unitRoundoff) / cl)
+					cs, ts := e.sc.score1(e.col(sl))
+					gain[k] = ts * ts / cs
+				}
+				order := make([]int, n)
+				for k := range order {
+					order[k] = k
+				}
+				slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(hi[b], hi[a]) })
+				top := order[:min(4, n)]
+				want, best := len(top), -1.0
+				for _, k := range top {
+					best = max(best, gain[k])
+				}
+				var group []int
+				flush := func() {
+					for _, k := range group {
+						best = max(best, gain[k])
+					}
+					want += len(group)
+					group = group[:0]
+				}
+				for k := range n {
+					if !slices.Contains(top, k) && hi[k] >= best {
+						if group = append(group, k); len(group) == 4 {
+							flush()
+						}
+					}
+				}
+				flush()
+				before := e.prune.scored
+				if _, err := e.bestOfPruned(p, cand, half2); err != nil {
+					t.Fatal(err)
+				}
+				if e.prune.off {
+					t.Fatalf("m = %d, γ = %g, step %d: a candidate's c fell below its bound", c.m, c.gamma, step)
+				}
+				if got := e.prune.scored - before; got != want {
+					t.Errorf("m = %d, d = %d, γ = %g, form %d, step %d: %d of %d candidates scored in full, want %d",
+						c.m, c.d, c.gamma, c.form, step, got, n, want)
+				}
+				steps++
+			}
+			advance(t, p, s, e.col(s), e)
+		}
+		e.release()
+	}
+	if steps < 40 {
+		t.Errorf("only %d steps pruned", steps)
 	}
 }
 

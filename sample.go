@@ -133,29 +133,48 @@ func newSample(in *inputs, r int, seed uint64) *sampleEngine {
 }
 
 // release returns the engine's buffers to the pool; e must not be used
-// afterwards.
+// afterwards. Sets of more than maxPooled floats (floats) are left to
+// the garbage collector, first without the cache and the batch's rows,
+// the largest parts, then whole.
 func (e *sampleEngine) release() {
-	if len(e.chunks)*cacheChunk*e.m > maxPooled {
-		e.chunks = nil // a large cache is left to the garbage collector
-	}
-	if cap(e.batch.z) > maxPooled {
-		e.batch = batchScorer{}
-	}
-	e.sc.a, e.sc.u = nil, nil // the path's
-	if len(e.cand) > maxPooled {
-		e.cand, e.local, e.prune.t, e.prune.hi, e.prune.clo, e.prune.group = nil, nil, nil, nil, nil, nil
-	}
-	e.block, e.sc.z4 = trimPooled(e.block), trimPooled(e.sc.z4)
-	e.rs.trim()
-	samplePool.put(e.sampleBuffers, e.floats() <= maxSpare)
+	b := e.sampleBuffers
 	e.sampleBuffers = nil
+	b.sc.a, b.sc.u = nil, nil // the path's
+	n := b.floats()
+	if n > maxPooled {
+		b.chunks, b.batch = nil, batchScorer{}
+		n = b.floats()
+	}
+	if n <= maxPooled {
+		samplePool.put(b, n <= maxSpare)
+	}
 }
 
-// floats returns about how many floats (of 8 bytes) e's buffers hold: the
-// cache and the N-sized slot records, marks and slotOf.
-func (e *sampleEngine) floats() int {
-	n := len(e.chunks) * cacheChunk * e.m
-	return n + 3*cap(e.slots) + cap(e.mark)/2 + cap(e.slotBuf)/2 + cap(e.block)
+// floats returns how many floats (of 8 bytes) b's buffers hold, counting
+// the capacity of every one, whatever fit grew it: the cache's chunks
+// (which a fit with a smaller m reuses whole), the slot records, marks
+// and slotOf, the batch's and pruning's scratch, and the N-sized
+// candidate lists. release compares it with maxPooled and maxSpare.
+func (b *sampleBuffers) floats() int {
+	n := 0
+	for _, c := range b.chunks {
+		n += cap(c)
+	}
+	const slotFloats = int(unsafe.Sizeof(slotInfo{})+7) / 8
+	n += slotFloats*cap(b.slots) + (cap(b.mark)+cap(b.selected)+cap(b.slotBuf)+1)/2
+	n += cap(b.batch.z) + cap(b.batch.u) + cap(b.batch.lo) + cap(b.batch.hi)
+	n += cap(b.cand) + cap(b.pend) + cap(b.local) // ints of 8 bytes (4 on 32-bit platforms)
+	n += cap(b.sc.gp) + cap(b.sc.z4)
+	ps := &b.prune
+	n += cap(ps.gramAbs) + cap(ps.t) + cap(ps.hi) + cap(ps.clo) + cap(ps.rows) + cap(ps.group)
+	return n + b.rs.floats() + cap(b.block) + int(unsafe.Sizeof(b.st)+unsafe.Sizeof(b.tmp))/8
+}
+
+// floats returns how many floats (of 8 bytes) sc's buffers hold, by
+// capacity, for the counts of its owners (sampleBuffers.floats,
+// exactBuffers.floats).
+func (sc *rowStatsScratch) floats() int {
+	return cap(sc.pad) + cap(sc.col) + cap(sc.acc) + cap(sc.mean) + cap(sc.ss)
 }
 
 func (e *sampleEngine) reset(lambda float64) error {
@@ -874,11 +893,20 @@ func (e *sampleEngine) added(p *path, s int, g []float64, c, tc float64, refresh
 	e.prune.added(p)
 }
 
+// col returns slot s's cached column.
 func (e *sampleEngine) col(s int) []float64 {
-	// Unsigned, the chunk and offset are a shift and a mask.
+	c, k := slotAt(e.m, s)
+	return e.chunks[c][k : k+e.m : k+e.m]
+}
+
+// slotAt returns where the cache keeps slot s, for columns of m values:
+// in chunks[c], from offset k; col and bestOfPruned's gathers use it.
+func slotAt(m, s int) (c uint, k int) {
+	// Unsigned, the chunk and offset are a shift and a mask (k first: the
+	// gathers' loop then takes no more instructions than its own copy did).
 	u := uint(s)
-	c, k := e.chunks[u/cacheChunk], int(u%cacheChunk)*e.m
-	return c[k : k+e.m : k+e.m]
+	k = int(u%cacheChunk) * m
+	return u / cacheChunk, k
 }
 
 func (e *sampleEngine) global(s int) int     { return int(e.slots[s].glob) }

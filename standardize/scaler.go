@@ -169,9 +169,17 @@ func (s Scaler) Value(j int, v float64) float64 {
 // keeps; only when that is ±Inf — v − mean alone may overflow (v = −9.5e307
 // and mean = 9e307) while the quotient is an ordinary number (−52 for a
 // scale of 3.6e306) — is it recomputed as ((v/2 − mean/2)/scale)·2, whose
-// halvings and doubling are exact there: the correctly rounded quotient of
-// the rounded difference, as if float64 had no largest exponent. The result
-// is ±Inf only when the standardised value itself is beyond float64.
+// difference is exactly half the first one's. Where v − mean overflows,
+// v and mean are near the top of float64: the halvings are exact, and the
+// doubling is unless the result is beyond float64. Where only the division
+// overflows (a small scale), a halving rounds when v or mean is below
+// 2⁻¹⁰²¹ (Standardise(1, 5e-324, 5e-324) halves the mean to 0), but then
+// |v − mean| exceeds 2⁻⁵¹ and both differences round to the other operand
+// alone (or its half): the result is ±Inf again, as it must be (the
+// subnormal cases of TestStandardiseOverflowingDifference). Either way it
+// is the correctly rounded quotient of the rounded difference, as if
+// float64 had no largest exponent, and ±Inf only when the standardised
+// value itself is beyond float64.
 func Standardise(v, mean, scale float64) float64 {
 	z := (v - mean) / scale
 	if math.IsInf(z, 0) {
