@@ -729,12 +729,16 @@ def standardise(v, mean, scale):
     number — recomputed as ((v/2 − mean/2)/scale)·2, whose halvings and
     doubling are exact there.  ±Inf only where the standardised value itself
     is beyond float64."""
+    # Overflow is rare: the floating-point flag tells it, with no pass over
+    # the result to look for ±Inf.
+    try:
+        with np.errstate(over="raise"):
+            return (v - mean) / scale
+    except FloatingPointError:
+        pass
     with np.errstate(over="ignore"):
         z = (v - mean) / scale
-        inf = np.isinf(z)
-        if np.any(inf):
-            z = np.where(inf, (v * 0.5 - mean * 0.5) / scale * 2, z)
-    return z
+        return np.where(np.isinf(z), (v * 0.5 - mean * 0.5) / scale * 2, z)
 
 
 class Standardiser:
