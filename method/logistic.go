@@ -424,7 +424,7 @@ func nameFoldError(err error, d int, order []int) error {
 		input, col = "H", col-d
 	}
 	if fe.Overflow == nil {
-		return fmt.Errorf("choosing C by cross-validation: %s column %d cannot be standardised on the rows outside a fold: their deviations from their mean overflow float64", input, col)
+		return &foldColumnError{Input: input, Col: col, Err: fe.Err}
 	}
 	at := *fe.Overflow
 	at.Col = col
@@ -433,6 +433,24 @@ func nameFoldError(err error, d int, order []int) error {
 	}
 	return fmt.Errorf("choosing C by cross-validation, with the statistics of the rows outside its fold: %s %w", input, &at)
 }
+
+// foldColumnError is nameFoldError's error for a column that the rows
+// outside a fold cannot standardise, named as the caller counts it.
+type foldColumnError struct {
+	// Input is "X" or "H", and Col the column there.
+	Input string
+	Col   int
+	// Err is the standardiser's error, which counts the columns of the
+	// block [X, H].
+	Err error
+}
+
+func (e *foldColumnError) Error() string {
+	return fmt.Sprintf("choosing C by cross-validation: %s column %d cannot be standardised on the rows outside a fold: their deviations from their mean overflow float64", e.Input, e.Col)
+}
+
+// Unwrap returns the standardiser's error.
+func (e *foldColumnError) Unwrap() error { return e.Err }
 
 // path returns the weights (one per column of z, then the bias) of the
 // model at every C of cGrid, fitted on the standardised columns z with

@@ -99,7 +99,7 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 			in, out := linear.FoldRows(fold, f)
 			sc, model, err := s.fitRows(ctx, raw, train.Y, in)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("method: stacked-logistic: %w", nameFoldError(newFoldError(err, sc, in), d, order))
 			}
 			if err := ctx.Err(); err != nil {
 				return nil, err
@@ -131,7 +131,7 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 	}
 	_, model, err := s.fitRows(ctx, raw, train.Y, all)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("method: stacked-logistic: %w", err)
 	}
 	w, converged, err := model(c)
 	if err != nil {
@@ -163,6 +163,8 @@ func (s stackedLogistic) Fit(ctx context.Context, train Data, extra Extra) (resu
 // fitRows standardises the rows of raw (the columns [X, H]) on their own
 // statistics and returns the scaler and a function that returns the weights (one per column, then the bias) fitted at a
 // given C, and whether the solver converged. The rows must hold both classes.
+// Its error is the context's or the standardiser's, unwrapped, with the
+// scaler it fitted, for the caller to name (newFoldError for a fold's rows).
 func (stackedLogistic) fitRows(ctx context.Context, raw *mat.Dense, y []float64, rows []int) (standardize.Scaler, func(c float64) ([]float64, bool, error), error) {
 	sub := rowsOf(raw, rows)
 	if err := ctx.Err(); err != nil {
@@ -174,7 +176,7 @@ func (stackedLogistic) fitRows(ctx context.Context, raw *mat.Dense, y []float64,
 	}
 	z, err := sc.TransformContext(ctx, sub)
 	if err != nil {
-		return standardize.Scaler{}, nil, fmt.Errorf("method: stacked-logistic: %w", err)
+		return sc, nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return standardize.Scaler{}, nil, err

@@ -3,6 +3,7 @@ package method
 import (
 	"bytes"
 	"context"
+	"errors"
 	"maps"
 	"math"
 	"math/rand/v2"
@@ -257,5 +258,39 @@ func TestOneVsRestIgnoresRowOrder(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestStackedFoldColumnNamed: a column that the rows outside a
+// cross-validation fold cannot standardise (H column 1 is +1e308 but for
+// three −1e308s: the whole sample's deviations from the mean stay finite,
+// those of the rows outside some fold do not) is named as the caller
+// counts it, "H column 1", as l1-logistic's and elastic-net's folds name
+// it (nameFoldError; stacked-logistic standardises the block [X, H], whose
+// column 3 it is), and the standardiser's error stays in the chain.
+func TestStackedFoldColumnNamed(t *testing.T) {
+	const m = 20
+	X, H := mat.NewDense(m, 2, nil), mat.NewDense(m, 2, nil)
+	y := make([]float64, m)
+	for i := range m {
+		y[i] = float64(1 - 2*(i%2))
+		X.Set(i, 0, float64(i%5)+y[i])
+		X.Set(i, 1, float64((i*7)%4))
+		H.Set(i, 0, float64(i%3)-y[i])
+		H.Set(i, 1, 1e308)
+	}
+	for _, i := range []int{0, 1, 9} {
+		H.Set(i, 1, -1e308)
+	}
+	_, err := stackedLogistic{}.Fit(context.Background(), Data{X: X, H: H, Y: y}, Extra{Seed: 1})
+	if err == nil || !strings.Contains(err.Error(), "choosing C by cross-validation: H column 1 cannot be standardised on the rows outside a fold") {
+		t.Fatalf("%v, want an error naming H column 1", err)
+	}
+	var std bool
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		std = std || strings.HasPrefix(e.Error(), "column 3 cannot be standardised")
+	}
+	if !std {
+		t.Errorf("%v does not wrap the standardiser's error (block column 3)", err)
 	}
 }

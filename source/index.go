@@ -5,17 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
 	"io"
-	"maps"
 	"math"
 	"os"
 	"path"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -420,12 +417,14 @@ func ReadIndex(dir string) (*Index, error) {
 	case !st.IsDir():
 		return nil, fmt.Errorf("%s is a file, not a sources directory (%s)", dir, makeOne)
 	case !errors.Is(err, os.ErrNotExist):
-		path := filepath.Join(dir, IndexFile)
-		if name, in := unknownIndexMember(path); name != "" {
-			if in != "" {
-				in = " of " + in
+		// A member Index has no field for is one a newer greedytl writes:
+		// say so, and where it is (jsonfile's error names it).
+		if um := (*jsonfile.UnknownMemberError)(nil); errors.As(err, &um) {
+			in := ""
+			if um.In != "" {
+				in = " of " + um.In
 			}
-			return nil, fmt.Errorf("%s: member %q%s is unknown to this greedytl: the directory was written by a newer greedytl (or the file was edited); upgrade greedytl to read it", path, name, in)
+			return nil, fmt.Errorf("%s: member %q%s is unknown to this greedytl: the directory was written by a newer greedytl (or the file was edited); upgrade greedytl to read it", filepath.Join(dir, IndexFile), um.Name, in)
 		}
 		return nil, err
 	}
@@ -445,82 +444,6 @@ func ReadIndex(dir string) (*Index, error) {
 		return nil, fmt.Errorf("%s is not a sources directory (%s: %w): %s is one: give that", dir, IndexFile, fileerr.Reason(err), near)
 	}
 	return nil, fmt.Errorf("%s is not a sources directory (%s: %w): %s", dir, IndexFile, fileerr.Reason(err), makeOne)
-}
-
-// unknownIndexMember returns the first member, in sorted order, of the
-// index file at path that Index has no field for, and where it is
-// ("sources[0].scores", "" at the top level): a member that a newer
-// greedytl writes, which ReadIndex names in its refusal (encoding/json's
-// said `unknown field "scores"`, not where, nor why). It returns "" when
-// there is none or the file is no JSON. Members are matched to the fields'
-// JSON names as encoding/json matches them: ignoring case.
-func unknownIndexMember(path string) (name, in string) {
-	b, err := os.ReadFile(path)
-	var doc any
-	if err != nil || json.Unmarshal(bom.Trim(b), &doc) != nil {
-		return "", ""
-	}
-	return unknownMember(doc, reflect.TypeFor[Index](), "")
-}
-
-// unknownMember returns unknownIndexMember's member of the JSON value v
-// (json.Unmarshal's into an any) decoded into a value of type t, v being
-// at in.
-func unknownMember(v any, t reflect.Type, in string) (name, at string) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	switch x := v.(type) {
-	case map[string]any:
-		if t.Kind() != reflect.Struct {
-			return "", ""
-		}
-		keys := slices.Sorted(maps.Keys(x))
-		for _, k := range keys {
-			f, ok := jsonField(t, k)
-			if !ok {
-				return k, in
-			}
-			sub := k
-			if in != "" {
-				sub = in + "." + k
-			}
-			if name, at := unknownMember(x[k], f.Type, sub); name != "" {
-				return name, at
-			}
-		}
-	case []any:
-		if t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
-			return "", ""
-		}
-		for i, e := range x {
-			if name, at := unknownMember(e, t.Elem(), fmt.Sprintf("%s[%d]", in, i)); name != "" {
-				return name, at
-			}
-		}
-	}
-	return "", ""
-}
-
-// jsonField returns the field of the struct type t (its embedded
-// structs' too) that encoding/json decodes the member key into.
-func jsonField(t reflect.Type, key string) (reflect.StructField, bool) {
-	for _, f := range reflect.VisibleFields(t) {
-		if !f.IsExported() || f.Anonymous && f.Type.Kind() == reflect.Struct {
-			continue
-		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		if strings.EqualFold(name, key) {
-			return f, true
-		}
-	}
-	return reflect.StructField{}, false
 }
 
 // holdsLiblinearModel reports whether the folder dir holds a file that

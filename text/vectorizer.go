@@ -9,6 +9,7 @@ import (
 	"slices"
 	"unicode/utf8"
 
+	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/sparse"
 )
 
@@ -358,9 +359,7 @@ func (v *Vectorizer) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	var s vectorizerJSON
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	if err := jsonfile.Unmarshal(data, &s); err != nil { // an unknown member: *jsonfile.UnknownMemberError
 		return fmt.Errorf("text: decoding Vectorizer: %w", err)
 	}
 	w := Vectorizer{Dim: s.Dim, Sublinear: s.Sublinear}

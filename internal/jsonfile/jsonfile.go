@@ -12,6 +12,8 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"strconv"
+	"strings"
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/bom"
@@ -167,12 +169,68 @@ func firstValue(doc []byte, what string) (raw json.RawMessage, start int64, err 
 var errTrailing = errors.New("trailing data")
 
 // strictDecode decodes the JSON value raw into v, refusing members that v
-// has no field for.
+// has no field for (Unmarshal).
 func strictDecode(raw json.RawMessage, v any) error {
-	strict := json.NewDecoder(bytes.NewReader(raw))
-	strict.DisallowUnknownFields()
-	return strict.Decode(v)
+	return Unmarshal(raw, v)
 }
+
+// Unmarshal decodes the one JSON value b into v as encoding/json's
+// Decoder does with DisallowUnknownFields — what every strict reader of
+// the module decodes with (Decode and DecodeObject, a type's own
+// UnmarshalJSON) — but for an object member that v has no field for its
+// error is an *UnknownMemberError, which names the member and where it is,
+// not only the member (encoding/json's `json: unknown field "x"`). The
+// member is the one encoding/json refuses, the first in the document; a
+// value decoded by its own UnmarshalJSON or UnmarshalText reports its own
+// members (as that method words it).
+func Unmarshal(b []byte, v any) error {
+	strict := json.NewDecoder(bytes.NewReader(b))
+	strict.DisallowUnknownFields()
+	err := strict.Decode(v)
+	if err == nil {
+		return nil
+	}
+	quoted, ok := strings.CutPrefix(err.Error(), "json: unknown field ")
+	if !ok {
+		return err
+	}
+	// Walk the document again (only on this error) for where the member
+	// is: encoding/json's error names it alone.
+	c := &nullChecker{b: b, findUnknown: true}
+	var um *UnknownMemberError
+	if errors.As(c.value(destination(v)), &um) && strconv.Quote(um.Name) == quoted {
+		um.Err = err
+		return um
+	}
+	return err
+}
+
+// UnknownMemberError is the error of strict decoding (Unmarshal) for an
+// object member the destination has no field for: a misspelt member, or
+// one a newer greedytl writes, which a reader may say more about
+// (source.ReadIndex: upgrade greedytl).
+type UnknownMemberError struct {
+	// Name is the member's name as the document writes it.
+	Name string
+	// In is the path of the object that holds it, as the other errors of
+	// the package name a value ("sources[0].scores"); "" at the top level.
+	In string
+	// Err is encoding/json's error (`json: unknown field "x"`).
+	Err error
+}
+
+// Error returns encoding/json's words, naming where the member is when it
+// is not at the top level: `json: unknown field "median" of
+// sources[0].scores`.
+func (e *UnknownMemberError) Error() string {
+	if e.In == "" {
+		return fmt.Sprintf("json: unknown field %q", e.Name)
+	}
+	return fmt.Sprintf("json: unknown field %q of %s", e.Name, e.In)
+}
+
+// Unwrap returns encoding/json's error.
+func (e *UnknownMemberError) Unwrap() error { return e.Err }
 
 // DecodeMembers decodes the JSON document b into v as encoding/json does,
 // ignoring members v has no field for — to read a document's header

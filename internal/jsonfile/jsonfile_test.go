@@ -420,3 +420,93 @@ func itoa(t *testing.T, n int) string {
 	}
 	return string(b)
 }
+
+// selfDecoding decodes itself, refusing nothing: Unmarshal does not look
+// inside it.
+type selfDecoding struct{ Seen string }
+
+func (s *selfDecoding) UnmarshalJSON(b []byte) error { s.Seen = string(b); return nil }
+
+// TestUnmarshalNamesUnknownMember: a member the destination has no field
+// for is an *UnknownMemberError naming it and the path of the object
+// holding it (as the null errors name a value) — at the top level, in a
+// nested struct, an array's element, a map's value, a promoted field's
+// struct — through Decode, DecodeObject and Read too; the member is the
+// first that encoding/json refuses (in document order), matched to fields
+// as it matches them (ignoring case); a value that decodes itself, and a
+// map or an interface, hold no unknown members.
+func TestUnmarshalNamesUnknownMember(t *testing.T) {
+	type leaf struct {
+		Median float64 `json:"median"`
+	}
+	type Embedded struct {
+		Deep leaf `json:"deep"`
+	}
+	type entry struct {
+		Name   string `json:"name"`
+		Scores leaf   `json:"scores"`
+	}
+	type top struct {
+		Embedded
+		Sources []entry         `json:"sources"`
+		ByName  map[string]leaf `json:"by_name"`
+		Own     selfDecoding    `json:"own"`
+		Any     any             `json:"any"`
+	}
+	for _, tc := range []struct {
+		in       string
+		name, at string // "" for success
+	}{
+		{`{"writer": 1}`, "writer", ""},
+		{`{"sources": [{"name": "a"}, {"name": "b", "margin": 2}]}`, "margin", "sources[1]"},
+		{`{"sources": [{"scores": {"median": 1, "mean": 0}}]}`, "mean", "sources[0].scores"},
+		{`{"by_name": {"a": {"mode": 1}}}`, "mode", "by_name.a"},
+		{`{"deep": {"MEDIAN": 1, "x": 2}}`, "x", "deep"},
+		{`{"sources": [{"b": 1}], "zz": 1}`, "b", "sources[0]"}, // the first in the document, not by name
+		{`{"zz": 1, "sources": [{"b": 1}]}`, "zz", ""},
+		{`{"Sources": [{"NAME": "a", "Scores": {"Median": 1}}], "own": {"x": 1}, "any": {"y": {"z": 1}}}`, "", ""},
+	} {
+		var v top
+		err := Unmarshal([]byte(tc.in), &v)
+		if tc.name == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tc.in, err)
+			}
+			continue
+		}
+		var um *UnknownMemberError
+		if !errors.As(err, &um) || um.Name != tc.name || um.In != tc.at {
+			t.Errorf("%s: error %#v (%v), want member %q of %q", tc.in, um, err, tc.name, tc.at)
+			continue
+		}
+		want := `json: unknown field "` + tc.name + `"`
+		if tc.at != "" {
+			want += " of " + tc.at
+		}
+		if err.Error() != want {
+			t.Errorf("%s: error %q, want %q", tc.in, err, want)
+		}
+		var ref top
+		dec := json.NewDecoder(strings.NewReader(tc.in))
+		dec.DisallowUnknownFields()
+		if r := dec.Decode(&ref); r == nil || !errors.Is(err, um.Err) || um.Err.Error() != r.Error() {
+			t.Errorf("%s: %v does not wrap encoding/json's %v", tc.in, err, r)
+		}
+	}
+	// Through the package's readers.
+	if err := Decode([]byte(`{"sources": [{"margin": 2}]}`), &top{}, "thing"); err == nil || err.Error() != `json: unknown field "margin" of sources[0]` {
+		t.Errorf("Decode: %v", err)
+	}
+	_, err := DecodeObject([]byte(`{"sources": [{"margin": 2}]}`), "thing", func(map[string]bool) any { return &top{} })
+	if err == nil || err.Error() != `not a thing: json: unknown field "margin" of sources[0]` {
+		t.Errorf("DecodeObject: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "t.json")
+	if err := os.WriteFile(path, []byte(`{"sources": [{"scores": {"p": 1}}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Read[top](path, "thing", nil)
+	if um := (*UnknownMemberError)(nil); !errors.As(err, &um) || err.Error() != path+`: json: unknown field "p" of sources[0].scores` {
+		t.Errorf("Read: %v", err)
+	}
+}

@@ -24,7 +24,8 @@ import (
 // included), which checks what it reads itself. Members are matched to
 // struct fields as encoding/json does: by json tag or field name, exactly
 // or else ignoring case, promoted fields of embedded structs included; a
-// member without a field is left to the decoder's unknown-field check.
+// member without a field is left to the decoder's unknown-field check,
+// which Unmarshal locates with findUnknown.
 type nullChecker struct {
 	b    []byte
 	i    int
@@ -38,6 +39,11 @@ type nullChecker struct {
 	// complete makes a member missing from an object decoded into a
 	// struct an error when its field is required (DecodeComplete).
 	complete bool
+	// findUnknown makes the first member of an object decoded into a
+	// struct that has no field for it the error, an
+	// *UnknownMemberError (Err not set), the walk stopping there.
+	findUnknown bool
+	unknown     *UnknownMemberError
 }
 
 // pathElem is an object member's name or, when key is empty and isIndex
@@ -54,6 +60,11 @@ func (c *nullChecker) where() string {
 	if len(c.path) == 0 {
 		return "the document"
 	}
+	return c.pathString()
+}
+
+// pathString formats the path as where does, "" at the top.
+func (c *nullChecker) pathString() string {
 	var s strings.Builder
 	for k, e := range c.path {
 		switch {
@@ -120,6 +131,9 @@ func (c *nullChecker) value(t reflect.Type) error {
 			c.ws()
 			c.i++ // ':'
 			name, ft := member(t, key)
+			if c.findUnknown && ft == nil && t != nil && t.Kind() == reflect.Struct {
+				c.unknown = &UnknownMemberError{Name: key, In: c.pathString()}
+			}
 			if present != nil {
 				present[name] = true
 			}
@@ -168,6 +182,9 @@ func (c *nullChecker) items(close byte, item func(n int) (pathElem, reflect.Type
 			c.ws()
 		}
 		e, t := item(n)
+		if c.unknown != nil {
+			return c.unknown
+		}
 		c.path = append(c.path, e)
 		if err := c.value(t); err != nil {
 			return err

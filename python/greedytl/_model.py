@@ -721,6 +721,26 @@ def _label_problem(label):
             "a number".format(_go_quote(label), problem))
 
 
+def standardise(v, mean, scale):
+    """(v − mean)/scale elementwise (broadcast), as greedytl's one
+    standardisation formula (standardize.Standardise) computes it: as
+    written, whose bits every ordinary value keeps, and only where that is
+    ±Inf — v − mean alone may overflow while the quotient is an ordinary
+    number — recomputed as ((v/2 − mean/2)/scale)·2, whose halvings and
+    doubling are exact there.  ±Inf only where the standardised value itself
+    is beyond float64."""
+    # Overflow is rare: the floating-point flag tells it, with no pass over
+    # the result to look for ±Inf.
+    try:
+        with np.errstate(over="raise"):
+            return (v - mean) / scale
+    except FloatingPointError:
+        pass
+    with np.errstate(over="ignore"):
+        z = (v - mean) / scale
+        return np.where(np.isinf(z), (v * 0.5 - mean * 0.5) / scale * 2, z)
+
+
 class Standardiser:
     """A scaler (standardize.Scaler): the training mean and population
     standard deviation of each column; a scale of 0 marks a constant column,
@@ -759,9 +779,9 @@ class Standardiser:
 
     def transform(self, A, j=0, k=None):
         """The standardised A (Scaler.Transform; each element as
-        Scaler.Value computes it); given j and k, A holds the columns j:k
-        of the scaler's only."""
-        Z = (A - self.mean[j:k]) / self._divisor[j:k]
+        Scaler.Value computes it: standardise, 0 in a constant column);
+        given j and k, A holds the columns j:k of the scaler's only."""
+        Z = standardise(A, self.mean[j:k], self._divisor[j:k])
         Z[:, self._constant[j:k]] = 0.0
         return Z
 
@@ -998,7 +1018,7 @@ class LinearScorer(Scorer):
 
 class GreedyScorer(Scorer):
     """The root package's GreedyTL model: f = Σ over the selected columns,
-    in selection order, of weight·((v − mean)/scale)."""
+    in selection order, of weight·standardise(v, mean, scale)."""
 
     greedy = True
     needs_hyperparameters = False
@@ -1179,7 +1199,7 @@ class GreedyScorer(Scorer):
         f = np.zeros(rows)
         for kind, index, w, mean, scale in self.columns:
             v = (X if kind == "feature" else H)[:, index]
-            f += w * ((v - mean) / scale)
+            f += w * standardise(v, mean, scale)
         return f
 
 

@@ -37,8 +37,9 @@ class SchemaError(ValueError):
 
 
 class UnknownFieldError(SchemaError):
-    """A member the type has no field for, with jsonfile's message
-    ('unknown field "sources[0].margin"'): ``member`` is its name and
+    """A member the type has no field for ('unknown field
+    "sources[0].margin"'; greedytl's jsonfile says 'json: unknown field
+    "margin" of sources[0]'): ``member`` is its name and
     ``within`` where it is ("sources[0]", "" at the top level), for a reader
     that says more (SourcesDir: a directory a newer greedytl wrote)."""
 
