@@ -110,6 +110,13 @@ func (sc *rowStatsScratch) trim() {
 	sc.acc, sc.mean, sc.ss = trimPooled(sc.acc), trimPooled(sc.mean), trimPooled(sc.ss)
 }
 
+// floats returns how many floats (of 8 bytes) sc's buffers hold, by
+// capacity, for the counts of its owners (sampleBuffers.floats,
+// exactBuffers.floats).
+func (sc *rowStatsScratch) floats() int {
+	return cap(sc.pad) + cap(sc.col) + cap(sc.acc) + cap(sc.mean) + cap(sc.ss)
+}
+
 // trimPooled returns b, or nil when it holds more than maxPooled floats: a
 // buffer that large is left to the garbage collector rather than kept in
 // a pool.

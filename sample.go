@@ -170,13 +170,6 @@ func (b *sampleBuffers) floats() int {
 	return n + b.rs.floats() + cap(b.block) + int(unsafe.Sizeof(b.st)+unsafe.Sizeof(b.tmp))/8
 }
 
-// floats returns how many floats (of 8 bytes) sc's buffers hold, by
-// capacity, for the counts of its owners (sampleBuffers.floats,
-// exactBuffers.floats).
-func (sc *rowStatsScratch) floats() int {
-	return cap(sc.pad) + cap(sc.col) + cap(sc.acc) + cap(sc.mean) + cap(sc.ss)
-}
-
 func (e *sampleEngine) reset(lambda float64) error {
 	// Every non-constant column has zᵀz = m (γ²m for features).
 	fs := e.scale()
