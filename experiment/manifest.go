@@ -170,7 +170,7 @@ func (m *Manifest) check() error {
 
 // upgradeMethods puts in Methods, as read from a run.json, the canonical
 // text of each (modelfile.UpgradeSpec), as the records' methods are read
-// (decodeRecord), so that a run made before modelfile.FormatSetting wrote
+// (Record.upgradeMethod), so that a run made before modelfile.FormatSetting wrote
 // a whole number from 10⁶ on in digits names its methods, and keys its
 // cells, as a run made today: a resume, a merge and a report see one
 // method, not two spellings of it. The texts as recorded stay in

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -171,5 +172,47 @@ func checkCanonicalCoverage(t *testing.T, res *Results) {
 	}
 	if !slices.Equal(methods, canonicalMethods) {
 		t.Errorf("coverage of methods %q, want %q", methods, canonicalMethods)
+	}
+}
+
+// TestRecordUnmarshalJSONOldSpelling: json.Unmarshal of a record of the old
+// spelling (binary, and an episode's) reads its method as its canonical
+// text, as the results files' reader does, so that a caller of the exported
+// decoder keys its cells as a run made today. Before the fix only
+// decodeRecord upgraded it: json.Unmarshal gave greedytl:max_k=1e+06.
+func TestRecordUnmarshalJSONOldSpelling(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(oldSpellingRun, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _, _ := bytes.Cut(raw, []byte("\n"))
+	if !bytes.Contains(line, []byte(`"method":"greedytl:max_k=1e+06"`)) {
+		t.Fatalf("fixture %s: its first record is not greedytl:max_k=1e+06", oldSpellingRun)
+	}
+	var r Record
+	if err := json.Unmarshal(line, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Method != canonicalMethods[0] {
+		t.Errorf("json.Unmarshal of a binary record: method %q, want %q", r.Method, canonicalMethods[0])
+	}
+	strict, err := decodeRecord(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strict.Method != r.Method {
+		t.Errorf("decodeRecord method %q, json.Unmarshal %q", strict.Method, r.Method)
+	}
+	ep := Record{Dataset: "tiny", Ways: 3, Positives: 1, Method: "greedytl:max_k=1e+06", Classes: []string{"a", "b", "c"}, ClassIdx: []int{0, 1, 2}}
+	b, err := json.Marshal(ep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Record
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Ways != 3 || back.Method != canonicalMethods[0] {
+		t.Errorf("json.Unmarshal of an episode record: ways %d method %q, want 3 and %q", back.Ways, back.Method, canonicalMethods[0])
 	}
 }
