@@ -31,10 +31,12 @@ import (
 // (greedytl-auto shares it up to N = 2m), the shapes where it pays when the
 // paths are long (see docs/design.md §3, "Shared cross-products"); a
 // Subset adds its r rows' centred columns and the rows of its
-// cross-products its fits read, O(N·(r + k)) — or, once fits on the base
-// sample have selected more than half the columns, one N × N matrix of its
-// own (sampleProducts) — and a fit O(N·k + m·k), no N × N copy (each step
-// computes the cross-products it needs from the Gram's: productRows). A
+// cross-products its fits read, O(N·(r + k)) — or one N × N matrix of its
+// own (sampleProducts) once fits on the base sample have selected more
+// than half the columns, or more than an eighth of them when the columns'
+// values on the rows it leaves out (or keeps) exceed rowByRowBytes — and
+// a fit O(N·k + m·k), no N × N copy (each step computes the
+// cross-products it needs from the Gram's: productRows). A
 // subsample's cross-products are the sample's minus those of the rows it
 // leaves out (O(N·r) for each row a fit reads, r rows left out, at most
 // O(N²·r) in all), re-centred on the subsample's means and rescaled by its
@@ -133,11 +135,12 @@ func (p *productRows) scaledRow(a int, ga float64, gf, dst []float64) {
 // columns), while fits on the base sample have selected at most half the
 // columns and, beyond an eighth of them, A is small enough to stay in the
 // caches (gramBase.steps, rowByRowBytes; else subsetProducts computes the
-// whole matrix, in blocks, full). A subset thus holds (w + U)·r + U·w values for the U rows its
-// fits read, O(N·(r + k)), not a w × w matrix of its own (an N × N matrix
-// for each committee in progress, as large as the m × N input at N = m),
-// and computes U·w − U²/2 products (a new row takes its elements in the
-// rows already kept from them), at most the w²/2 of the whole matrix.
+// whole matrix, in blocks, full). A subset thus holds w·r + U·w values
+// (A, and the U rows its fits read), O(N·(r + k)), not a w × w matrix of
+// its own (an N × N matrix for each committee in progress, as large as
+// the m × N input at N = m), and computes U·w − U²/2 products (a new row
+// takes its elements in the rows already kept from them), at most the
+// w²/2 of the whole matrix.
 // Every element is floats.Dot of two rows of A, as crossProducts computes
 // it (bit for bit: floatsDot4 is floats.Dot, whose products commute),
 // subtracted from cc's: the S that subsetProducts computed whole before.
@@ -502,9 +505,15 @@ func (g *Gram) built(caller string) error {
 // false when the Gram hands its fits to the package's Fit (see Fit), whose
 // cross-products it does not keep, and for a Gram not built by NewGram or
 // Subset. cols and b are new: the caller may modify them. A is a view of
-// the Gram, read only, that computes each element when it is read, in
-// O(1), from the cross-products the Gram keeps: no n × n matrix of its
-// own (a caller that needs one copies it, as mat.SymDense.CopySym does).
+// the Gram, read only, that computes each element when it is read from
+// the cross-products the Gram keeps: no n × n matrix of its own (a caller
+// that needs one copies it, as mat.SymDense.CopySym does). An element
+// costs O(1) for the whole sample and for a subset that computed its
+// whole matrix (sampleProducts.full); for a subset that computes the rows
+// its fits read, At takes the subset's lock and, for an element of no row
+// kept, computes a dot product over the rows the subset leaves out (or
+// keeps), which it does not keep. The view keeps the Gram's
+// cross-products alive while it is referenced.
 func (g *Gram) Products() (cols []int, A mat.Symmetric, b []float64, ok bool) {
 	if g.built("") != nil || g.fallback {
 		return nil, nil, nil, false
