@@ -714,6 +714,15 @@ func (in *inputs) row(i int, dst []float64) {
 // A of 1.3 MB, BenchmarkAutoRows 12 % less).
 const rowByRowBytes = 2 << 20
 
+// rowByRow reports whether a subset's cross-products over w columns, its
+// A holding their values on k rows, are computed a row at a time as its
+// fits read them (sampleProducts.keptRow) rather than whole, when fits on
+// the base sample have selected at most steps columns: while steps is at
+// most w/2 and, beyond w/8, A is at most rowByRowBytes (float64 values).
+func rowByRow(steps int64, w, k int) bool {
+	return 2*steps <= int64(w) && (8*steps <= int64(w) || w*k*8 <= rowByRowBytes)
+}
+
 // subsetProducts returns the cross-products of the base's centred columns
 // over the sample's rows, as a sampleProducts: those of every row minus
 // those of the rows left out, or, when fewer rows are kept than left out,
@@ -754,7 +763,7 @@ func (g *Gram) subsetProducts(ctx context.Context) (*sampleProducts, error) {
 	if out {
 		S.cc = b.cc
 	}
-	if steps := b.steps.Load(); 2*steps <= int64(w) && (8*steps <= int64(w) || w*k*8 <= rowByRowBytes) {
+	if rowByRow(b.steps.Load(), w, k) {
 		return S, nil
 	}
 	// Long paths: the fits would read most rows (as many as the base's
