@@ -260,7 +260,12 @@ type gramBase struct {
 	cc  []float64
 	// steps is the most columns a fit on the base sample has selected so
 	// far, which tells subsetProducts how many rows of a subset's
-	// cross-products its fits may read.
+	// cross-products its fits may read (rowByRow). It is read when Subset
+	// is called: a subset made while the base's fits still run
+	// (greedytl-auto's subsamples' committees beside the whole sample's,
+	// on two cores) sees those finished so far, 0 before the first, and
+	// goes row by row — its form depends on that timing, its bits do not
+	// (TestGramSubsetFormsAgree).
 	steps atomic.Int64
 }
 
