@@ -31,10 +31,12 @@ import (
 // (greedytl-auto shares it up to N = 2m), the shapes where it pays when the
 // paths are long (see docs/design.md §3, "Shared cross-products"); a
 // Subset adds its r rows' centred columns and the rows of its
-// cross-products its fits read, O(N·(r + k)) — or, once fits on the base
-// sample have selected more than half the columns, one N × N matrix of its
-// own (sampleProducts) — and a fit O(N·k + m·k), no N × N copy (each step
-// computes the cross-products it needs from the Gram's: productRows). A
+// cross-products its fits read, O(N·(r + k)) — or one N × N matrix of its
+// own (sampleProducts) once fits on the base sample have selected more
+// than half the columns, or more than an eighth of them when the columns'
+// values on the rows it leaves out (or keeps) exceed rowByRowBytes — and
+// a fit O(N·k + m·k), no N × N copy (each step computes the
+// cross-products it needs from the Gram's: productRows). A
 // subsample's cross-products are the sample's minus those of the rows it
 // leaves out (O(N·r) for each row a fit reads, r rows left out, at most
 // O(N²·r) in all), re-centred on the subsample's means and rescaled by its
@@ -133,11 +135,12 @@ func (p *productRows) scaledRow(a int, ga float64, gf, dst []float64) {
 // columns), while fits on the base sample have selected at most half the
 // columns and, beyond an eighth of them, A is small enough to stay in the
 // caches (gramBase.steps, rowByRowBytes; else subsetProducts computes the
-// whole matrix, in blocks, full). A subset thus holds (w + U)·r + U·w values for the U rows its
-// fits read, O(N·(r + k)), not a w × w matrix of its own (an N × N matrix
-// for each committee in progress, as large as the m × N input at N = m),
-// and computes U·w − U²/2 products (a new row takes its elements in the
-// rows already kept from them), at most the w²/2 of the whole matrix.
+// whole matrix, in blocks, full). A subset thus holds w·r + U·w values
+// (A, and the U rows its fits read), O(N·(r + k)), not a w × w matrix of
+// its own (an N × N matrix for each committee in progress, as large as
+// the m × N input at N = m), and computes U·w − U²/2 products (a new row
+// takes its elements in the rows already kept from them), at most the
+// w²/2 of the whole matrix.
 // Every element is floats.Dot of two rows of A, as crossProducts computes
 // it (bit for bit: floatsDot4 is floats.Dot, whose products commute),
 // subtracted from cc's: the S that subsetProducts computed whole before.
@@ -257,7 +260,12 @@ type gramBase struct {
 	cc  []float64
 	// steps is the most columns a fit on the base sample has selected so
 	// far, which tells subsetProducts how many rows of a subset's
-	// cross-products its fits may read.
+	// cross-products its fits may read (rowByRow). It is read when Subset
+	// is called: a subset made while the base's fits still run
+	// (greedytl-auto's subsamples' committees beside the whole sample's,
+	// on two cores) sees those finished so far, 0 before the first, and
+	// goes row by row — its form depends on that timing, its bits do not
+	// (TestGramSubsetFormsAgree).
 	steps atomic.Int64
 }
 
@@ -502,9 +510,15 @@ func (g *Gram) built(caller string) error {
 // false when the Gram hands its fits to the package's Fit (see Fit), whose
 // cross-products it does not keep, and for a Gram not built by NewGram or
 // Subset. cols and b are new: the caller may modify them. A is a view of
-// the Gram, read only, that computes each element when it is read, in
-// O(1), from the cross-products the Gram keeps: no n × n matrix of its
-// own (a caller that needs one copies it, as mat.SymDense.CopySym does).
+// the Gram, read only, that computes each element when it is read from
+// the cross-products the Gram keeps: no n × n matrix of its own (a caller
+// that needs one copies it, as mat.SymDense.CopySym does). An element
+// costs O(1) for the whole sample and for a subset that computed its
+// whole matrix (sampleProducts.full); for a subset that computes the rows
+// its fits read, At takes the subset's lock and, for an element of no row
+// kept, computes a dot product over the rows the subset leaves out (or
+// keeps), which it does not keep. The view keeps the Gram's
+// cross-products alive while it is referenced.
 func (g *Gram) Products() (cols []int, A mat.Symmetric, b []float64, ok bool) {
 	if g.built("") != nil || g.fallback {
 		return nil, nil, nil, false
@@ -705,6 +719,15 @@ func (in *inputs) row(i int, dst []float64) {
 // A of 1.3 MB, BenchmarkAutoRows 12 % less).
 const rowByRowBytes = 2 << 20
 
+// rowByRow reports whether a subset's cross-products over w columns, its
+// A holding their values on k rows, are computed a row at a time as its
+// fits read them (sampleProducts.keptRow) rather than whole, when fits on
+// the base sample have selected at most steps columns: while steps is at
+// most w/2 and, beyond w/8, A is at most rowByRowBytes (float64 values).
+func rowByRow(steps int64, w, k int) bool {
+	return 2*steps <= int64(w) && (8*steps <= int64(w) || w*k*8 <= rowByRowBytes)
+}
+
 // subsetProducts returns the cross-products of the base's centred columns
 // over the sample's rows, as a sampleProducts: those of every row minus
 // those of the rows left out, or, when fewer rows are kept than left out,
@@ -745,7 +768,7 @@ func (g *Gram) subsetProducts(ctx context.Context) (*sampleProducts, error) {
 	if out {
 		S.cc = b.cc
 	}
-	if steps := b.steps.Load(); 2*steps <= int64(w) && (8*steps <= int64(w) || w*k*8 <= rowByRowBytes) {
+	if rowByRow(b.steps.Load(), w, k) {
 		return S, nil
 	}
 	// Long paths: the fits would read most rows (as many as the base's

@@ -881,3 +881,42 @@ func TestGramSubsetFormsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestRowByRowLimits checks rowByRow, the subsets' choice between rows
+// computed as read and the whole matrix, at each limit's boundary: half
+// the columns (2·steps ≤ w), an eighth (8·steps ≤ w) and A's bytes
+// (w·k·8 ≤ rowByRowBytes, 2 MiB), each on both sides, so that a change of
+// any comparison or constant fails. The two forms give the same bits
+// (TestGramSubsetFormsAgree): only the decision can be checked.
+func TestRowByRowLimits(t *testing.T) {
+	const w = 1024 // w·k·8 = 2 MiB at k = 256
+	for _, c := range []struct {
+		steps int64
+		w, k  int
+		want  bool
+	}{
+		{0, w, 1 << 20, true},
+		{w / 8, w, 1 << 20, true},    // 8·steps = w: any A
+		{w/8 + 1, w, 1 << 20, false}, // past the eighth, A large
+		{w/8 + 1, w, 256, true},      // A of exactly rowByRowBytes
+		{w/8 + 1, w, 257, false},     // A one row past it
+		{w / 2, w, 256, true},        // 2·steps = w, A small
+		{w / 2, w, 1, true},
+		{w/2 + 1, w, 1, false}, // past half: whatever A
+		{w/2 + 1, w, 0, false},
+		{w / 2, w, 257, false},
+		{4, 33, 1, true},        // 8·4 = 32 ≤ 33
+		{5, 33, 1, true},        // 8·5 > 33, A small, 2·5 ≤ 33
+		{16, 33, 1, true},       // 2·16 = 32 ≤ 33
+		{17, 33, 1, false},      // 2·17 = 34 > 33
+		{6, 47, 1 << 20, false}, // 8·6 = 48 > 47
+		{6, 48, 1 << 20, true},  // 8·6 = 48 ≤ 48
+	} {
+		if got := rowByRow(c.steps, c.w, c.k); got != c.want {
+			t.Errorf("rowByRow(steps %d, w %d, k %d) = %v, want %v (A %d bytes, limit %d)", c.steps, c.w, c.k, got, c.want, c.w*c.k*8, rowByRowBytes)
+		}
+	}
+	if rowByRowBytes != 2<<20 {
+		t.Errorf("rowByRowBytes = %d: the cases above assume 2 MiB (BenchmarkAutoGramRatio, BenchmarkAutoRows)", rowByRowBytes)
+	}
+}

@@ -65,6 +65,7 @@ const rows32 = 16 << 10
 // whole groups of four rows in one call of axpyRowsF32 (rows n apart, from
 // column c0), a last group of fewer than four rows through axpy4Cols.
 func gemvT32Cols(dst []float64, z []float32, m, n, c0 int, x []float64) {
+	x = x[:m] // the kernel reads x[0], …, x[m4−1] unchecked
 	clear(dst)
 	if len(dst) == 0 {
 		return

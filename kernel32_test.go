@@ -130,3 +130,20 @@ func TestAxpyRowsF32(t *testing.T) {
 		}
 	}
 }
+
+// TestGemvT32ColsShortX checks that gemvT32Cols refuses (panics on) an x
+// shorter than the block's m rows rather than letting the kernel read past
+// it: with m a multiple of four every row goes through the assembly, which
+// checks no index.
+func TestGemvT32ColsShortX(t *testing.T) {
+	const m, n = 8, 16
+	z := make([]float32, m*n)
+	x := make([]float64, m-3)
+	dst := make([]float64, n)
+	defer func() {
+		if recover() == nil {
+			t.Fatalf("gemvT32Cols with len(x) = %d < m = %d did not panic", len(x), m)
+		}
+	}()
+	gemvT32Cols(dst, z, m, n, 0, x)
+}

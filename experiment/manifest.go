@@ -102,8 +102,8 @@ type Manifest struct {
 	// their canonical text (a run made before modelfile.FormatSetting
 	// wrote a whole number from 10⁶ on in digits: "greedytl:max_k=1e+06"
 	// for today's "greedytl:max_k=1000000"), nil otherwise: check puts
-	// the canonical texts in Methods (upgradeMethods), and ID and write
-	// use these.
+	// the canonical texts in Methods (upgradeMethods), and ID and
+	// MarshalJSON use these while they spell Methods (asRecorded).
 	recorded []string
 }
 
@@ -170,7 +170,7 @@ func (m *Manifest) check() error {
 
 // upgradeMethods puts in Methods, as read from a run.json, the canonical
 // text of each (modelfile.UpgradeSpec), as the records' methods are read
-// (decodeRecord), so that a run made before modelfile.FormatSetting wrote
+// (Record.upgradeMethod), so that a run made before modelfile.FormatSetting wrote
 // a whole number from 10⁶ on in digits names its methods, and keys its
 // cells, as a run made today: a resume, a merge and a report see one
 // method, not two spellings of it. The texts as recorded stay in
@@ -192,8 +192,19 @@ func (m *Manifest) upgradeMethods() {
 }
 
 // asRecorded returns m with its methods as its run.json spells them
-// (recorded), or m itself when they are their canonical texts.
+// (recorded), or m itself when they are their canonical texts — or when
+// recorded is not a spelling of Methods (as many texts, each read as its
+// Methods' text by modelfile.UpgradeSpec): a copy of a manifest given
+// other methods is digested and written with those.
 func (m *Manifest) asRecorded() *Manifest {
+	if len(m.recorded) != len(m.Methods) {
+		return m
+	}
+	for i, t := range m.recorded {
+		if modelfile.UpgradeSpec(t) != m.Methods[i] {
+			return m
+		}
+	}
 	if m.recorded == nil {
 		return m
 	}
@@ -283,11 +294,19 @@ func classIndex(classes []string, name string) int {
 	return -1
 }
 
-// write writes the manifest to dir/run.json atomically, its methods
-// spelled as the run.json read spelled them (Manifest.recorded), which
-// its identity digests.
+// write writes the manifest to dir/run.json atomically (MarshalJSON: its
+// methods spelled as the run.json read spelled them, Manifest.recorded,
+// which its identity digests).
 func (m *Manifest) write(dir string) error {
-	return jsonfile.Write(filepath.Join(dir, ManifestFile), m.asRecorded())
+	return jsonfile.Write(filepath.Join(dir, ManifestFile), m)
+}
+
+// MarshalJSON writes m as its run.json holds it: the methods spelled as
+// the run.json read spelled them (asRecorded), so that the run_id it
+// carries is the identity of what it writes.
+func (m Manifest) MarshalJSON() ([]byte, error) {
+	type plain Manifest // Manifest's members, without this method
+	return json.Marshal((*plain)(m.asRecorded()))
 }
 
 // setting is one of settings: a setting of a run, its name, value and

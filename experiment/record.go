@@ -6,6 +6,7 @@ import (
 
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/method"
+	"github.com/greedytl/greedytl/modelfile"
 )
 
 // Record is one cell of the protocol grid: one method fitted on one training
@@ -201,7 +202,8 @@ func (r Record) MarshalJSON() ([]byte, error) {
 
 // UnmarshalJSON reads either form that MarshalJSON writes: an object with
 // a "ways" member is an episode's. It is lenient, as encoding/json is;
-// the readers of results files decode strictly (decodeRecord).
+// the readers of results files decode strictly (decodeRecord). Both read
+// the method as its canonical text (upgradeMethod).
 func (r *Record) UnmarshalJSON(b []byte) error {
 	var probe struct {
 		Ways *int `json:"ways"`
@@ -210,14 +212,27 @@ func (r *Record) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if probe.Ways == nil {
-		return json.Unmarshal(b, (*binaryRecord)(r))
+		if err := json.Unmarshal(b, (*binaryRecord)(r)); err != nil {
+			return err
+		}
+		r.upgradeMethod()
+		return nil
 	}
 	var e episodeRecord
 	if err := json.Unmarshal(b, &e); err != nil {
 		return err
 	}
 	*r = e.record()
+	r.upgradeMethod()
 	return nil
+}
+
+// upgradeMethod puts in r.Method, as read from a record, its canonical
+// text (modelfile.UpgradeSpec), as a manifest's methods are read
+// (Manifest.upgradeMethods): a run made before modelfile.FormatSetting
+// wrote a whole number from 10⁶ on in digits spelled it otherwise.
+func (r *Record) upgradeMethod() {
+	r.Method = modelfile.UpgradeSpec(r.Method)
 }
 
 // record returns the Record that e is the JSON form of.

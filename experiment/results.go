@@ -21,7 +21,6 @@ import (
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
-	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/shard"
 )
 
@@ -129,10 +128,7 @@ func decodeRecord(line []byte) (*Record, error) {
 	if e != nil {
 		r = e.record()
 	}
-	// The method's canonical text, as a run made before
-	// modelfile.FormatSetting wrote a whole number from 10⁶ on in digits
-	// spelled it otherwise (Manifest.upgradeMethods).
-	r.Method = modelfile.UpgradeSpec(r.Method)
+	r.upgradeMethod()
 	kind := recordKind(members)
 	for _, name := range recordMembers[kind] {
 		if !members[name] {

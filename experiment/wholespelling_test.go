@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -171,5 +172,118 @@ func checkCanonicalCoverage(t *testing.T, res *Results) {
 	}
 	if !slices.Equal(methods, canonicalMethods) {
 		t.Errorf("coverage of methods %q, want %q", methods, canonicalMethods)
+	}
+}
+
+// TestRecordUnmarshalJSONOldSpelling: json.Unmarshal of a record of the old
+// spelling (binary, and an episode's) reads its method as its canonical
+// text, as the results files' reader does, so that a caller of the exported
+// decoder keys its cells as a run made today. Before the fix only
+// decodeRecord upgraded it: json.Unmarshal gave greedytl:max_k=1e+06.
+func TestRecordUnmarshalJSONOldSpelling(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(oldSpellingRun, "results.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _, _ := bytes.Cut(raw, []byte("\n"))
+	if !bytes.Contains(line, []byte(`"method":"greedytl:max_k=1e+06"`)) {
+		t.Fatalf("fixture %s: its first record is not greedytl:max_k=1e+06", oldSpellingRun)
+	}
+	var r Record
+	if err := json.Unmarshal(line, &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Method != canonicalMethods[0] {
+		t.Errorf("json.Unmarshal of a binary record: method %q, want %q", r.Method, canonicalMethods[0])
+	}
+	strict, err := decodeRecord(line)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strict.Method != r.Method {
+		t.Errorf("decodeRecord method %q, json.Unmarshal %q", strict.Method, r.Method)
+	}
+	ep := Record{Dataset: "tiny", Ways: 3, Positives: 1, Method: "greedytl:max_k=1e+06", Classes: []string{"a", "b", "c"}, ClassIdx: []int{0, 1, 2}}
+	b, err := json.Marshal(ep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Record
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Ways != 3 || back.Method != canonicalMethods[0] {
+		t.Errorf("json.Unmarshal of an episode record: ways %d method %q, want 3 and %q", back.Ways, back.Method, canonicalMethods[0])
+	}
+}
+
+// TestOldSpellingManifestCopies: a copy of the old run's manifest given
+// other methods, its recorded spelling left as read, is digested and
+// serialised with those methods (Manifest.asRecorded uses the recorded
+// texts only while they spell Methods), and json.Marshal of the manifest
+// as read gives a run.json that passes its own run_id check (MarshalJSON,
+// which write uses), the file as the run wrote it. Before the fix the copy
+// digested the old methods, and json.Marshal wrote the canonical texts
+// under the old run_id, which check refuses.
+func TestOldSpellingManifestCopies(t *testing.T) {
+	old, err := ReadManifest(oldSpellingRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old.recorded == nil {
+		t.Fatalf("fixture %s: read without a recorded spelling", oldSpellingRun)
+	}
+	for _, methods := range [][]string{
+		{"greedytl:max_k=2000000", canonicalMethods[1], canonicalMethods[2]},
+		{canonicalMethods[1], canonicalMethods[0], canonicalMethods[2]},
+		canonicalMethods[:2],
+	} {
+		cp := *old
+		cp.Methods = slices.Clone(methods)
+		fresh := cp
+		fresh.recorded = nil
+		if cp.ID() != fresh.ID() {
+			t.Errorf("methods %q: the copy's ID %s, its settings' %s", methods, cp.ID(), fresh.ID())
+		}
+		b, err := json.Marshal(&cp)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back struct{ Methods []string }
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(back.Methods, methods) {
+			t.Errorf("methods %q: json.Marshal of the copy writes %q", methods, back.Methods)
+		}
+	}
+	b, err := json.Marshal(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, ManifestFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	again, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatalf("json.Marshal of the old run's manifest: %v", err)
+	}
+	if !slices.Equal(again.Methods, canonicalMethods) || again.RunID != old.RunID {
+		t.Errorf("read back: methods %q run_id %s, want %q and %s", again.Methods, again.RunID, canonicalMethods, old.RunID)
+	}
+	if err := old.write(dir); err != nil {
+		t.Fatal(err)
+	}
+	written, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := os.ReadFile(filepath.Join(oldSpellingRun, ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(written, orig) {
+		t.Errorf("write of the old run's manifest differs from its run.json:\n%s\nwant\n%s", written, orig)
 	}
 }

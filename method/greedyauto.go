@@ -573,7 +573,7 @@ func ridgeUnbagged(ctx context.Context, Z *mat.Dense, y []float64, gram func() (
 				if len(cols) == 0 {
 					return w, nil
 				}
-				ws, err := linear.RidgeFromProducts(ctx, A, b, l)
+				ws, err := ridgeFromProducts(ctx, A, b, l)
 				if err != nil {
 					return nil, err // ws is nil (ctx done, a singular system)
 				}
@@ -649,6 +649,11 @@ var ridgeMemberLOO = ridgeLambdaByLOO
 // newGram computes greedytl-auto's shared cross-products: greedytl.NewGram,
 // which tests replace to see the context it is given.
 var newGram = greedytl.NewGram
+
+// ridgeFromProducts solves greedytl-auto's ridge member from the shared
+// cross-products (ridgeUnbagged): linear.RidgeFromProducts, which tests
+// replace to read the live heap at the solve.
+var ridgeFromProducts = linear.RidgeFromProducts
 
 // gramRoute says where greedytl-auto fits its GreedyTL members: gramAuto
 // by sharedGram's rule, gramAlways on shared cross-products, gramNever

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/linear"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -51,5 +52,52 @@ func TestAutoLiveMemoryAtGram(t *testing.T) {
 		t.Errorf("live heap once the Gram is computed: %.0f bytes, %.2f times the %.0f-byte input; want at most 5.5", live, copies, input)
 	} else {
 		t.Logf("live heap once the Gram is computed: %.2f times the input", copies)
+	}
+}
+
+// TestAutoLiveMemoryAtRidgeSolve pins that greedytl-auto lets go of the
+// ridge member's standardised columns Z (m × N) once the ridge member is
+// solved from the shared cross-products (ridgeUnbagged's Z = nil, and the
+// item's z := Z; Z = nil, which leave the item's call the only
+// reference): on one core, at that solve, the live heap is the caller's
+// input, its rows in content order, the Gram's block of centred columns
+// and its (N+1) × (N+1) cross-products — four times the m × N input, and
+// change. Without either release Z is still live: five times (the test
+// fails).
+func TestAutoLiveMemoryAtRidgeSolve(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1)) // items in turn: the ridge member's first
+	const m, d, n = 600, 560, 40
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	train := clusteredProblem(rand.New(rand.NewPCG(16, m)), m, d, n)
+	if !sharedGram(m, d+n) || !unbaggedRidge(m, d+n) || d+n > m {
+		t.Fatal("the problem is not on the shared route with the ridge member on the Gram: the test would measure nothing")
+	}
+	input := float64(m * (d + n) * 8)
+	live := -1.0
+	defer func(f func(context.Context, mat.Symmetric, []float64, float64) ([]float64, error)) {
+		ridgeFromProducts = f
+	}(ridgeFromProducts)
+	ridgeFromProducts = func(ctx context.Context, A mat.Symmetric, b []float64, l float64) ([]float64, error) {
+		if live < 0 { // the first solve
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			live = float64(ms.HeapAlloc) - float64(base)
+		}
+		return linear.RidgeFromProducts(ctx, A, b, l)
+	}
+	if _, err := newGreedyAuto().Fit(context.Background(), train, Extra{}); err != nil {
+		t.Fatal(err)
+	}
+	runtime.KeepAlive(train) // the caller's input, live throughout as a caller's would be
+	if live < 0 {
+		t.Fatal("the ridge member was never solved from the cross-products")
+	}
+	if copies := live / input; copies > 4.5 {
+		t.Errorf("live heap at the ridge member's solve: %.0f bytes, %.2f times the %.0f-byte input; want at most 4.5 (Z let go)", live, copies, input)
+	} else {
+		t.Logf("live heap at the ridge member's solve: %.2f times the input", copies)
 	}
 }
