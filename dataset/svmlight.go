@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/number"
@@ -191,8 +190,17 @@ func nextToken(b []byte) (tok, rest []byte) {
 
 // isBlank reports whether c separates an svmlight line's tokens: a byte
 // of a blank line (lineBlanks, the one list of them) or the carriage
-// return of a CRLF line ending.
-func isBlank(c byte) bool { return c == '\r' || strings.IndexByte(lineBlanks, c) >= 0 }
+// return of a CRLF line ending. A table made once from them: a search of
+// lineBlanks for every byte of every token made reading 40 % slower.
+func isBlank(c byte) bool { return svmlightBlanks[c] }
+
+// svmlightBlanks marks the bytes isBlank reports.
+var svmlightBlanks = func() (t [256]bool) {
+	for _, c := range []byte(lineBlanks + "\r") {
+		t[c] = true
+	}
+	return t
+}()
 
 // parseFeature parses an "index:value" token whose index must exceed prev.
 func parseFeature(tok []byte, prev int) (int, float64, error) {
