@@ -730,7 +730,9 @@ def standardise(v, mean, scale):
     doubling are exact there.  ±Inf only where the standardised value itself
     is beyond float64."""
     # Overflow is rare: the floating-point flag tells it, with no pass over
-    # the result to look for ±Inf.
+    # the result to look for ±Inf. The flag is numpy's: Python floats are
+    # made float64 first (their own arithmetic overflows silently to ±Inf).
+    v, mean, scale = (np.asarray(a, dtype=np.float64) for a in (v, mean, scale))
     try:
         with np.errstate(over="raise"):
             return (v - mean) / scale

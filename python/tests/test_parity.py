@@ -1893,3 +1893,16 @@ def test_utf16_model_file_refused_with_greedytl_message(cli, tmp_path):
             greedytl.read_model(path)
         assert str(e.value).startswith("{}: UTF-16 text (".format(path)), str(e.value)
         assert p.stderr.strip() == "greedytl: " + str(e.value), (p.stderr, str(e.value))
+
+
+def test_standardise_python_floats_as_numpy_floats():
+    """standardise gives Python floats the value it gives float64s: −9.5e307,
+    whose difference from the mean 9.05e307 overflows, standardises to the
+    same ordinary number (numpy's overflow flag does not see Python's own
+    arithmetic, which overflowed silently to −inf)."""
+    from greedytl._model import standardise
+
+    want = standardise(np.float64(-9.5e307), np.float64(9.05e307), np.float64(3.6e306))
+    assert math.isfinite(want)
+    assert standardise(-9.5e307, 9.05e307, 3.6e306) == want
+    assert standardise(1.0, 1.5, 0.5) == -1.0
