@@ -234,7 +234,7 @@ func (c *Classes) ReadFor(known *Classes) (*Classes, error) {
 // refused. The labels of a model's classes are read by them instead
 // (ReadFor), which know a first value that is a class for a label.
 func (c *Classes) ReadForRows(m int) (*Classes, error) {
-	if c.src == nil || c.src.npy || c.rule != HeaderAuto || len(c.Y) == m || c.GapLines() > 0 {
+	if !c.RowsMayDecide() || len(c.Y) == m {
 		return c, nil
 	}
 	all := c.src.vals
@@ -247,6 +247,14 @@ func (c *Classes) ReadForRows(m int) (*Classes, error) {
 		return c.src.classesOf(all[1:], HeaderAuto)
 	}
 	return c, nil
+}
+
+// RowsMayDecide reports whether ReadForRows may read c's first line again
+// for some count of rows: c was read from a text file by HeaderAuto, with
+// no line that holds no label (GapLines). Where it reports false, the
+// count of rows cannot change how the first line reads.
+func (c *Classes) RowsMayDecide() bool {
+	return c.src != nil && !c.src.npy && c.rule == HeaderAuto && c.GapLines() == 0
 }
 
 // FirstMayBeHeader reports whether c, read from a text file with its first

@@ -190,7 +190,7 @@ func readMultiLabels(s *streams, f *dataFlags, classes []string) (*dataset.Class
 		return nil, nil, err
 	}
 	y, err := multiLabelIndices(cls, known)
-	if err != nil && cls.FirstMayBeHeader() && onlyFirstUnknown(cls, known) {
+	if err != nil && cls.RowsMayDecide() && cls.FirstMayBeHeader() && onlyFirstUnknown(cls, known) {
 		return cls, nil, nil
 	}
 	if err != nil {
@@ -292,7 +292,8 @@ func runPredictMulti(ctx context.Context, s *streams, o *predictOptions, model m
 		return err
 	}
 	// The labels are read and checked before any row is scored (or
-	// written); only their count is compared with the rows after.
+	// written); their count is compared with the rows after, and decides
+	// a first line that may be a header (readMultiLabels).
 	var cls *dataset.Classes
 	var y []int
 	if o.data.labels != "" {

@@ -79,3 +79,34 @@ func TestPredictMultiLabelsFirstLineByRows(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictMultiLabelsUndecidedFirstLineRefusedFirst: a first line that
+// is none of the model's classes is refused before any row is written
+// (predict --scores to standard output prints nothing) wherever the count
+// of rows cannot make it a header: under --labels-header no, and in a
+// file with a blank line (dataset.Classes.RowsMayDecide). It waited for
+// the count there too, and printed the scores before the error.
+func TestPredictMultiLabelsUndecidedFirstLineRefusedFirst(t *testing.T) {
+	dir := t.TempDir()
+	x3 := writeNPY(t, dir, "X3.npy", mat.NewDense(3, 2, []float64{0, 1, 5, 5, 9, 0}))
+	x6 := writeNPY(t, dir, "X6.npy", mat.NewDense(6, 2, []float64{0, 1, 5, 5, 9, 0, 0.2, 0.9, 5.1, 4.9, 9.1, 0.2}))
+	animals := writeText(t, dir, "animals.txt", "cat\ndog\nfish\ncat\ndog\nfish\n")
+	model := filepath.Join(dir, "three.json")
+	if code, _, stderr := cli(t, "", "fit", "--features", x6, "--labels", animals, "--method", "nearest-mean", "--out", model); code != 0 {
+		t.Fatalf("fit: exit %d, %s", code, stderr)
+	}
+	species := writeText(t, dir, "species.txt", "species\ncat\ndog\nfish\n")
+	gap := writeText(t, dir, "gap.txt", "species\ncat\n\ndog\nfish\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"--labels-header no", []string{"--labels", species, "--labels-header", "no"}},
+		{"a blank line", []string{"--labels", gap}},
+	} {
+		code, out, stderr := cli(t, "", append([]string{"predict", "--model", model, "--features", x3, "--scores"}, tc.args...)...)
+		if code != 2 || out != "" || !strings.Contains(stderr, `label "species" is not one of the model's classes`) {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2, nothing out, the label refused", tc.name, code, out, stderr)
+		}
+	}
+}
