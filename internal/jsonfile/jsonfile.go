@@ -188,6 +188,9 @@ func Unmarshal(b []byte, v any) error {
 	strict.DisallowUnknownFields()
 	err := strict.Decode(v)
 	if err == nil {
+		if _, err := strict.Token(); err != io.EOF {
+			return fmt.Errorf("%w after the JSON value", errTrailing)
+		}
 		return nil
 	}
 	quoted, ok := strings.CutPrefix(err.Error(), "json: unknown field ")

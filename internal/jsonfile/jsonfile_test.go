@@ -510,3 +510,18 @@ func TestUnmarshalNamesUnknownMember(t *testing.T) {
 		t.Errorf("Read: %v", err)
 	}
 }
+
+// TestUnmarshalOneValue: Unmarshal decodes the one JSON value b holds, as
+// json.Unmarshal does: data after it (but white space) is an error; the
+// Decoder it uses stopped after the value and returned nil.
+func TestUnmarshalOneValue(t *testing.T) {
+	var v struct{ A int }
+	if err := Unmarshal([]byte("{\"A\":1} \n"), &v); err != nil || v.A != 1 {
+		t.Errorf("one value and white space: %v, A = %d", err, v.A)
+	}
+	for _, b := range []string{`{"A":1} xx`, `{"A":1}{"A":2}`, `{"A":1} 3`} {
+		if err := Unmarshal([]byte(b), &v); !errors.Is(err, errTrailing) {
+			t.Errorf("%q: error %v, want trailing data", b, err)
+		}
+	}
+}
