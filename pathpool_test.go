@@ -330,6 +330,14 @@ func TestSpareBoundAfterLargerFit(t *testing.T) {
 // the statistics' scratch (uncounted before) more than 14,000 more.
 func TestExactSpareCountsEveryBuffer(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 42))
+	// A small fit's set is put aside: the check below is not passed by a
+	// spare that never takes anything.
+	exactPool.reset()
+	Hs, ys := randDense(rng, 4, 300), randLabels(rng, 4)
+	fitT(t, nil, Hs, ys, Options{Lambda: 1, FeatureFactor: 1, MaxK: 2})
+	if exactPool.spare.Load() == nil {
+		t.Fatal("a fit at m = 4, N = 300 put no set aside")
+	}
 	H, y := randDense(rng, 4, 34000), randLabels(rng, 4)
 	exactPool.reset()
 	fitT(t, nil, H, y, Options{Lambda: 1, FeatureFactor: 1, MaxK: 2})
