@@ -284,23 +284,30 @@ def _fit_flags(info):
     path = info["path"]
     st = os.stat(path)
     key = (path, st.st_mtime_ns, st.st_size)
-    if key not in _flags_cache:
-        failed = None
-        text = ""
-        try:
-            proc = subprocess.run([path, "fit", "--help"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                  timeout=_VERSION_TIMEOUT)
-            if proc.returncode == 0:
-                text = proc.stdout
-            else:
-                said = proc.stderr.strip().rsplit("\n", 1)[-1]
-                failed = "exited {}{}".format(proc.returncode, ": " + said if said else "")
-        except subprocess.TimeoutExpired:
-            failed = "did not answer within {} s".format(_VERSION_TIMEOUT)
-        except OSError as e:
-            failed = "could not run: {}".format(e)
-        _flags_cache[key] = (frozenset(_HELP_FLAG.findall(text)), failed)
-    return _flags_cache[key]
+    if key in _flags_cache:
+        return _flags_cache[key]
+    failed = None
+    text = ""
+    # An answer, or no answer in time (not waited for again), is kept for
+    # the build; a failure to run or a failing exit is asked again next time
+    # (it may have been passing: a full disk, a missing library since fixed).
+    keep = True
+    try:
+        proc = subprocess.run([path, "fit", "--help"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              timeout=_VERSION_TIMEOUT)
+        if proc.returncode == 0:
+            text = proc.stdout
+        else:
+            said = proc.stderr.strip().rsplit("\n", 1)[-1]
+            failed, keep = "exited {}{}".format(proc.returncode, ": " + said if said else ""), False
+    except subprocess.TimeoutExpired:
+        failed = "did not answer within {} s".format(_VERSION_TIMEOUT)
+    except OSError as e:
+        failed, keep = "could not run: {}".format(e), False
+    got = (frozenset(_HELP_FLAG.findall(text)), failed)
+    if keep:
+        _flags_cache[key] = got
+    return got
 
 
 def fit_flags(info):

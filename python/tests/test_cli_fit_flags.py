@@ -55,3 +55,15 @@ def test_fit_help_with_the_flag(tmp_path):
     info = _fake(tmp_path, "new", 'echo "Flags:"\necho "      --ignore-unused-extra   ignore"\n')
     _cli.require_fit_flag(info, FLAG, "with X_unlabelled")
     assert FLAG in _cli.fit_flags(info)
+
+
+def test_fit_help_failure_asked_again(tmp_path):
+    """A fit --help that failed is asked again at the next check (the
+    failure may have been passing); it was kept for the process, and a build
+    that then answered with the flag was still refused."""
+    marker = tmp_path / "failed-once"
+    info = _fake(tmp_path, "flaky",
+                 'if [ ! -e {m} ]; then : > {m}; echo "greedytl: busy" >&2; exit 1; fi\n'
+                 'echo "Flags:"\necho "      --ignore-unused-extra   ignore"\n'.format(m=marker))
+    assert "fit --help exited 1: greedytl: busy" in _refusal(info)
+    _cli.require_fit_flag(info, FLAG, "with X_unlabelled")
