@@ -118,8 +118,9 @@ output part-written when an error (or a label file that does not match
 the rows) comes after the first block. SIGINT, SIGTERM or SIGHUP stops
 predict between blocks, and at once while it waits on the standard input
 or a pipe for the next block or reads --labels (status 130, 143 or 129),
-writing nothing to --out (a stop that comes once predict is writing --out
-lets it finish: the file is written whole, and predict says so). A binary
+writing nothing to --out (a stop that comes once every row is scored, while
+predict writes --out, lets the write finish: the file is whole, and predict
+says so). A binary
 model that records its label names checks that every label is one of them.
 
 With --labels predict also prints the class-balanced accuracy, (TPR + TNR)/2,
