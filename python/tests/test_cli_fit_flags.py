@@ -63,7 +63,7 @@ def test_fit_help_failure_asked_again(tmp_path):
     that then answered with the flag was still refused."""
     marker = tmp_path / "failed-once"
     info = _fake(tmp_path, "flaky",
-                 'if [ ! -e {m} ]; then : > {m}; echo "greedytl: busy" >&2; exit 1; fi\n'
+                 'if [ ! -e "{m}" ]; then : > "{m}"; echo "greedytl: busy" >&2; exit 1; fi\n'
                  'echo "Flags:"\necho "      --ignore-unused-extra   ignore"\n'.format(m=marker))
     assert "fit --help exited 1: greedytl: busy" in _refusal(info)
     _cli.require_fit_flag(info, FLAG, "with X_unlabelled")
