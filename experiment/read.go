@@ -74,6 +74,10 @@ type Results struct {
 	lines [][]byte       // the line of each record, as read (keepLines only)
 	index map[Key]int    // the position of each cell in Records
 	where map[Key]string // file:line of each kept record
+	// madeBy is the greedytl version (Manifest.GreedytlVersion) of the
+	// run of each kept record, "" when its run has no run.json: what a
+	// conflict's error names (conflictVersions).
+	madeBy map[Key]string
 	// read holds, by dataset, the runs read with their run.json, bare
 	// the cells read from files without one (Tolerant), duplicates
 	// included, and lacking the run.json not found of each path read
@@ -129,7 +133,7 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 	if len(paths) == 0 {
 		return nil, inputErrorf("experiment: no run given")
 	}
-	res := &Results{Manifests: map[string][]*Manifest{}, index: map[Key]int{}, where: map[Key]string{}}
+	res := &Results{Manifests: map[string][]*Manifest{}, index: map[Key]int{}, where: map[Key]string{}, madeBy: map[Key]string{}}
 	firstOf := map[string]string{} // dataset → the path whose run.json it is
 	seen := map[string]bool{}
 	for _, in := range paths {
@@ -167,10 +171,10 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 			}
 			res.read[name] = append(res.read[name], readRun{man.RunID, in, g})
 		}
-		runID := firstRunID()
+		runID, version := firstRunID(), ""
 		if man != nil {
 			id := man.RunID
-			runID = func(*Record) string { return id }
+			runID, version = func(*Record) string { return id }, man.GreedytlVersion
 		}
 		for _, f := range files {
 			abs, err := filepath.Abs(f)
@@ -189,7 +193,7 @@ func ReadRuns(paths []string, opt ReadOptions) (*Results, error) {
 					res.lackingFor = append(res.lackingFor, f)
 				}
 			}
-			if err := res.readFile(f, g, lacking, runID, opt); err != nil {
+			if err := res.readFile(f, g, lacking, runID, version, opt); err != nil {
 				return nil, err
 			}
 		}
@@ -454,8 +458,9 @@ func firstRunID() func(*Record) string {
 // readFile reads one results file into res; g, if not nil, is its run's
 // grid, else lacking is the index in res.lacking of its run.json, not
 // found (bareCell); runID returns the identity that a record read must
-// carry, its run's (Manifest.RunID).
-func (res *Results) readFile(file string, g *grid, lacking int, runID func(*Record) string, opt ReadOptions) error {
+// carry, its run's (Manifest.RunID), and version the greedytl version that
+// made the run ("" without run.json).
+func (res *Results) readFile(file string, g *grid, lacking int, runID func(*Record) string, version string, opt ReadOptions) error {
 	res.Files = append(res.Files, file)
 	_, partial, err := scanResults(file, func(line []byte, rec *Record, lineno int) error {
 		k := rec.Key()
@@ -472,7 +477,7 @@ func (res *Results) readFile(file string, g *grid, lacking int, runID func(*Reco
 		}
 		i, dup := res.index[k]
 		if !dup {
-			res.index[k], res.where[k] = len(res.Records), here
+			res.index[k], res.where[k], res.madeBy[k] = len(res.Records), here, version
 			res.Records = append(res.Records, *rec)
 			if opt.keepLines {
 				res.lines = append(res.lines, slices.Clone(line))
@@ -489,7 +494,7 @@ func (res *Results) readFile(file string, g *grid, lacking int, runID func(*Reco
 		if opt.Tolerant {
 			switch {
 			case old.Error != "" && rec.Error == "":
-				*old, res.where[k] = *rec, here // a retried cell that succeeded
+				*old, res.where[k], res.madeBy[k] = *rec, here, version // a retried cell that succeeded
 				if opt.keepLines {
 					res.lines[i] = slices.Clone(line)
 				}
@@ -500,6 +505,9 @@ func (res *Results) readFile(file string, g *grid, lacking int, runID func(*Reco
 				// Two results for one cell: which is right cannot be told,
 				// and averaging either would report a number the runs do
 				// not agree on. Merge refuses it too.
+				if why := conflictVersions(res.madeBy[k], version); why != "" {
+					return inputErrorf("%s: cell %v has another record at %s: the runs disagree on it (merge refuses them too); %s", here, k, res.where[k], why)
+				}
 				return inputErrorf("%s: cell %v has another record at %s: the runs disagree on it (merge refuses them too); remove one of the runs, or rerun the cell", here, k, res.where[k])
 			}
 		}
@@ -515,6 +523,25 @@ func (res *Results) readFile(file string, g *grid, lacking int, runID func(*Reco
 		}
 	}
 	return nil
+}
+
+// conflictVersions returns, for two records of a cell that disagree, made
+// by runs of the greedytl versions a and b (Manifest.GreedytlVersion, ""
+// when a run has no run.json), what to say of their versions and what to
+// do, or "" when both are known and the same. Versions of greedytl may
+// compute a cell differently: a randomised method whose seed comes from
+// its spec text draws another seed where they spell the spec otherwise
+// (greedytl-59:max_k=1e+06 before modelfile.FormatSetting wrote a whole
+// number from 10⁶ on in digits, greedytl-59:max_k=1000000 after).
+func conflictVersions(a, b string) string {
+	const redo = "rerun one of them with the greedytl that made the other (one version for every run a report reads)"
+	switch {
+	case a != "" && b != "" && a != b:
+		return fmt.Sprintf("the runs come from different versions of greedytl (%s and %s), which may compute a cell differently (a randomised method whose seed comes from its spec text draws another seed where the versions spell the spec otherwise): %s, or remove one of the runs", a, b, redo)
+	case a == "" || b == "":
+		return "if the runs come from different versions of greedytl (a run without run.json does not say which made it), " + redo + "; else remove one of the runs, or rerun the cell"
+	}
+	return ""
 }
 
 // sameResult reports whether two records of a cell agree but for

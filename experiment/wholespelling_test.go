@@ -287,3 +287,70 @@ func TestOldSpellingManifestCopies(t *testing.T) {
 		t.Errorf("write of the old run's manifest differs from its run.json:\n%s\nwant\n%s", written, orig)
 	}
 }
+
+// TestConflictNamesVersions: two runs of the whole-spelling grid made by
+// two versions of greedytl whose greedytl-59 records of one cell disagree
+// (as when the versions' spellings of the spec seed the draw differently;
+// here the new run's first greedytl-59 record is made to score otherwise)
+// are refused as a report reads them, with an error that says the runs
+// come from different versions of greedytl, names both, and says to rerun
+// one of them with the other's greedytl. Runs of one version keep the
+// error that says only that they disagree (the new run beside a copy of
+// itself). Before the fix both errors
+// said only "the runs disagree on it".
+func TestConflictNamesVersions(t *testing.T) {
+	dir := t.TempDir()
+	copyRun := func(from, to string) {
+		t.Helper()
+		if err := os.MkdirAll(to, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{ManifestFile, "results.jsonl"} {
+			raw, err := os.ReadFile(filepath.Join(from, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f == "results.jsonl" && strings.HasSuffix(to, "new") {
+				lines := bytes.Split(raw, []byte("\n"))
+				if !bytes.Contains(lines[1], []byte(`"method":"greedytl-59:max_k=1000000","balanced_accuracy":0.75,`)) {
+					t.Fatalf("fixture %s: its second record is not greedytl-59's of balanced accuracy 0.75", from)
+				}
+				lines[1] = bytes.Replace(lines[1], []byte(`"balanced_accuracy":0.75,`), []byte(`"balanced_accuracy":0.5,`), 1)
+				raw = bytes.Join(lines, []byte("\n"))
+			}
+			if err := os.WriteFile(filepath.Join(to, f), raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	old, now := filepath.Join(dir, "old"), filepath.Join(dir, "new")
+	copyRun(oldSpellingRun, old)
+	copyRun(newSpellingRun, now)
+	oldMan, err := ReadManifest(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nowMan, err := ReadManifest(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadRuns([]string{old, now}, ReadOptions{Tolerant: true, CombineRuns: true})
+	if err == nil {
+		t.Fatal("runs that disagree on a cell were read")
+	}
+	msg := err.Error()
+	for _, want := range []string{"the runs disagree on it", "different versions of greedytl", oldMan.GreedytlVersion, nowMan.GreedytlVersion, "rerun one of them with the greedytl that made the other"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q does not say %q", msg, want)
+		}
+	}
+
+	// The new run read beside a copy of itself that disagrees on the cell:
+	// one version, so the error says they disagree, nothing more.
+	same := filepath.Join(dir, "same")
+	copyRun(newSpellingRun, same)
+	_, err = ReadRuns([]string{same, now}, ReadOptions{Tolerant: true, CombineRuns: true})
+	if err == nil || !strings.Contains(err.Error(), "the runs disagree on it") || strings.Contains(err.Error(), "version") {
+		t.Errorf("runs of one version: error %v, want one that says they disagree and nothing of versions", err)
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -61,12 +63,12 @@ func (p *progressLog) check(t *testing.T, what string, wantCalls int) {
 	}
 }
 
-// autoUnits is greedytl-auto's number of progress units on labels y
+// autoItems is greedytl-auto's number of progress calls on labels y
 // (GreedyAuto.Fit's doc): the whole sample's ridge member and committee,
 // and one committee a subsample — none with at most 3 examples of the
 // larger class (the negatives on a tie), one a left-out example of up to
 // 10, and 10 beyond.
-func autoUnits(y []float64, single bool) int {
+func autoItems(y []float64, single bool) int {
 	pos, neg := 0, 0
 	for _, v := range y {
 		if v > 0 {
@@ -88,8 +90,9 @@ func autoUnits(y []float64, single bool) int {
 // greedytl-auto reports its progress once for the ridge member and once a
 // committee, from 1 to its total in order, never two calls at once (on
 // several cores too: m·N = 132,000 spreads the committees over workers,
-// go test -race), and the model is the same bit for bit with or without
-// the callback.
+// go test -race), its total the ridge member's units and each
+// committee's (autoUnits), and the model is the same bit for bit with or
+// without the callback.
 func TestGreedyAutoProgress(t *testing.T) {
 	rng := rand.New(rand.NewPCG(25, 1))
 	big := clusteredProblem(rng, 300, 400, 40)
@@ -110,9 +113,12 @@ func TestGreedyAutoProgress(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := autoUnits(tc.train.Y, tc.single)
-		log.check(t, tc.name, want)
-		if len(log.calls) > 0 && log.calls[0][1] != want {
+		items := autoItems(tc.train.Y, tc.single)
+		log.check(t, tc.name, items)
+		m, d := tc.train.X.Dims()
+		_, n := tc.train.H.Dims()
+		ridge, committee := a.autoUnits(m, d, n, unbaggedRidge(m, d+n), sharedGram(m, d+n) && d+n <= m)
+		if want := ridge + (items-1)*committee; len(log.calls) > 0 && log.calls[0][1] != want {
 			t.Errorf("%s: total %d, want %d", tc.name, log.calls[0][1], want)
 		}
 		without, err := a.Fit(context.Background(), tc.train, Extra{})
@@ -147,11 +153,12 @@ func TestGreedyAutoProgressStopsWhenCancelled(t *testing.T) {
 	for _, m := range []int{30, 300} {
 		train := clusteredProblem(rand.New(rand.NewPCG(25, uint64(m))), m, 400, 40)
 		ctx, cancel := context.WithCancel(context.Background())
-		log := progressLog{onCall: func(done int) {
-			if done == 2 {
+		var log progressLog
+		log.onCall = func(int) {
+			if len(log.calls) == 2 { // the second call (a unit may count several)
 				cancel()
 			}
-		}}
+		}
 		_, err := newGreedyAuto().Fit(ctx, train, Extra{Progress: log.progress})
 		cancel()
 		if !errors.Is(err, context.Canceled) {
@@ -226,5 +233,42 @@ func TestNWayProgressStopsWhenCancelled(t *testing.T) {
 	}
 	if len(log.calls) != 3 {
 		t.Errorf("progress calls %v, want 3 (none after the cancel)", log.calls)
+	}
+}
+
+// TestGreedyAutoProgressFollowsWork: on one core, where greedytl-auto's
+// ridge member takes a large share of the fit (m = 800 > ridgeLambdaRows:
+// its dual solve on every row, N = 1,280), each progress call's fraction
+// done is within 0.2 of the fit's CPU time spent by then, and the fractions
+// increase. The ridge member counted as one unit, as a committee: its call
+// said 1/12 of the fit done where about half of its time was spent.
+func TestGreedyAutoProgressFollowsWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a fit of seconds")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	train := clusteredProblem(rand.New(rand.NewPCG(29, 3)), 800, 1200, 80)
+	var fracs []float64
+	var cpu []time.Duration
+	start := processCPU()
+	if _, err := newGreedyAuto().Fit(context.Background(), train, Extra{Progress: func(done, total int) {
+		cpu = append(cpu, processCPU()-start)
+		fracs = append(fracs, float64(done)/float64(total))
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	end := processCPU() - start
+	if len(fracs) != 12 {
+		t.Fatalf("%d progress calls, want 12", len(fracs))
+	}
+	for i, f := range fracs {
+		spent := cpu[i].Seconds() / end.Seconds()
+		t.Logf("call %d: %.3f done, %.3f of the CPU time spent", i+1, f, spent)
+		if i > 0 && f <= fracs[i-1] {
+			t.Errorf("call %d: %.3f done after %.3f", i+1, f, fracs[i-1])
+		}
+		if math.Abs(f-spent) > 0.2 {
+			t.Errorf("call %d: %.3f done where %.3f of the fit's CPU time was spent", i+1, f, spent)
+		}
 	}
 }

@@ -193,16 +193,20 @@ func (a *GreedyAuto) Needs() Needs { return Needs{} }
 // subsamples without some examples of the larger class, and returns the
 // mean (see GreedyAuto). Extra.Progress, if set, is called after the
 // whole sample's ridge member (its λ by leave-one-out, and its weights)
-// and after each committee's other members: 2 + s units with s
-// subsamples (2 with SingleFit). What is left after the last (each
+// and after each committee's other members: 2 + s calls with s
+// subsamples (2 with SingleFit), each piece counting units of work in
+// proportion to its estimated cost (autoUnits: a committee 10, the ridge
+// member 10 times its estimated cost over a committee's, at least 1), so
+// that the fraction done follows the work where the ridge member's dual
+// solve, O(m²·N) with more than ridgeLambdaRows examples and more columns
+// than examples, takes several committees' time (at m = 2,000, N = 3,080
+// on one core, 6 s against 0.25 s a committee). The estimate is rough
+// where fixed costs dominate (at m = 30, N = 3,080 the ridge member takes
+// 8 ms against a committee's 2 ms, and counts less than a committee), and
+// the first fit of the shared cross-products (sharedGram) falls in the
+// first committee reported. What is left after the last call (each
 // subsample's ridge member from the whole sample's reduction, the mean)
-// takes about a tenth of a committee's time. The units are the fit's
-// natural pieces, not of equal cost: the first fit of the shared
-// cross-products (sharedGram) falls in the first unit reported, and
-// with more than ridgeLambdaRows examples and more columns than examples
-// the ridge member's dual solve, O(m²·N), may take several committees'
-// time (at m = 2,000, N = 3,080 on one core, 6 s against 0.25 s a
-// committee; at m = 30, N = 3,080, 8 against 2 ms).
+// takes about a tenth of a committee's time.
 func (a *GreedyAuto) Fit(ctx context.Context, train Data, extra Extra) (result Model, err error) {
 	m, d, n, err := startFit(ctx, a, train)
 	if err != nil {
@@ -238,7 +242,7 @@ type autoCommittees struct {
 // fitCommittees fits greedytl-auto's committees on train, a checked sample
 // of m examples, d features and n sources: the whole sample's and each
 // subsample's, each with its ridge member. It reports its progress to
-// progress (nil: none) as Fit says, one unit an item of its first loop.
+// progress (nil: none) as Fit says, once an item of its first loop.
 func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int, progress func(done, total int)) (*autoCommittees, error) {
 	// Every fit reads the rows in content order, so that the model depends
 	// on the set of training rows, not on their order (see contentOrder).
@@ -324,10 +328,12 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int,
 	fits := make([]*Linear, len(samples))
 	recs := make([]*committeeRecord, len(samples))
 	members := 0
-	// The units of work: the items of the first loop (those of the second,
-	// a subsample's ridge member from the whole sample's reduction, take
-	// about a tenth of a committee's time).
-	done := newFitProgress(progress, len(samples)+1)
+	// The units of work: the items of the first loop, each weighed by its
+	// estimated cost (autoUnits; those of the second, a subsample's ridge
+	// member from the whole sample's reduction, take about a tenth of a
+	// committee's time).
+	ridgeUnits, committeeUnits := a.autoUnits(m, d, n, unbaggedRidge(m, d+n), ridgeGram)
+	done := newFitProgress(progress, ridgeUnits+len(samples)*committeeUnits)
 	// Item 0 chooses the ridge member's λ and fits it on the whole sample
 	// (for every sample when unbaggedRidge); item k+1 fits the other
 	// members of sample k's committee. One
@@ -355,7 +361,7 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int,
 					return fmt.Errorf("greedytl-auto: %w", err)
 				}
 				unbagged = true
-				done.add(ctx)
+				done.addUnits(ctx, ridgeUnits)
 				return nil
 			}
 			var err error
@@ -368,7 +374,7 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int,
 			if err != nil {
 				return fmt.Errorf("greedytl-auto: ridge member: %w", err)
 			}
-			done.add(ctx)
+			done.addUnits(ctx, ridgeUnits)
 			return nil
 		}
 		k := item - 1
@@ -422,7 +428,7 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int,
 		if k == 0 {
 			members = count + 1 // and the ridge member
 		}
-		done.add(ctx)
+		done.addUnits(ctx, committeeUnits)
 		return nil
 	})
 	if err = fitctx.Stopped(ctx, err, fitCaller(a)); err != nil {
@@ -508,6 +514,60 @@ func (c *autoCommittees) average(d int) (Model, error) {
 // ridgeLambdaRows bounds the rows on which greedytl-auto chooses the ridge
 // member's λ when it is one fit for every committee (see ridgeUnbagged).
 const ridgeLambdaRows = 500
+
+// autoCommitteeUnits is the units of work of a committee's GreedyTL members
+// in greedytl-auto's progress (autoUnits): enough for the ridge member's
+// share to be told in tenths of a committee.
+const autoCommitteeUnits = 10
+
+// autoSteps is the steps of a GreedyTL member's path that greedytl-auto's
+// progress assumes (at most m, N and MaxK): the members stop by δ, which no
+// size tells in advance. Measured on one core at m = 1,000, N = 1,580 and
+// m = 2,000, N = 3,080 (BenchmarkAutoRows' problem), a committee's time
+// was that of 83 and 115 such steps of its two members, a step O(m·N),
+// against the ridge member's multiply-adds as autoUnits counts them.
+const autoSteps = 100
+
+// autoUnits returns the units of work of greedytl-auto's ridge member and
+// of each committee (autoCommitteeUnits) on m examples of d features and n
+// sources, unbagged (unbaggedRidge) and, if so, solved from the shared
+// cross-products (fromProducts), so that its progress advances with the
+// work done: each in proportion to its estimated multiply-adds. A
+// committee's GreedyTL members cost about steps·m·N each (autoSteps); the
+// ridge member's leave-one-out choice of λ on r rows (all of them, or
+// ridgeLambdaRows when unbagged) O(r·N·k + 4k³), k = min(r, N) (its
+// reduction and eigendecomposition), and an unbagged member's weights on
+// every row O(m·N·k + k³/3), k = min(m, N), or O(N³/3) from the
+// cross-products. At m = 2,000, N = 3,080 the ridge member counted one
+// committee's unit, an eleventh of the total, where its dual solve took
+// half the fit's time (the progress stood still, then jumped).
+func (a *GreedyAuto) autoUnits(m, d, n int, unbagged, fromProducts bool) (ridge, committee int) {
+	fm, fN := float64(m), float64(d+n)
+	loo := func(r float64) float64 {
+		k := min(r, fN)
+		return r*fN*k + 4*k*k*k
+	}
+	var work float64
+	switch {
+	case !unbagged:
+		work = loo(fm)
+	case fromProducts:
+		work = loo(min(fm, ridgeLambdaRows)) + fN*fN*fN/3
+	default:
+		k := min(fm, fN)
+		work = loo(min(fm, ridgeLambdaRows)) + fm*fN*k + k*k*k/3
+	}
+	steps := min(autoSteps, m, d+n)
+	if a.Options.MaxK > 0 {
+		steps = min(steps, a.Options.MaxK)
+	}
+	per := float64(len(a.memberGammas(d, n))*max(steps, 1)) * fm * fN
+	ridge = autoCommitteeUnits
+	if per > 0 && work > 0 {
+		ridge = max(1, int(min(math.Round(autoCommitteeUnits*work/per), 1e6)))
+	}
+	return ridge, autoCommitteeUnits
+}
 
 // unbaggedRidge reports whether greedytl-auto's ridge member is one fit for
 // every committee (ridgeUnbagged) at m examples and N candidate columns:

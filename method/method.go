@@ -307,9 +307,10 @@ type Extra struct {
 	// are done, with the number done so far and their number, for a caller
 	// that shows the work going on: one class against the rest (OneVsRest)
 	// after each class's fit (1 … K of K, its binary fits given no
-	// callback), greedytl-auto after each of its committees and ridge fits
-	// (GreedyAuto), greedytl-nway after each fold of its members' choice of
-	// C and each member's final fit (greedyNWay). The calls come one at a
+	// callback), greedytl-auto after each of its committees and ridge fits,
+	// each counting units in proportion to its estimated cost (GreedyAuto),
+	// greedytl-nway after each fold of its members' choice of C and each
+	// member's final fit (greedyNWay). The calls come one at a
 	// time (never two at once, whatever goroutine makes them), done
 	// increasing (by one unit, or by several for a piece of work that
 	// counts as several) up to total, total the same in every call; a fit

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
@@ -116,8 +118,10 @@ scores, not every row's; --scores writes each block as it is scored: to
 --out atomically (an error, or a stop signal, leaves no file), on standard
 output part-written when an error (or a label file that does not match
 the rows) comes after the first block. SIGINT, SIGTERM or SIGHUP stops
-predict between blocks, and at once while it waits on the standard input
-or a pipe for the next block or reads --labels (status 130, 143 or 129),
+predict between blocks, at once while it waits on the standard input
+or a pipe for the next block or reads --labels, and half a second after
+the signal while its standard output takes nothing (a reader that does
+not read) (status 130, 143 or 129),
 writing nothing to --out (a stop that comes once every row is scored, while
 predict writes --out, lets the write finish: the file is whole, and predict
 says so). A binary
@@ -264,9 +268,9 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 	if err := ctx.Err(); err != nil {
 		return o.interrupted(err)
 	}
-	report, err := writePredictions(s, o.out, write)
+	report, err := writePredictions(ctx, s, o.out, write)
 	if err != nil {
-		return err
+		return o.writeError(ctx, err)
 	}
 	if y != nil {
 		pred := make([]float64, len(scores)) // ±1: the predicted classes
@@ -794,9 +798,133 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 // (out names it: streams.isStdout), or atomically to out when it names a
 // file. It returns where the summary of an evaluation goes: standard error
 // beside predictions on standard output, else standard output.
-func writePredictions(s *streams, out string, write func(io.Writer) error) (io.Writer, error) {
+//
+// Standard output is written through a buffer of outputBuffer bytes (and
+// flushed by write where it wants its rows out: --scores after each block)
+// to a stopWriter: a stop signal (ctx done) while a write is blocked — a
+// reader that takes no more, as in predict --scores | (sleep 1000) — ends
+// the write after stopGrace with ctx's error, which predict returns as its
+// interruption; the write waited for the reader, and the stop with it.
+func writePredictions(ctx context.Context, s *streams, out string, write func(io.Writer) error) (io.Writer, error) {
 	if s.isStdout(out) {
-		return s.err, write(s.out)
+		sw := newStopWriter(ctx, s.out)
+		defer sw.close()
+		bw := bufio.NewWriterSize(sw, outputBuffer)
+		err := write(bw)
+		// What write wrote before an error is out, as it was unbuffered.
+		if ferr := bw.Flush(); err == nil {
+			err = ferr
+		}
+		return s.err, err
 	}
 	return s.out, atomicfile.Write(out, write)
+}
+
+// outputBuffer is the size of the buffer before predict's standard output
+// (writePredictions).
+const outputBuffer = 64 << 10
+
+// flushBlock flushes w when it buffers (writePredictions' standard
+// output), so that a block's rows are out before the next block is read
+// (a reader of predict's output that sends its input as it reads it waits
+// on them). An error is an outputError.
+func flushBlock(w io.Writer) error {
+	if f, ok := w.(interface{ Flush() error }); ok {
+		if err := f.Flush(); err != nil {
+			return outputError{err}
+		}
+	}
+	return nil
+}
+
+// stopGrace is how long a stopWriter's write may still take once its
+// context is done (predict's help says half a second); a variable for the
+// tests.
+var stopGrace = 500 * time.Millisecond
+
+// stopWriter writes to w from a goroutine of its own, so that a write
+// blocked on a reader that takes no more does not hold a stop signal: once
+// ctx is done, a write that does not end within stopGrace returns ctx's
+// error, and so does every write after it (the goroutine stays blocked
+// until the process ends, which the error makes it do). A write that ends
+// in time is kept, and a stop before a write lets it be made: a stop as
+// predict writes its output to a reader that reads lets it finish, as it
+// did. Without a stop, it writes what it is given, in order, once each.
+type stopWriter struct {
+	ctx  context.Context
+	w    io.Writer
+	todo chan []byte      // the writes, to the goroutine (started by the first)
+	done chan writeResult // their results
+	err  error            // once a write was given up: every later write's error
+}
+
+// writeResult is the result of one write of a stopWriter's goroutine.
+type writeResult struct {
+	n   int
+	err error
+}
+
+// newStopWriter returns a stopWriter of w under ctx.
+func newStopWriter(ctx context.Context, w io.Writer) *stopWriter {
+	return &stopWriter{ctx: ctx, w: w}
+}
+
+// Write writes p to w from the goroutine; p is not retained once Write
+// returns but when it returns the stop's error (the caller, stopped,
+// writes nothing more).
+func (sw *stopWriter) Write(p []byte) (int, error) {
+	if sw.err != nil {
+		return 0, sw.err
+	}
+	if sw.todo == nil {
+		sw.todo, sw.done = make(chan []byte), make(chan writeResult, 1)
+		go func(w io.Writer, todo <-chan []byte, done chan<- writeResult) {
+			for p := range todo {
+				n, err := w.Write(p)
+				done <- writeResult{n, err}
+			}
+		}(sw.w, sw.todo, sw.done)
+	}
+	sw.todo <- p
+	select {
+	case r := <-sw.done:
+		return r.n, r.err
+	case <-sw.ctx.Done():
+	}
+	grace := time.NewTimer(stopGrace)
+	defer grace.Stop()
+	select {
+	case r := <-sw.done:
+		return r.n, r.err
+	case <-grace.C:
+		sw.err = writeGivenUp{sw.ctx.Err()}
+		return 0, sw.err
+	}
+}
+
+// writeGivenUp is a stopWriter's error for a write given up after a stop:
+// it wraps the context's error.
+type writeGivenUp struct{ err error }
+
+func (e writeGivenUp) Error() string {
+	return fmt.Sprintf("standard output took nothing for %v after the stop (is its reader reading?): %v", stopGrace, e.err)
+}
+
+func (e writeGivenUp) Unwrap() error { return e.err }
+
+// writeError returns err, writePredictions' error, as predict's
+// interruption when it is a write given up after a stop (writeGivenUp),
+// as a stop between blocks is.
+func (o *predictOptions) writeError(ctx context.Context, err error) error {
+	if errors.As(err, new(writeGivenUp)) && ctx.Err() != nil {
+		return o.interrupted(ctx.Err())
+	}
+	return err
+}
+
+// close ends the goroutine once its write, if any, has ended.
+func (sw *stopWriter) close() {
+	if sw.todo != nil {
+		close(sw.todo)
+	}
 }

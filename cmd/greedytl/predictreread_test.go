@@ -117,12 +117,15 @@ func (w *failAfter) Write(p []byte) (int, error) {
 }
 
 // TestPredictScoresOutputFailsAfterTheHeader: predict --scores whose
-// standard output fails once the header is written fails with that
-// error, a failure of the work (exit 1), not the model's error on the
-// inputs (exit 2), and does not read and score the rows again (no write
-// after the failed one), from a file read in blocks or from the standard
-// input.
+// standard output fails once the header is written (with the first
+// block's rows: standard output is buffered and flushed a block at a time,
+// blocks of 100 rows here) fails with that error, a failure of the work
+// (exit 1), not the model's error on the inputs (exit 2), and does not
+// read and score the rows again (no write after the failed one), from a
+// file read in blocks or from the standard input.
 func TestPredictScoresOutputFailsAfterTheHeader(t *testing.T) {
+	defer func(v int) { predictBlock = v }(predictBlock)
+	predictBlock = 100
 	model, features := streamProblem(t)
 	body, err := os.ReadFile(features)
 	if err != nil {
