@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/linear"
 )
 
 func TestHelpNumber(t *testing.T) {
@@ -58,5 +59,20 @@ func TestDescriptionsStateTheirConstants(t *testing.T) {
 	}
 	if g := m.(*GreedyTL); g.Defaults.Sample != 59 {
 		t.Errorf("greedytl-59 samples %d candidates, its description says 59", g.Defaults.Sample)
+	}
+}
+
+// TestElasticNetMixingIsLinears: elastic-net mixes its penalties by
+// linear.DefaultL1Ratio and its description says so.
+func TestElasticNetMixingIsLinears(t *testing.T) {
+	m, err := New("elastic-net")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := m.(logistic); l.l1Ratio != linear.DefaultL1Ratio {
+		t.Errorf("elastic-net's l1_ratio is %v, linear.DefaultL1Ratio is %v", l.l1Ratio, linear.DefaultL1Ratio)
+	}
+	if r, _ := Registered("elastic-net"); !strings.Contains(r.Description, "(l1_ratio "+helpNumber(linear.DefaultL1Ratio)+",") {
+		t.Errorf("elastic-net's description %q does not give l1_ratio %v", r.Description, linear.DefaultL1Ratio)
 	}
 }

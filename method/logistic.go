@@ -151,8 +151,8 @@ func init() {
 	Register(Registration{
 		Name:            "elastic-net",
 		SelectsFeatures: true,
-		Description:     "elastic-net logistic regression on [X, H] (l1_ratio 0.5, bias penalised), C by LOO (" + fmt.Sprint(logisticFoldCount) + "-fold above " + fmt.Sprint(logisticLOOMaxRows) + " examples)",
-		New:             func() Method { return logistic{name: "elastic-net", l1Ratio: 0.5} },
+		Description:     "elastic-net logistic regression on [X, H] (l1_ratio " + helpNumber(linear.DefaultL1Ratio) + ", bias penalised), C by LOO (" + fmt.Sprint(logisticFoldCount) + "-fold above " + fmt.Sprint(logisticLOOMaxRows) + " examples)",
+		New:             func() Method { return logistic{name: "elastic-net", l1Ratio: linear.DefaultL1Ratio} },
 		Decode:          decodeLinear,
 	})
 }
