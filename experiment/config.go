@@ -56,6 +56,11 @@ const (
 // call: changing it changes nothing else.
 func Protocols() []string { return []string{ProtocolStandard, ProtocolSkewed, ProtocolNWay} }
 
+// DefaultWays returns the numbers of classes of the N-way episodes the
+// N-way study runs (ProtocolNWay's Ways when none are given: the CLI's
+// --ways default), 5 and 20, in a new slice each call.
+func DefaultWays() []int { return []int{5, 20} }
+
 // DefaultTestPerClass is the number of test examples per class of an N-way
 // episode when Config.TestPerClass is 0.
 const DefaultTestPerClass = 15

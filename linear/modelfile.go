@@ -163,10 +163,14 @@ func nrW(k int) int {
 	return k
 }
 
-// Limits that keep a corrupt header from overflowing the size arithmetic.
+// Limits that keep a corrupt header from overflowing the size arithmetic
+// (greedytl version --json reports them, for readers of model files in
+// other languages).
 const (
-	maxModelFeatures = min(1<<40, math.MaxInt)
-	maxModelClasses  = 1 << 20
+	// MaxModelFeatures is the largest nr_feature ReadModel accepts.
+	MaxModelFeatures = min(1<<40, math.MaxInt)
+	// MaxModelClasses is the largest nr_class ReadModel accepts.
+	MaxModelClasses = 1 << 20
 )
 
 // ReadModel reads a liblinear model file (of liblinear 1.x to 2.4x) from r;
@@ -307,8 +311,8 @@ func (mr *modelReader) headerKey(m *Model, key string, args []string, nrClass *i
 		m.Solver = s
 	case "nr_class":
 		n, err := strconv.Atoi(args[0])
-		if err != nil || n < 2 || n > maxModelClasses {
-			return mr.fail("nr_class %q, want an integer in [2, %d]", args[0], maxModelClasses)
+		if err != nil || n < 2 || n > MaxModelClasses {
+			return mr.fail("nr_class %q, want an integer in [2, %d]", args[0], MaxModelClasses)
 		}
 		*nrClass = n
 	case "label":
@@ -333,8 +337,8 @@ func (mr *modelReader) headerKey(m *Model, key string, args []string, nrClass *i
 		}
 	case "nr_feature":
 		n, err := strconv.Atoi(args[0])
-		if err != nil || n < 0 || n > maxModelFeatures {
-			return mr.fail("nr_feature %q, want an integer in [0, %d]", args[0], maxModelFeatures)
+		if err != nil || n < 0 || n > MaxModelFeatures {
+			return mr.fail("nr_feature %q, want an integer in [0, %d]", args[0], MaxModelFeatures)
 		}
 		m.NrFeature = n
 	case "bias":

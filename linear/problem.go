@@ -171,6 +171,13 @@ type solverKept struct {
 // stopped reports whether prob's context is done (see Problem.ctx).
 func (prob *Problem) stopped() bool { return prob.ctx != nil && prob.ctx.Err() != nil }
 
+// DefaultL1Ratio is the elastic-net mixing (Params.L1Ratio of
+// ElasticNetLR) of an equal L1 and L2 penalty: the train command's
+// --l1-ratio default and the elastic-net method's (package method), as
+// scikit-learn's ElasticNet defaults its l1_ratio. Params.L1Ratio has no
+// default of its own (0 is a valid mixing: L2 alone).
+const DefaultL1Ratio = 0.5
+
 // Params are a learner's hyperparameters, validated by Params.Check before
 // training (liblinear's check_parameter).
 type Params struct {
@@ -182,7 +189,8 @@ type Params struct {
 	// default, which is liblinear's for liblinear's solvers.
 	Eps float64
 	// L1Ratio mixes the penalties of ElasticNetLR:
-	// L1Ratio·||w||₁ + (1−L1Ratio)/2·||w||², in [0, 1].
+	// L1Ratio·||w||₁ + (1−L1Ratio)/2·||w||², in [0, 1] (DefaultL1Ratio is
+	// an equal mixing; the zero value is L2 alone).
 	L1Ratio float64
 	// MaxIter caps the outer iterations; 0 selects the solver's default.
 	// Reaching it is not an error: the model says so (Model.Converged).

@@ -199,6 +199,8 @@ var conformanceSpecs = []string{
 	"greedytl-59:sample=30",
 	"greedytl-sp:gamma=0.25",
 	"greedytl:sample=59",
+	"greedytl-auto:single_fit=1",
+	"l1-logistic:exact=1",
 }
 
 // directMethods are methods whose options are set directly on a

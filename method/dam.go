@@ -213,10 +213,17 @@ func virtualLabels(ctx context.Context, sh standardize.Scaler, h, hu *mat.Dense,
 		r, c := a.Dims()
 		v := make([]float64, r)
 		for i := range v {
-			for _, x := range a.RawRowView(i) {
+			row := a.RawRowView(i)
+			for _, x := range row {
 				v[i] += x
 			}
-			v[i] /= float64(c)
+			if math.IsInf(v[i], 0) || math.IsNaN(v[i]) {
+				// The finite values' sum overflowed: standardize's mean
+				// of them (Mean's Σ x/c).
+				v[i] = standardize.Mean(row, v[i])
+			} else {
+				v[i] /= float64(c)
+			}
 		}
 		return v
 	}
@@ -232,12 +239,14 @@ func virtualLabels(ctx context.Context, sh standardize.Scaler, h, hu *mat.Dense,
 		sd += zeta[i] * (v - mu) * (v - mu)
 	}
 	sd = math.Sqrt(sd / sum)
-	if !(sd > 1e-12) { // h̄ is standardised-scale: this is a constant
+	if !(sd > standardize.StandardisedConstTol) { // h̄ is standardised-scale: this is a constant
 		return nil, nil
 	}
 	v := rowMeans(zhu)
-	for j := range v {
-		v[j] = (v[j] - mu) / sd
+	for j, hbar := range v {
+		if v[j] = standardize.Standardise(hbar, mu, sd); math.IsInf(v[j], 0) {
+			return nil, fmt.Errorf("method: dam: unlabelled row %d: its mean standardised source score %v is too large for a virtual label (standardised with the labelled rows' class-balanced mean %v and standard deviation %v)", j, hbar, mu, sd)
+		}
 	}
 	return v, nil
 }

@@ -31,10 +31,11 @@ const spFeatureFactor = 0.5
 const forwardRelLambda = 1e-8
 
 func init() {
+	def := greedytl.DefaultOptions()
 	Register(Registration{
 		Name:            "greedytl",
 		SelectsFeatures: true,
-		Description:     "GreedyTL (exact greedy selection of features and sources, ridge λ = 1, δ = 1e-4)",
+		Description:     "GreedyTL (exact greedy selection of features and sources, ridge λ = " + helpNumber(def.Lambda) + ", δ = " + helpNumber(def.Delta) + ")",
 		New:             newGreedy("greedytl", greedytl.DefaultOptions()),
 		Decode:          greedyNaming{base: "greedytl", def: greedytl.DefaultOptions()}.decode,
 		Configure:       configureGreedy("greedytl", greedytl.DefaultOptions()),
@@ -45,7 +46,7 @@ func init() {
 		Name:            "greedytl-59",
 		SelectsFeatures: true,
 		Approximates:    "greedytl",
-		Description:     "GreedyTL-59 (greedy selection scoring 59 random candidates a step, seeded)",
+		Description:     "GreedyTL-" + strconv.Itoa(o59.Sample) + " (greedy selection scoring " + strconv.Itoa(o59.Sample) + " random candidates a step, seeded)",
 		New:             newGreedy("greedytl-59", o59),
 		Decode:          greedyNaming{base: "greedytl-59", def: o59}.decode,
 		Configure:       configureGreedy("greedytl-59", o59),

@@ -327,6 +327,10 @@ func multinomialUnits(y ClassLabels, p int) (total, final int) {
 	return k + final, final
 }
 
+// multinomialCGrid returns the values of C among which chooseMultinomialC
+// chooses (a fresh slice).
+func multinomialCGrid() []float64 { return grid.Regularization() }
+
 // chooseMultinomialC chooses C by stratified cross-validation (see
 // multinomialLogistic), the fits' losses weighted by weights (nil: all 1);
 // runs counts its fits, done its folds (nil: not counted).
@@ -336,7 +340,7 @@ func chooseMultinomialC(ctx context.Context, F *mat.Dense, y ClassLabels, weight
 	if k == 0 {
 		return multinomialDefaultC, nil
 	}
-	cs := grid.Regularization()
+	cs := multinomialCGrid()
 	held, err := heldOutProbabilities(ctx, F, y, weights, multinomialFoldsOf(y, k, seed), k, cs, multinomialCVTol, runs, done)
 	if err != nil {
 		return 0, err

@@ -291,7 +291,7 @@ func weightedLine(z, y []float64, weight func(float64) float64) (a, b float64) {
 	}
 	// On standardised columns szz ≥ 1/2 unless z is constant (all zeros, or
 	// rounding-level values for a column constant within standardize.ConstTol).
-	if szz < 1e-12 {
+	if szz < standardize.StandardisedConstTol {
 		return 0, ybar
 	}
 	a = szy / szz

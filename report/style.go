@@ -44,6 +44,22 @@ type methodStyle struct {
 	search   string     // how it searches, in the caption of an approximation figure (Fig. 3)
 }
 
+// sampledSearch returns the caption's account of the search of the
+// registered GreedyTL method name, one that scores a random sample of the
+// candidates: "59 random candidates a step" for greedytl-59, its sample
+// size read from the registry (its default options), and "" for a name
+// that is not such a method.
+func sampledSearch(name string) string {
+	m, err := method.New(name)
+	if err != nil {
+		return ""
+	}
+	if g, ok := m.(*method.GreedyTL); ok && g.Defaults.Sample > 0 {
+		return strconv.Itoa(g.Defaults.Sample) + " random candidates a step"
+	}
+	return ""
+}
+
 // styles is the report's style table, the one place that gives the methods
 // their labels, colours and line styles. A method missing from it (one
 // registered later, a method of another build) is labelled with its name
@@ -52,7 +68,7 @@ type methodStyle struct {
 // one (method.RecommendedMulti) a dark red and a wider line.
 var styles = map[string]methodStyle{
 	"greedytl":         {label: "GreedyTL", color: rgb(0xd6, 0x27, 0x28), emphasis: true, weights: true, search: "exact search"},
-	"greedytl-59":      {label: "GreedyTL-59", color: rgb(0xff, 0x7f, 0x0e), emphasis: true, weights: true, search: "59 random candidates a step"},
+	"greedytl-59":      {label: "GreedyTL-59", color: rgb(0xff, 0x7f, 0x0e), emphasis: true, weights: true, search: sampledSearch("greedytl-59")},
 	"greedytl-sp":      {label: "GreedyTL-SP", color: rgb(0x8c, 0x56, 0x4b)},
 	"greedytl-auto":    {label: "GreedyTL-auto", color: rgb(0xff, 0x98, 0x96)},
 	"forward-reg":      {label: "Forward-Reg", color: rgb(0x7f, 0x7f, 0x7f)},

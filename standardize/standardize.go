@@ -6,6 +6,17 @@ import "math"
 // deviation is at most ConstTol times the magnitude of its mean is constant.
 const ConstTol = 1e-12
 
+// StandardisedConstTol is the absolute tolerance below which a spread (a
+// standard deviation or a weighted sum of squares) of a quantity already
+// on the standardised scale — built from columns of mean 0 and standard
+// deviation 1, such as DAM's mean standardised source score (package
+// method's virtualLabels) or a standardised column's weighted line
+// (weightedLine) — is that of a constant. It is absolute, not ConstTol's
+// relative rule: such a quantity's mean is about 0, so a constant one is
+// rounding noise about 0 whose spread is comparable to its mean, which
+// Constant would take for variation (and standardise to unit spread).
+const StandardisedConstTol = 1e-12
+
 // TinySumSquares bounds a sum of squares below which squares may have
 // underflowed (a value below 2^-511 squares to a subnormal or 0), and
 // above which those that did weigh less than its rounding: below it Std

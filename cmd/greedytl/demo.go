@@ -22,16 +22,15 @@ import (
 
 // The demo's default scale: a few intents of every domain and a few splits,
 // so that it runs in under a minute on two idle cores (50–95 s of CPU
-// time); --full runs the paper's.
+// time); --full runs the paper's (fullSplits).
 const (
 	demoTargetsPerDomain = 3
 	demoSplits           = 3
-	fullSplits           = 10
-	// The embedded CLINC150's intents and domains (15 intents each),
-	// which the help's ratio of --full's cells to the default's counts.
-	clincIntents = 150
-	clincDomains = 10
 )
+
+// fullSplits is --full's number of splits: the paper's, experiment's
+// default.
+var fullSplits = experiment.DefaultConfig().Splits
 
 type demoOptions struct {
 	out     string
@@ -50,7 +49,7 @@ func newDemoCmd(s *streams) *cobra.Command {
 		Use:   "demo [--out DIR] [--full]",
 		Short: "Run the paper's protocol end to end on the embedded CLINC150 data",
 		Long: `Demo runs the paper's leave-one-class-out experiment on the embedded CLINC150
-intent data set (150 intents in 10 domains; CC BY 3.0, Larson et al. 2019),
+intent data set (` + fmt.Sprint(clinc150.Intents) + ` intents in ` + fmt.Sprint(clinc150.DomainCount) + ` domains; CC BY 3.0, Larson et al. 2019),
 featurised with hashed unigram+bigram TF-IDF, with its out-of-scope queries as
 the negative pool. It trains a linear SVM source per intent, then for each
 target intent fits GreedyTL, GreedyTL-59 and every baseline on 2, 5 and 10
@@ -60,7 +59,7 @@ writes a report (Markdown, HTML and figures) to DIR/report.
 ` + fmt.Sprintf(`By default it uses %d intents of each domain as targets and %d random splits,
 which needs 50–95 s of CPU time, by processor (under a minute on two idle cores);
 --full runs every intent and the paper's %d splits (%.0f times as many cells).`,
-			demoTargetsPerDomain, demoSplits, fullSplits, float64(clincIntents*fullSplits)/float64(clincDomains*demoTargetsPerDomain*demoSplits)) + `
+			demoTargetsPerDomain, demoSplits, fullSplits, float64(clinc150.Intents*fullSplits)/float64(clinc150.DomainCount*demoTargetsPerDomain*demoSplits)) + `
 The run is resumable: rerunning the same command reuses every finished cell
 in DIR/run. As for "greedytl experiment", the exit status is 1 when cells
 failed (the table and the report are still written), with a line that says
@@ -122,7 +121,7 @@ func runDemo(c *cobra.Command, s *streams, o *demoOptions) error {
 			fmt.Fprintf(s.err, format+"\n", a...)
 		}
 	}
-	log("loading the embedded CLINC150 (23,700 queries, 150 intents + out-of-scope) ...")
+	log("loading the embedded CLINC150 (%s queries, %d intents + out-of-scope) ...", groupDigits(clinc150.Queries), clinc150.Intents)
 	data, err := clinc150.Load(clinc150.Options{})
 	heedSignals(c.Context())
 	if err != nil {

@@ -145,7 +145,7 @@ by SIGINT, SIGTERM or SIGHUP (the finished cells are kept).`,
 	classesVar(fl, &o.targets, "targets", "target classes (default: every class that is not a negative and has enough examples)")
 	fl.StringVar(&o.protocol, "protocol", def.Protocol, "how the training and test sets are drawn: "+strings.Join(experiment.Protocols(), " or ")+" (see above)")
 	intsVar(fl, &o.positives, "positives", def.Positives, "numbers of positive training examples; 1 with --protocol skewed")
-	intsVar(fl, &o.ways, "ways", []int{5, 20}, "numbers of classes of an episode (--protocol nway)")
+	intsVar(fl, &o.ways, "ways", experiment.DefaultWays(), "numbers of classes of an episode (--protocol nway)")
 	intsVar(fl, &o.shots, "shots", experiment.DefaultPositives(experiment.ProtocolNWay), "training examples per class of an episode (--protocol nway)")
 	intVarP(fl, &o.testPer, "test-per-class", "", experiment.DefaultTestPerClass, "test examples per class of an episode (--protocol nway)")
 	intVarP(fl, &o.splits, "splits", "", def.Splits, "random splits per target and number of positives (episodes per ways and shots with --protocol nway)")

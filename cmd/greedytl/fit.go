@@ -139,6 +139,7 @@ var greedyFlags = []string{"lambda", "delta", "max-k", "gamma", "feature-factor"
 func newFitCmd(s *streams) *cobra.Command {
 	def := greedytl.DefaultOptions()
 	o := &fitOptions{lambda: lambdaValue{v: def.Lambda}}
+	f := method.Facts()
 	c := &cobra.Command{
 		Use:   "fit --features X --labels Y [--source-scores H | --sources DIR] --out model.json",
 		Short: "Fit a target model (GreedyTL or any baseline)",
@@ -147,7 +148,7 @@ func newFitCmd(s *streams) *cobra.Command {
 
 The default method, greedytl-auto (the recommended one), is the mean of four
 least-squares fits: GreedyTL over all columns, GreedyTL preferring sources
-(feature factor 0.5), the single source of the highest training AUC (the
+(feature factor ` + helpFloat(f.SPFeatureFactor) + `), the single source of the highest training AUC (the
 share of (positive, negative) pairs it scores positive higher, a tie
 counting half; equal AUCs broken by LogME evidence) and ridge regression on
 every column,
@@ -159,16 +160,16 @@ one setting, --method greedytl-auto:single_fit=1, fits the
 committee once, for speed with very many sources or examples. Its cost, for
 m examples and N = d + n columns: at most 11 committees (the whole sample and
 at most 10 subsamples of the larger class), each two GreedyTL
-fits (k steps: O(N·m) a step, or, with N ≤ m (and m·N ≥ 20,000), or
+fits (k steps: O(N·m) a step, or, with N ≤ m (and m·N ≥ ` + groupDigits(f.AutoGramMinWork) + `), or
 m < N ≤ 2m where the whole sample's members reach N/16 + 1 steps,
 O((N + m)·k) a step on cross-products of the columns shared by every
 committee, O(N²·m) once; k is the data's, not a setting: about 60 to 700
 columns a member) and the
 source member (O(n·m log m) for the training AUCs); and one ridge fit on all N
-columns: with N > m and at most 500 examples, λ by leave-one-out on all the
+columns: with N > m and at most ` + strconv.Itoa(f.AutoRidgeLambdaRows) + ` examples, λ by leave-one-out on all the
 examples (O(m²·N + m³)), whose reduction gives each subsample's ridge member
-at that λ (O(m·N + N²)); with N ≤ m (and m·N ≥ 20,000) or more than 500
-examples, one member for every committee, λ by leave-one-out on at most 500
+at that λ (O(m·N + N²)); with N ≤ m (and m·N ≥ ` + groupDigits(f.AutoGramMinWork) + `) or more than ` + strconv.Itoa(f.AutoRidgeLambdaRows) + `
+examples, one member for every committee, λ by leave-one-out on at most ` + strconv.Itoa(f.AutoRidgeLambdaRows) + `
 of the examples and the weights from the shared cross-products (O(N³)), or
 in the dual when N > m (O(m²·N + m³)).
 From m·N = 100,000 on the committees share the cores. Measured (whole
@@ -194,9 +195,9 @@ is GreedyTL-59.
 The baselines' costs with many examples (m examples, N = d + n columns, u
 unlabelled rows; measured, CPU, loaded 2-core machine, d = 1,000, n = 100):
 l1-logistic and elastic-net choose C by leave-one-out (m + 1 fits of the C
-path) up to 200 examples and by 5-fold cross-validation above (l1-logistic
+path) up to ` + strconv.Itoa(f.LogisticLOOMaxRows) + ` examples and by ` + strconv.Itoa(f.LogisticFolds) + `-fold cross-validation above (l1-logistic
 2.1 s and 6.2 s at m = 1,000 and 2,000; elastic-net, each solve started from
-the weights at hand, 3.1 s and 11.2 s; d = 800, n = 80); dam is O(u·d·r + r³) plus O(m²·r + m³) for each of its 63 (τ,
+the weights at hand, 3.1 s and 11.2 s; d = 800, n = 80); dam is O(u·d·r + r³) plus O(m²·r + m³) for each of its ` + strconv.Itoa(f.DAMPairs) + ` (τ,
 λ) pairs, r = min(d, u) (47 s at m = u = 1,000, 200 s at 2,000); dictionary
 learns ⌈m/2⌉ atoms of N values, O(m²·N + m³) time and O(m·N) memory and model
 file (17 s, 258 MB and a 74 MB file at m = 1,000; 110 s, 546 MB and 149 MB at
@@ -213,16 +214,16 @@ The model file records the class names in order. Two label values stay a
 binary fit; --positive NAME makes one class against all the others.
 The cost of ` + method.RecommendedMulti + `, for m examples of K classes and
 p = d + n columns: two multinomial logistic regressions, each a choice of
-C by cross-validation over 9 values (up to 5 folds: as many as the smallest
-class has examples, at most 5; C = 1 without it when a class has one
-example; on at most 20 examples of each class) and a final fit, by L-BFGS steps of O(m·min(m, p)·K) (in the span of
+C by cross-validation over ` + strconv.Itoa(f.MultinomialCValues) + ` values (up to ` + strconv.Itoa(f.MultinomialFolds) + ` folds: as many as the smallest
+class has examples, at most ` + strconv.Itoa(f.MultinomialFolds) + `; C = ` + helpFloat(f.MultinomialDefaultC) + ` without it when a class has one
+example; on at most ` + strconv.Itoa(f.MultinomialCVPerClass) + ` examples of each class) and a final fit, by L-BFGS steps of O(m·min(m, p)·K) (in the span of
 the rows when p > m, after an O(m²·p) reduction). Measured (one core, CPU,
 loaded 2-core machine; p = 1,000, K = 20): 0.7 s at 10 examples a class,
 7.6 s at 100. Its memory is O(m·(K + p) + K·p) (an L-BFGS step's m × K
 class probabilities, the m × p standardised columns), and O(m²) more for
-the reduction when p > m: the choice of C keeps 9 numbers an example, and
+the reduction when p > m: the choice of C keeps ` + strconv.Itoa(f.MultinomialCValues) + ` numbers an example, and
 the fit's one-class check and predict (without --scores) score a block of
-about a million class scores at a time, not all m × K. Measured (whole process, peak
+` + aboutCount(f.ScoreBlockFloats) + ` class scores at a time, not all m × K. Measured (whole process, peak
 memory and CPU time, loaded 2-core machine, 2 examples a class, p = 8):
 42 MB and 11 s at K = 500, 56–61 MB and 10–11 s at 1,000, 140–178 MB and
 18 s at 2,000, 3.2 GB and 210 s at 10,000 (one run).
@@ -317,7 +318,7 @@ class-balanced leave-one-out on the training set):
 	fl.Var(&o.lambda, "lambda", "ridge regularisation λ > 0, or auto (leave-one-out over 1e-4…1e4)")
 	numberVarP(c, &o.delta, "delta", "", def.Delta, "stop when the mean regularised error improves by less than this")
 	intVarP(fl, &o.maxK, "max-k", "", 0, "select at most this many columns (0: no limit)")
-	numberVarP(c, &o.gamma, "gamma", "", def.FeatureFactor, "γ ≥ 0: scale of feature columns relative to source columns (greedytl-sp's default: 0.5)")
+	numberVarP(c, &o.gamma, "gamma", "", def.FeatureFactor, "γ ≥ 0: scale of feature columns relative to source columns (greedytl-sp's default: "+helpFloat(f.SPFeatureFactor)+")")
 	numberVarP(c, &o.gamma, "feature-factor", "", def.FeatureFactor, "the former name of --gamma")
 	// Hidden, and not cobra's MarkDeprecated, whose message goes to the
 	// command's output, standard output (where the model or --json's

@@ -186,7 +186,7 @@ func takesValue(fl *pflag.FlagSet, a string) bool {
 
 // addL1RatioFlag adds --l1-ratio, the elastic-net mixing of -s 100, to c.
 func addL1RatioFlag(c *cobra.Command, l1Ratio *float64) {
-	numberVarP(c, l1Ratio, "l1-ratio", "", 0.5, "elastic-net mixing (-s 100): weight of the L1 penalty, in [0, 1]")
+	numberVarP(c, l1Ratio, "l1-ratio", "", linear.DefaultL1Ratio, "elastic-net mixing (-s 100): weight of the L1 penalty, in [0, 1]")
 }
 
 // solverL1Ratio returns the L1 ratio of solver's linear.Params: the
@@ -305,7 +305,7 @@ values; the model file keeps them (liblinear's label order).
 
 A liblinear model holds one weight line for every feature index up to the
 largest the data use, whether the data use it or not. Train refuses data
-whose largest index is above 1,048,576 and more than 100 times the number of
+whose largest index is above ` + groupDigits(autoMaxFeatures) + ` and more than ` + fmt.Sprint(featuresPerNNZ) + ` times the number of
 non-zero values (one line "2000000000:1" would make a 6 GB model file of
 zeros, and as much memory to train): re-index the features, or give
 --max-features N to accept indices up to N.`,
@@ -329,7 +329,7 @@ zeros, and as much memory to train): re-index the features, or give
 	uint64Var(fl, &o.seed, "seed", 1, "seed of the coordinate order and of the cross-validation folds")
 	fl.StringVarP(&o.out, "out", "o", "", "model file to write (default: FILE's base name + .model)")
 	fileFlags(fl, "data", "out")
-	intVarP(fl, &o.maxFeat, "max-features", "", 0, "the largest feature index accepted (0: refuse an index above 1,048,576 that exceeds 100 × the data's non-zero values)")
+	intVarP(fl, &o.maxFeat, "max-features", "", 0, "the largest feature index accepted (0: refuse an index above "+groupDigits(autoMaxFeatures)+" that exceeds "+fmt.Sprint(featuresPerNNZ)+" × the data's non-zero values)")
 	return c
 }
 

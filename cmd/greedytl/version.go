@@ -7,8 +7,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/greedytl/greedytl/internal/buildinfo"
+	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/modelfile"
+	"github.com/greedytl/greedytl/source"
 )
 
 // versionJSON is what 'greedytl version --json' prints: the build, and what
@@ -32,6 +34,14 @@ type versionJSON struct {
 	// older builds lack (--ignore-unused-extra) tells such a build before
 	// it runs fit, which refused it as an unknown flag.
 	FitFlags []string `json:"fit_flags"`
+	// SourcesIndexVersion is the version of a sources directory's index
+	// (source.IndexVersion) this build writes and reads.
+	SourcesIndexVersion int `json:"sources_index_version"`
+	// LiblinearMaxClasses and LiblinearMaxFeatures are the largest
+	// nr_class and nr_feature of a liblinear model file this build reads
+	// (linear.MaxModelClasses, linear.MaxModelFeatures).
+	LiblinearMaxClasses  int `json:"liblinear_max_classes"`
+	LiblinearMaxFeatures int `json:"liblinear_max_features"`
 }
 
 // fitFlags returns the long names of the flags of the fit command, sorted.
@@ -74,14 +84,19 @@ only for a modified tree; "go"; and "executable_sha256" for such a build) with, 
 format and version that fit writes ("model_format", "model_version") and the
 registered methods that fit --method accepts ("methods", the binary ones, and
 "multiclass_methods", the native multi-class ones), the version of the
-report fit --json prints ("fit_report") and the flags fit takes ("fit_flags",
-their long names).`,
+report fit --json prints ("fit_report"), the flags fit takes ("fit_flags",
+their long names), the version of a sources directory's index
+("sources_index_version") and the largest nr_class and nr_feature of a
+liblinear model file it reads ("liblinear_max_classes",
+"liblinear_max_features").`,
 		RunE: func(*cobra.Command, []string) error {
 			info := buildinfo.ReadIdentified()
 			if asJSON {
 				return printJSON(s.out, versionJSON{Info: info, ModelFormat: modelfile.Format,
 					ModelVersion: modelfile.Version, Methods: method.Names(),
-					MultiClass: nativeMultiNames(), FitReport: fitReportVersion, FitFlags: fitFlags()})
+					MultiClass: nativeMultiNames(), FitReport: fitReportVersion, FitFlags: fitFlags(),
+					SourcesIndexVersion: source.IndexVersion, LiblinearMaxClasses: linear.MaxModelClasses,
+					LiblinearMaxFeatures: linear.MaxModelFeatures})
 			}
 			_, err := fmt.Fprintln(s.out, info)
 			return err

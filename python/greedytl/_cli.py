@@ -29,6 +29,7 @@ import threading
 import time
 import warnings
 
+from . import _model
 from ._compat import ConvergenceWarning
 
 __all__ = [
@@ -49,9 +50,10 @@ __all__ = [
 ENV_VAR = "GREEDYTL_BIN"
 
 #: The model file format and version this package reads (``greedytl version
-#: --json`` reports what a build writes).
-MODEL_FORMAT = "greedytl-model"
-MODEL_VERSION = 2
+#: --json`` reports what a build writes): _model's, the newest version it
+#: reads.
+MODEL_FORMAT = _model.FORMAT
+MODEL_VERSION = max(_model.VERSIONS)
 
 #: The version of ``greedytl fit --json``'s report this package reads
 #: (``greedytl version --json`` reports it as ``fit_report``).

@@ -212,7 +212,12 @@ def decode(doc):
     # member names its field ignoring case too: "Method" is "method").
     head = _schema.HEAD.members(doc)
     if head.get("format") != FORMAT:
-        raise ModelFileError("format is {!r}, want {!r}".format(head.get("format"), FORMAT))
+        got = head.get("format")
+        # greedytl's message (modelfile's "format is %q, want %q"): a
+        # missing format is the empty string there.
+        got = "" if got is None else got
+        raise ModelFileError("format is {}, want {}".format(
+            _go_quote(got) if isinstance(got, str) else repr(got), _go_quote(FORMAT)))
     version = head.get("version")
     if is_go_int(version):
         version = int(version)  # -0 (a NegativeZero) is 0, as greedytl reads it into an int

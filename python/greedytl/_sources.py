@@ -32,6 +32,9 @@ from ._model import _GO_SPACE, _go_quote, _parse_go_float, count_of, go_text, re
 __all__ = ["Sources", "SourcesDir", "read_liblinear", "LiblinearModel", "PROBA_EPS", "proba_scores"]
 
 INDEX_FILE = "sources.json"
+#: The version of the sources index this package reads (source.IndexVersion;
+#: greedytl version --json's "sources_index_version", which test_parity
+#: checks).
 INDEX_VERSION = 1
 
 #: How far from 0 and 1 :func:`proba_scores` clips probabilities: 2**-53,
@@ -59,7 +62,9 @@ class LiblinearModel:
 SOLVERS = ("L2R_LR", "L2R_L2LOSS_SVC_DUAL", "L2R_L2LOSS_SVC", "L2R_L1LOSS_SVC_DUAL", "L1R_L2LOSS_SVC", "L1R_LR",
            "L2R_LR_DUAL", "ELASTICNET_LR")
 
-# linear.ReadModel's limits of a model file's nr_class and nr_feature.
+# linear.ReadModel's limits of a model file's nr_class and nr_feature
+# (linear.MaxModelClasses and MaxModelFeatures; greedytl version --json
+# reports them, and test_parity checks that they are these).
 _MAX_CLASSES = 2 ** 20
 _MAX_FEATURES = 2 ** 40
 # A decimal integer as strconv.Atoi and ParseInt read it: ASCII digits, an

@@ -1906,3 +1906,24 @@ def test_standardise_python_floats_as_numpy_floats():
     assert math.isfinite(want)
     assert standardise(-9.5e307, 9.05e307, 3.6e306) == want
     assert standardise(1.0, 1.5, 0.5) == -1.0
+
+
+def test_constants_are_greedytls(cli, tmp_path):
+    """The package's copies of greedytl's constants are the build's (greedytl
+    version --json): the model format and version, the sources index
+    version, liblinear model files' limits; and a model file of another
+    format is refused with greedytl's message (Go's %q quoting)."""
+    from greedytl import _cli, _model, _sources
+    assert cli["model_format"] == _cli.MODEL_FORMAT == _model.FORMAT
+    assert cli["model_version"] == _cli.MODEL_VERSION == max(_model.VERSIONS)
+    assert cli["sources_index_version"] == _sources.INDEX_VERSION
+    assert cli["liblinear_max_classes"] == _sources._MAX_CLASSES
+    assert cli["liblinear_max_features"] == _sources._MAX_FEATURES
+    doc = {"format": "x\ty", "version": 2, "method": "l1-logistic", "hyperparameters": {}}
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps(doc))
+    p = subprocess.run([cli["path"], "inspect", "--json", str(path)], capture_output=True, text=True)
+    assert p.returncode != 0 and 'format is "x\\ty", want "greedytl-model"' in p.stderr, p.stderr
+    with pytest.raises(greedytl.ModelFileError) as e:
+        _model.decode(doc)
+    assert 'format is "x\\ty", want "greedytl-model"' in str(e.value)
