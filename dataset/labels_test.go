@@ -467,7 +467,7 @@ func TestBigIntegerLabels(t *testing.T) {
 	// A .npy label file of such integers is refused as the text is, by
 	// the .npy reader, with the advice to number the classes.
 	var buf bytes.Buffer
-	if err := WriteNPYInts(&buf, []int{1, 1234567890123456789}); err != nil {
+	if _, err := buf.Write(npyFile(1, dict("<i8", false, "(2,)"), encode(le, int64(1), int64(1234567890123456789)))); err != nil { // int64: beyond a 32-bit int
 		t.Fatal(err)
 	}
 	y := writeFile(t, "y.npy", buf.Bytes())

@@ -30,7 +30,7 @@ func TestAppenderModeFollowsUmask(t *testing.T) {
 		if err := syscall.Stat(path, &st); err != nil {
 			t.Fatal(err)
 		}
-		if got := st.Mode & 0o777; got != tc.want {
+		if got := uint32(st.Mode) & 0o777; got != tc.want { // uint16 on darwin
 			t.Errorf("umask %03o: results file mode %03o, want %03o", tc.umask, got, tc.want)
 		}
 	}

@@ -453,12 +453,21 @@ func (m *Manifest) shardOf() shard.Shard {
 // lockRun creates the run directory dir if needed (durably:
 // atomicfile.MkdirAll) and locks it for this process (see dirlock): two
 // processes writing one run would record cells twice. The error names the
-// holder.
+// holder. Once dir is held, the temporary files that a run killed while
+// writing there left (atomicfile.RemoveStale) are removed: no live process
+// writes into a run directory without its lock. A run's own sources
+// directory is swept when source.TrainAll locks it.
 func lockRun(dir string) (*dirlock.Lock, error) {
 	if err := atomicfile.MkdirAll(dir); err != nil {
 		return nil, err
 	}
-	return dirlock.Acquire(dir)
+	lock, err := dirlock.Acquire(dir)
+	if err != nil {
+		return nil, err
+	}
+	// A file that cannot be removed is only clutter: the run goes on.
+	_, _ = atomicfile.RemoveStale(dir)
+	return lock, nil
 }
 
 // IsRunDir reports whether dir is a run directory: one that holds

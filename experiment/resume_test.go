@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -105,6 +107,36 @@ func TestResumeWholeSettings(t *testing.T) {
 		}
 		if sum.Present+sum.Finished != sum.Cells {
 			t.Errorf("resume %d: %d cells present and %d finished of %d", k, sum.Present, sum.Finished, sum.Cells)
+		}
+	}
+}
+
+// TestResumeRemovesStaleTemporaryFiles: a resumed run, once it holds its
+// run directory, removes the temporary files that a run killed while
+// writing there left (run.json's); other files stay.
+func TestResumeRemovesStaleTemporaryFiles(t *testing.T) {
+	f := testFolder(t)
+	src := testSources(t, f)
+	out := t.TempDir()
+	cfg := testConfig(f, out, src, allNegMethod)
+	cfg.Noise = []int{0}
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(out, "."+ManifestFile+".tmp-2024")
+	other := []string{filepath.Join(out, "notes.txt"), filepath.Join(out, ManifestFile+".tmp-1")}
+	for _, p := range append([]string{stale}, other...) {
+		writeText(t, p, "half")
+	}
+	if _, err := Run(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(stale); err == nil {
+		t.Errorf("the resumed run left %s", stale)
+	}
+	for _, p := range other {
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("the resumed run removed %s: %v", p, err)
 		}
 	}
 }

@@ -215,15 +215,18 @@ func (m *Model) PredictsGreater(s float64) bool {
 // labels (+1 for ±1 labels, 1 for 0/1 labels). That is the decision value
 // itself when Labels[0] is the greater label — always the case for models
 // trained by Train or liblinear ≥ 2.0 on ±1 labels — and its negation
-// otherwise. It is computed with one matrix–vector product; columns of X at
-// or beyond NrFeature are ignored. Scores does not inspect X or the
-// scores: non-finite entries, or weights times features that overflow
-// float64, give non-finite scores (Train refuses a model whose scores of
-// its own training rows overflow; a model read from a file is not
-// checked), so validate data read from files first and check the scores.
-// The scores are the same, bit for bit, whatever X's type (a mat.Dense, a
-// view into a larger one, a transpose, another mat.Matrix); a matrix that
-// is not row-major raw data (mat.RawMatrixer) is copied first.
+// otherwise. Each row's sum is Dot of the row and the weights (its columns
+// at or beyond NrFeature weighted 0), plus the bias term: a row's score has
+// the same bits alone or among any other rows, whatever X's type (a
+// mat.Dense, a view into a larger one, a transpose, another mat.Matrix; a
+// matrix that is not row-major raw data, mat.RawMatrixer, is copied first)
+// and whatever BLAS the program uses (the OpenBLAS build's matrix–vector
+// product chose its kernel, and so its order of summation, by the number
+// of rows). Scores does not inspect X or the scores: non-finite entries,
+// or weights times features that overflow float64, give non-finite scores
+// (Train refuses a model whose scores of its own training rows overflow; a
+// model read from a file is not checked), so validate data read from files
+// first and check the scores.
 // It panics when the model is not binary or inconsistent (see Check) or X
 // has fewer than NrFeature columns; no matrix (nil, or a nil *mat.Dense)
 // has none, and no rows.
@@ -245,15 +248,17 @@ func (m *Model) Scores(X mat.Matrix) []float64 {
 	if r == 0 {
 		return out
 	}
-	dst := mat.NewVecDense(r, out)
 	if c > 0 {
-		if _, ok := X.(mat.RawMatrixer); !ok {
-			// A transpose or another matrix type: its product would sum
-			// each row in another order (gonum's Dgemv Trans, or At), so
-			// copy it, to score as the same rows in a mat.Dense score.
-			X = mat.DenseCopyOf(X)
+		rm, ok := X.(mat.RawMatrixer)
+		if !ok {
+			// A transpose or another matrix type: copied, to read its rows
+			// as those of a mat.Dense.
+			rm = mat.DenseCopyOf(X)
 		}
-		dst.MulVec(X, mat.NewVecDense(c, w))
+		raw := rm.RawMatrix()
+		for i := range out {
+			out[i] = Dot(raw.Data[i*raw.Stride:i*raw.Stride+c], w)
+		}
 	}
 	if m.hasBias() {
 		b := sign * m.W[m.NrFeature] * m.Bias
@@ -262,4 +267,34 @@ func (m *Model) Scores(X mat.Matrix) []float64 {
 		}
 	}
 	return out
+}
+
+// Dot returns x·w (len(w) = len(x); it panics otherwise) summed in one
+// fixed order, whatever the values beside x and whatever BLAS the program
+// uses: the products of the even-indexed terms added in index order, those
+// of the odd-indexed ones likewise, the two sums added, then, for an odd
+// length, the last term's product. It is the order of gonum's amd64
+// matrix–vector product (its kernels of 4 and 2 rows: the lanes of a
+// vector register), with which Scores scored all the rows at once: scores
+// keep those bits, except, for an odd number of columns, that of the last
+// of an odd number of rows, which that product's one-row kernel summed
+// with the last product added to the even half. Products are rounded
+// before they are added (float64(...): no fused multiply–add, which the
+// compiler may otherwise use on arm64 and other architectures), so every
+// architecture sums the same rounded products.
+func Dot(x, w []float64) float64 {
+	if len(w) != len(x) {
+		panic(fmt.Sprintf("linear: Dot of %d and %d values", len(x), len(w)))
+	}
+	var even, odd float64
+	n := len(x) &^ 1
+	for j := 0; j < n; j += 2 {
+		even += float64(x[j] * w[j])
+		odd += float64(x[j+1] * w[j+1])
+	}
+	s := even + odd
+	if n < len(x) {
+		s += float64(x[n] * w[n])
+	}
+	return s
 }

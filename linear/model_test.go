@@ -403,3 +403,87 @@ func TestModelConcurrentUse(t *testing.T) {
 		wg.Wait()
 	}
 }
+
+// TestScoresRowAlone: a row's score has the same bits alone as among any
+// number of rows (scored with the rows before it, whole blocks, the whole
+// matrix), and is Dot of the row and the oriented weights plus the bias
+// term. An odd number of columns failed in every build (gonum's amd64
+// matrix–vector product sums the last row of an odd block in another
+// order), an even one in the OpenBLAS build (useOpenBLAS: the product's
+// kernel depends on the number of rows).
+func TestScoresRowAlone(t *testing.T) {
+	useOpenBLAS(t)
+	const r = 67
+	for _, c := range []int{1, 2, 7, 40, 41} {
+		X, _ := ridgeRandom(uint64(c), r, c, 0.5)
+		// Every column weighted (the last of an odd number too), and
+		// columns beyond the model's features.
+		for _, tc := range []struct {
+			features int
+			bias     float64
+			labels   []int
+		}{{c, -1, []int{1, -1}}, {c, 1, []int{-1, 1}}, {c - c/3, 1, []int{1, -1}}} {
+			m := randomModel(uint64(c)+7, 2, tc.features, tc.bias)
+			m.Labels = tc.labels
+			sign := m.scoreSign()
+			w := make([]float64, c)
+			for j := range m.NrFeature {
+				w[j] = sign * m.W[j]
+			}
+			want := make([]float64, r)
+			for i := range r {
+				want[i] = Dot(X.RawRowView(i), w)
+				if tc.bias >= 0 {
+					want[i] += sign * m.W[m.NrFeature] * m.Bias
+				}
+			}
+			for _, n := range []int{1, 2, 3, 4, 5, 8, 9, 16, 33, r} {
+				for lo := 0; lo < r; lo += n {
+					hi := min(lo+n, r)
+					got := m.Scores(X.Slice(lo, hi, 0, c))
+					for i, g := range got {
+						if math.Float64bits(g) != math.Float64bits(want[lo+i]) {
+							t.Fatalf("%d columns, %d features, bias %v, labels %v: row %d scored among rows [%d, %d): %v, alone %v",
+								c, tc.features, tc.bias, tc.labels, lo+i, lo, hi, g, want[lo+i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDot checks Dot's order of summation on sums whose other orders
+// round otherwise (1e16 + 1 rounds to 1e16): the even-indexed products,
+// then the odd-indexed ones, added, then the last product for an odd
+// length.
+func TestDot(t *testing.T) {
+	for _, c := range []struct {
+		x, w []float64
+		want float64
+	}{
+		{nil, nil, 0},
+		{[]float64{3}, []float64{-2}, -6},
+		// (1e16 − 1e16) + (1 + 1); in index order ((1e16 + 1) − 1e16) + 1 = 1.
+		{[]float64{1e16, 1, -1e16, 1}, []float64{1, 1, 1, 1}, 2},
+		// (1 + 1e16) + 1; with the last product added to the even half
+		// (1 + 1) + 1e16 = 1e16 + 2.
+		{[]float64{1, 1e16, 1}, []float64{1, 1, 1}, 1e16},
+		// Products are rounded before they are added: (1+2⁻³⁰)² − 1 is
+		// 2⁻²⁹ rounded, 2⁻²⁹ + 2⁻⁶⁰ fused.
+		{[]float64{1 + 0x1p-30, -1}, []float64{1 + 0x1p-30, 1}, 0x1p-29},
+		// Weights are multiplied by the values as they are: 0 × Inf is NaN.
+		{[]float64{math.Inf(1), 1}, []float64{0, 1}, math.NaN()},
+	} {
+		got := Dot(c.x, c.w)
+		if got != c.want && !(math.IsNaN(got) && math.IsNaN(c.want)) {
+			t.Errorf("Dot(%v, %v) = %v, want %v", c.x, c.w, got, c.want)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Dot of 2 and 3 values: no panic")
+		}
+	}()
+	Dot([]float64{1, 2}, []float64{1, 2, 3})
+}

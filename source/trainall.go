@@ -174,14 +174,23 @@ type trainJob struct {
 // sharing the directory), the shards of one count N being a group
 // ("N-shards"): shards of two counts split the classes differently, and
 // would train some twice at once, so a shard of another count is refused
-// while one runs. An unsharded run holds all of it. A refusal because
+// while one runs. An unsharded run holds all of it, and removes the
+// temporary files a run killed while writing there left. A refusal because
 // shards of another count run is worded in shards (otherCountError), not
 // in dirlock's groups and parts.
 func lockDir(out string, sh shard.Shard) (*dirlock.Lock, error) {
 	var l *dirlock.Lock
 	var err error
 	if sh == (shard.Shard{}) {
-		l, err = dirlock.Acquire(out)
+		if l, err = dirlock.Acquire(out); err == nil {
+			// Held whole: no live process writes here, so the temporary
+			// files of a run killed while writing (the index, models/'s
+			// files) are stale. One that cannot be removed is only
+			// clutter. Shards share the directory: none removes them.
+			for _, d := range []string{out, filepath.Join(out, modelDir)} {
+				_, _ = atomicfile.RemoveStale(d)
+			}
+		}
 	} else {
 		l, err = dirlock.AcquirePart(out, shardGroup(sh.N), fmt.Sprintf("shard-%d-of-%d", sh.I, sh.N))
 	}

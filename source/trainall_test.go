@@ -294,6 +294,51 @@ func TestTrainAllResume(t *testing.T) {
 	sameFiles(t, snapshot(t, out), ref)
 }
 
+// TestTrainAllRemovesStaleTemporaryFiles: the temporary files a run killed
+// while writing left (of the index, of models/'s files) are removed by a
+// run that holds the directory whole, not by a shard (shards share it);
+// other files stay.
+func TestTrainAllRemovesStaleTemporaryFiles(t *testing.T) {
+	j := newJob(t)
+	out := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err := j.run(t, ctx, out, RunOptions{Workers: 1, Progress: func(done, _ int) {
+		if done == 1 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled run returned %v, want context.Canceled", err)
+	}
+	plant := func(name string) string {
+		p := filepath.Join(out, filepath.FromSlash(name))
+		if err := os.WriteFile(p, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	stale := []string{plant("." + IndexFile + ".tmp-123"), plant(modelDir + "/.0-a.model.tmp-4567"), plant(modelDir + "/.0-a.json.tmp-89")}
+	other := []string{plant("notes.txt"), plant(modelDir + "/0-a.model.tmp-1"), plant(modelDir + "/.0-a.model.tmp-x")}
+	exist := func(when string, paths []string, want bool) {
+		t.Helper()
+		for _, p := range paths {
+			if _, err := os.Lstat(p); (err == nil) != want {
+				t.Errorf("%s: %s exists: %v, want %v", when, p, err == nil, want)
+			}
+		}
+	}
+	if _, err := j.run(t, context.Background(), out, RunOptions{Shard: shard.Shard{I: 0, N: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	exist("after shard 0/2", stale, true)
+	if _, err := j.run(t, context.Background(), out, RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	exist("after the whole run", stale, false)
+	exist("after the whole run", other, true)
+}
+
 // finishedCopy returns a job, the snapshot of its finished directory, a
 // copy of that directory to damage, and the copy's index.
 func finishedCopy(t *testing.T) (j job, ref map[string]string, out string, ix *Index) {

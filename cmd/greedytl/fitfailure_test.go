@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -126,55 +123,5 @@ func TestFitJSONOneReport(t *testing.T) {
 		if err := json.Unmarshal([]byte(got), &rep); err != nil || rep.Error == nil || !strings.Contains(rep.Error.Message, "no space left on device") {
 			t.Errorf("stdout failing at once: %q (%v); want one failure report naming the write's error", got, err)
 		}
-	}
-}
-
-// TestFitJSONStoppedMessage: fit --json stopped by SIGINT while it fits
-// reports the error as standard error prints it, after "greedytl: ":
-// "stopped by SIGINT: method: greedytl-auto: fit interrupted: context
-// canceled" (execute names the signal; the report's message lacked it).
-func TestFitJSONStoppedMessage(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a fit of some seconds, stopped")
-	}
-	bin := buildGreedytl(t)
-	dir := t.TempDir()
-	var b strings.Builder
-	next := uniform(1)
-	var yb strings.Builder
-	for range 4000 {
-		for j := range 300 {
-			if j > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(strconv.FormatFloat(next(), 'g', 5, 64))
-		}
-		b.WriteByte('\n')
-		if next() < 0 {
-			yb.WriteString("-1\n")
-		} else {
-			yb.WriteString("1\n")
-		}
-	}
-	x := writeText(t, dir, "x.csv", b.String())
-	y := writeText(t, dir, "y.txt", yb.String())
-	cmd := exec.Command(bin, "fit", "--features", x, "--labels", y, "--out", filepath.Join(dir, "m.json"), "--json")
-	var stdout bytes.Buffer
-	cmd.Stdout = &stdout
-	code, stderr, _ := signalWhen(t, cmd, readAll(cmd, x, 1), syscall.SIGINT)
-	const want = "stopped by SIGINT: "
-	if code != 130 || !strings.HasPrefix(stderr, "greedytl: "+want) {
-		t.Fatalf("exit %d, stderr %q; want 130 and %q", code, stderr, want)
-	}
-	var rep struct {
-		Error *struct {
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || rep.Error == nil {
-		t.Fatalf("stdout %q (%v); want the failure report", stdout.String(), err)
-	}
-	if printed := strings.TrimSuffix(strings.TrimPrefix(stderr, "greedytl: "), "\n"); rep.Error.Message != printed {
-		t.Errorf("the report's message %q; want it as printed, %q", rep.Error.Message, printed)
 	}
 }

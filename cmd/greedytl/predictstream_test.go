@@ -6,10 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/greedytl/greedytl/dataset"
@@ -174,59 +172,6 @@ func TestFitOneClassCheckStops(t *testing.T) {
 	s := &streams{in: strings.NewReader(""), out: &out, err: &errOut}
 	if err := warnTrainingClasses(ctx, s, f.Multi, X, nil, cls); !errors.Is(err, context.Canceled) {
 		t.Errorf("warnTrainingClasses with a cancelled context: %v, want context.Canceled", err)
-	}
-}
-
-// TestPredictStopsOnSIGTERM: SIGTERM while predict --scores --out writes
-// the scores of a large file (once it has written some), read in blocks
-// or whole from the standard input, ends it with status 143, saying that predict
-// was interrupted (it heeds the signal between blocks of rows), and
-// leaves no output, whole or temporary.
-func TestPredictStopsOnSIGTERM(t *testing.T) {
-	bin := buildGreedytl(t)
-	dir := t.TempDir()
-	model := threeClassModel(t, bin, dir)
-	var big bytes.Buffer
-	for i := range 400000 {
-		fmt.Fprintf(&big, "%d.5,%d.25\n", i%17, i%13)
-	}
-	test := writeText(t, dir, "test.csv", big.String())
-	for name, from := range map[string]string{"file": test, "stdin": stdinName} {
-		t.Run(name, func(t *testing.T) {
-			work := t.TempDir()
-			out := filepath.Join(work, "scores.tsv")
-			// Ready once the temporary file holds more than the header: rows of
-			// a block, scored after predict heeds its signals (the file itself is
-			// created before: a signal then ended predict at once, not saying
-			// "interrupted").
-			ready := func() bool {
-				entries, _ := os.ReadDir(work)
-				if len(entries) == 0 {
-					return false
-				}
-				info, err := entries[0].Info()
-				return err == nil && info.Size() > 1000
-			}
-			cmd := exec.Command(bin, "predict", model, "--features", from, "--scores", "--out", out)
-			if from == stdinName { // read whole, then scored in blocks
-				f, err := os.Open(test)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer f.Close()
-				cmd.Stdin = f
-			}
-			code, stderr, _ := signalWhen(t, cmd, ready, syscall.SIGTERM)
-			if code == 0 {
-				t.Skip("predict finished before the signal")
-			}
-			if code != 143 || !strings.Contains(stderr, "stopped by SIGTERM") || !strings.Contains(stderr, "interrupted\n") || strings.Contains(stderr, "context canceled") {
-				t.Errorf("exit %d, want 143, \"stopped by SIGTERM\" and \"interrupted\" ending the line, without \"context canceled\":\n%s", code, stderr)
-			}
-			if entries, _ := os.ReadDir(work); len(entries) != 0 {
-				t.Errorf("left %v", entries)
-			}
-		})
 	}
 }
 

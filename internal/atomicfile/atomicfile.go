@@ -72,7 +72,7 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	if old != nil {
 		perm = 0o600
 	}
-	f, err := createTemp(dir, "."+filepath.Base(target)+".tmp-", perm)
+	f, err := createTemp(dir, "."+filepath.Base(target)+tempInfix, perm)
 	if err != nil {
 		// Name path, not the temporary file the user never asked for.
 		return fmt.Errorf("%s: %w", path, fileerr.Reason(err))
@@ -378,6 +378,82 @@ func createTemp(dir, prefix string, perm fs.FileMode) (*os.File, error) {
 	}
 	temps.files[f.Name()] = true
 	return f, nil
+}
+
+// tempInfix separates a temporary file's destination from its random
+// number: Write's temporary file for dir/NAME is dir/.NAME.tmp-DIGITS
+// (createTemp; IsTemporary).
+const tempInfix = ".tmp-"
+
+// IsTemporary reports whether the base name name is that of one of Write's
+// temporary files, "." + the destination's name + ".tmp-" + a decimal
+// number, and returns the destination's name.
+func IsTemporary(name string) (dest string, ok bool) {
+	i := strings.LastIndex(name, tempInfix)
+	if i < 2 || name[0] != '.' {
+		return "", false
+	}
+	num := name[i+len(tempInfix):]
+	if num == "" || strings.Trim(num, "0123456789") != "" {
+		return "", false
+	}
+	return name[1:i], true
+}
+
+// RemoveStale removes from the directory dir (not from its
+// subdirectories) the temporary files that Writes into it never renamed
+// nor removed (IsTemporary; regular files only), which a process killed
+// during a Write (kill -9, a power loss) leaves behind, except this
+// process's Writes in progress. Call it only while no other process may be
+// writing into dir: holding dir's exclusive lock (internal/dirlock), which
+// a process writing there must hold. It returns the paths it removed, and
+// the first error reading dir or removing a file (the others are still
+// removed).
+func RemoveStale(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	temps.Lock()
+	defer temps.Unlock()
+	var removed []string
+	var first error
+	for _, e := range entries {
+		if _, ok := IsTemporary(e.Name()); !ok || !e.Type().IsRegular() {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		if ownTemp(p) {
+			continue // this process's Write in progress
+		}
+		if err := os.Remove(p); err != nil {
+			if first == nil && !errors.Is(err, fs.ErrNotExist) {
+				first = err
+			}
+			continue
+		}
+		removed = append(removed, p)
+	}
+	return removed, first
+}
+
+// ownTemp reports whether the file p is the temporary file of one of this
+// process's Writes in progress (temps, which the caller holds), whose
+// names are absolute with links resolved where p may not be.
+func ownTemp(p string) bool {
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return false
+	}
+	for t := range temps.files {
+		if filepath.Base(t) != fi.Name() {
+			continue
+		}
+		if ti, err := os.Lstat(t); err == nil && os.SameFile(fi, ti) {
+			return true
+		}
+	}
+	return false
 }
 
 // openFile opens a file: os.OpenFile, replaced by tests to see the

@@ -585,3 +585,106 @@ func TestWriteNamesTheDestinationInAWrappedError(t *testing.T) {
 		}
 	}
 }
+
+// TestIsTemporary: Write's temporary files are recognised, with their
+// destination's name; other names are not.
+func TestIsTemporary(t *testing.T) {
+	for name, want := range map[string]string{
+		".out.json.tmp-123":    "out.json",
+		".a.tmp-0":             "a",
+		".x.tmp-1.tmp-4294967": "x.tmp-1",
+	} {
+		if dest, ok := IsTemporary(name); !ok || dest != want {
+			t.Errorf("IsTemporary(%q) = %q, %v; want %q, true", name, dest, ok, want)
+		}
+	}
+	for _, name := range []string{"out.json.tmp-123", ".tmp-123", "..tmp-1", ".out.tmp-", ".out.tmp-12a", ".out.tmp-1 ", ".lock", "results.jsonl", ""} {
+		if dest, ok := IsTemporary(name); ok {
+			t.Errorf("IsTemporary(%q) = %q, true; want false", name, dest)
+		}
+	}
+}
+
+// TestRemoveStale: the temporary files a killed Write left are removed;
+// other files, subdirectories' files, directories and this process's
+// Writes in progress stay.
+func TestRemoveStale(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string) string {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	stale := []string{write(".model.json.tmp-42"), write(".sources.json.tmp-7")}
+	keep := []string{write("model.json"), write(".lock"), write("model.json.tmp-42"), write(".x.tmp-1a"), write("models/.m.tmp-5")}
+	if err := os.Mkdir(filepath.Join(dir, ".d.tmp-9"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	keep = append(keep, filepath.Join(dir, ".d.tmp-9"))
+	// A Write in progress in dir, seen through a relative path.
+	var inProgress string
+	started, finish := make(chan struct{}), make(chan struct{})
+	done := make(chan error)
+	go func() {
+		done <- Write(filepath.Join(dir, "busy.json"), func(w io.Writer) error {
+			close(started)
+			<-finish
+			_, err := w.Write([]byte("done"))
+			return err
+		})
+	}()
+	<-started
+	for _, e := range must(os.ReadDir(dir)) {
+		if dest, ok := IsTemporary(e.Name()); ok && dest == "busy.json" {
+			inProgress = filepath.Join(dir, e.Name())
+		}
+	}
+	if inProgress == "" {
+		t.Fatal("no temporary file of the Write in progress")
+	}
+	wd := must(os.Getwd())
+	rel, err := filepath.Rel(wd, dir)
+	if err != nil {
+		rel = dir
+	}
+	removed, err := RemoveStale(rel)
+	close(finish)
+	if werr := <-done; werr != nil {
+		t.Errorf("the Write in progress failed: %v", werr)
+	}
+	if err != nil {
+		t.Fatalf("RemoveStale: %v", err)
+	}
+	if len(removed) != len(stale) {
+		t.Errorf("RemoveStale removed %v, want %v", removed, stale)
+	}
+	for _, p := range stale {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s is still there", p)
+		}
+	}
+	for _, p := range keep {
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("%s was removed: %v", p, err)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "busy.json")); err != nil || string(b) != "done" {
+		t.Errorf("busy.json = %q, %v; want the Write's content", b, err)
+	}
+	if _, err := RemoveStale(filepath.Join(dir, "missing")); err == nil {
+		t.Error("RemoveStale of a missing directory: no error")
+	}
+}
+
+// must returns v, panicking on err (test setup only).
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
