@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/floats"
@@ -220,7 +221,7 @@ func rms(f []float64) float64 {
 	} else {
 		r = math.Sqrt(s / float64(len(f)))
 	}
-	if !standardize.PositiveFinite(r) {
+	if !inputcheck.PositiveFinite(r) {
 		return 1
 	}
 	return r
@@ -420,7 +421,7 @@ func (o *ovrModel) multiDocument(h multiHeader) (any, error) {
 // a positive finite number.
 func checkPositive(name string, v []float64) error {
 	for i, x := range v {
-		if !standardize.PositiveFinite(x) {
+		if !inputcheck.PositiveFinite(x) {
 			return fmt.Errorf("%s[%d] is %v, want a positive number", name, i, x)
 		}
 	}
