@@ -154,6 +154,8 @@ type ClassError struct {
 	Err    error  // the binary method's error
 }
 
+// Error returns "METHOD, class "CLASS" against the rest: " followed by the
+// binary method's error (classContext).
 func (e *ClassError) Error() string {
 	return fmt.Sprintf("%s"+classContext, e.Method, strconv.Quote(e.Class)) + e.Err.Error()
 }
