@@ -61,7 +61,7 @@
 // a method's, so the entry point names itself); the training sample is
 // checked as every method of package method checks it (package
 // internal/validate), and a NaN or ±Inf input is named as
-// standardize.NonFiniteError names it: "greedytl.Fit: X row 3 column 7 is
+// inputcheck.NonFiniteError names it: "greedytl.Fit: X row 3 column 7 is
 // NaN" (docs/conventions.md, "Errors").
 //
 // # Objective

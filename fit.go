@@ -4,15 +4,15 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/internal/fitctx"
-	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
 // Fit runs GreedyTL on the m training examples: X (m×d) holds the target
 // features and H (m×n) the source hypotheses' scores on the same examples;
 // either may be absent (no features, or no sources): nil, a typed nil or
-// an empty matrix such as the zero mat.Dense (standardize.Absent). y holds
+// an empty matrix such as the zero mat.Dense (inputcheck.Absent). y holds
 // the labels, +1 or −1, with both classes present. Fit does not modify its
 // inputs. *mat.Dense inputs (and their transposes via T()) are read
 // directly; other mat.Matrix implementations through At.
@@ -117,7 +117,7 @@ func finish(e engine, p *path, in *inputs, opts Options) (*Model, error) {
 	for j, s := range p.sel[:k] {
 		c := column(e.global(s), in.d)
 		st := e.stats(s)
-		if !standardize.PositiveFinite(st.scale) {
+		if !inputcheck.PositiveFinite(st.scale) {
 			return nil, errScaleOverflow(opts.FeatureFactor, c)
 		}
 		mod.Selected[j] = c

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/internal/fitctx"
-	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/gonum"
 	"gonum.org/v1/gonum/floats"
@@ -985,7 +985,7 @@ func (g *Gram) fit(ctx context.Context, opts Options, loo bool, caller string) (
 	mod.Weights = w
 	for t, j := range s.sel[:k] {
 		a := idx[j]
-		if !standardize.PositiveFinite(scale[j]) {
+		if !inputcheck.PositiveFinite(scale[j]) {
 			return nil, false, nil // Fit's error (errScaleOverflow)
 		}
 		c := column(int(g.glob[a]), d)
@@ -1072,7 +1072,7 @@ func (s *gramSearch) add(j int, z []float64, delta float64) (more, ok bool) {
 	u := s.b[j] - dot(vj, s.r)
 	il := 1 / s.lambda
 	c, t := d2*il, u*il
-	if !standardize.PositiveFinite(d2) || math.IsNaN(u) || math.IsInf(u*u, 0) {
+	if !inputcheck.PositiveFinite(d2) || math.IsNaN(u) || math.IsInf(u*u, 0) {
 		return false, false
 	}
 	if s.lambda*t*t/c/float64(m) < delta {

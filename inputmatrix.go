@@ -3,7 +3,7 @@ package greedytl
 import (
 	"fmt"
 
-	"github.com/greedytl/greedytl/standardize"
+	"github.com/greedytl/greedytl/inputcheck"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -100,17 +100,17 @@ func (b *inputMatrix) at(i, j int) float64 {
 // j, or nil if the column is finite.
 func (b *inputMatrix) nonFinite(j int) error {
 	for i := 0; i < b.rows; i++ {
-		if v := b.at(i, j); !standardize.Finite(v) {
-			return fmt.Errorf("%s: %w", b.caller, &standardize.NonFiniteError{Name: b.name, Row: i, Col: j, Value: v})
+		if v := b.at(i, j); !inputcheck.Finite(v) {
+			return fmt.Errorf("%s: %w", b.caller, &inputcheck.NonFiniteError{Name: b.name, Row: i, Col: j, Value: v})
 		}
 	}
 	return nil
 }
 
 // checkFinite returns an error naming the first non-finite element of b,
-// scanning row by row (standardize.CheckFinite).
+// scanning row by row (inputcheck.CheckFinite).
 func (b *inputMatrix) checkFinite() error {
-	if err := standardize.CheckFinite(b.name, b.m); err != nil {
+	if err := inputcheck.CheckFinite(b.name, b.m); err != nil {
 		return fmt.Errorf("%s: %w", b.caller, err)
 	}
 	return nil

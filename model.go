@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
@@ -116,7 +117,7 @@ type member struct {
 // j (c) that is NaN or ±Inf, or nil.
 func finiteMembers(j int, c Column, ms ...member) error {
 	for _, v := range ms {
-		if !standardize.Finite(v.x) {
+		if !inputcheck.Finite(v.x) {
 			return fmt.Errorf("column %d (%v): %s is %v", j, c, v.name, v.x)
 		}
 	}
@@ -177,7 +178,7 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 		kind Kind
 		unit string
 	}{{"X", X, m.NumFeatures, Feature, "feature"}, {"H", H, m.NumSources, Source, "source"}} {
-		if standardize.Absent(p.a) {
+		if inputcheck.Absent(p.a) {
 			for _, c := range m.Selected {
 				if c.Kind == p.kind {
 					return nil, fmt.Errorf("greedytl.Model.Predict: %s is absent (nil or empty) but the model uses %v", p.name, c)
@@ -208,8 +209,8 @@ func (m *Model) Predict(X, H mat.Matrix) ([]float64, error) {
 		b.column(c.Index, v)
 		w, mean, scale := m.Weights[j], m.Mean[j], m.Scale[j]
 		for i, x := range v {
-			if !standardize.Finite(x) {
-				return nil, fmt.Errorf("greedytl.Model.Predict: %w", &standardize.NonFiniteError{Name: b.name, Row: i, Col: c.Index, Value: x})
+			if !inputcheck.Finite(x) {
+				return nil, fmt.Errorf("greedytl.Model.Predict: %w", &inputcheck.NonFiniteError{Name: b.name, Row: i, Col: c.Index, Value: x})
 			}
 			f[i] += w * standardize.Standardise(x, mean, scale)
 			if math.IsNaN(f[i]) || math.IsInf(f[i], 0) {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/standardize"
 )
 
@@ -133,7 +134,7 @@ func standardize4Go(rows *float64, stride, m int, invN, gamma float64, dst *floa
 		scale, f := scaleFactor(std, gamma)
 		out[q], out[4+q], out[8+q] = mean, scale, f
 		mf[q], mf[4+q] = mean, f
-		ok = ok && standardize.Finite(mean) && !standardize.Rescaled(ss) && !standardize.Constant(mean, std) && scale != 0 && !math.IsInf(f, 1)
+		ok = ok && inputcheck.Finite(mean) && !standardize.Rescaled(ss) && !standardize.Constant(mean, std) && scale != 0 && !math.IsInf(f, 1)
 	}
 	if ok {
 		scale4Go(rows, stride, m, &mf, dst)

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/greedytl/greedytl/standardize"
+	"github.com/greedytl/greedytl/inputcheck"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/blas/gonum"
@@ -395,7 +395,7 @@ func (p *path) score(z []float64) (c, t float64, err error) {
 // otherwise. score and the float32 screen's exact rescoring share it, so
 // their check and message cannot drift apart.
 func (p *path) usable(c, t float64) error {
-	if !standardize.PositiveFinite(c) || math.IsNaN(t) || math.IsInf(t, 0) || math.IsInf(t*t, 0) {
+	if !inputcheck.PositiveFinite(c) || math.IsNaN(t) || math.IsInf(t, 0) || math.IsInf(t*t, 0) {
 		return fmt.Errorf("greedytl.Fit: numerical breakdown at step %d (pivot %v, aᵀz = %v): %s", len(p.sel)+1, c, t, p.tooSmall())
 	}
 	return nil

@@ -8,7 +8,7 @@ import (
 
 	"github.com/greedytl/greedytl/clinc150/internal/format"
 	"github.com/greedytl/greedytl/dataset"
-	"github.com/greedytl/greedytl/standardize"
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/text"
 )
 
@@ -242,7 +242,7 @@ func load(opts Options) (*dataset.Folder, []Query, error) {
 		return nil, nil, fmt.Errorf("clinc150: %w", err)
 	}
 	folder.X = x.Dense()
-	if err := standardize.CheckFinite("X", folder.X); err != nil {
+	if err := inputcheck.CheckFinite("X", folder.X); err != nil {
 		return nil, nil, fmt.Errorf("clinc150: %w: a bug in package text", err)
 	}
 	return folder, rows, nil

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/internal/errtest"
 	"github.com/greedytl/greedytl/internal/shareddata"
 	"github.com/greedytl/greedytl/sparse"
-	"github.com/greedytl/greedytl/standardize"
 	"github.com/greedytl/greedytl/text"
 )
 
@@ -172,7 +172,7 @@ func TestLoad(t *testing.T) {
 			t.Fatalf("row %d: label %q for query of intent %q", i, f.Classes[f.Labels[i]], q.Intent)
 		}
 	}
-	if err := standardize.CheckFinite("X", f.X); err != nil {
+	if err := inputcheck.CheckFinite("X", f.X); err != nil {
 		t.Fatal(err)
 	}
 	for i := range rows {

@@ -47,8 +47,8 @@
 // the rows and columns of arrays and matrices from 0, as NumPy and Go index
 // them. NaN and infinite values are rejected wherever a matrix, a label or a
 // feature is read (DecodeNPY alone returns values as stored), with the
-// message of standardize.NonFiniteError, the module's one check of it
-// (standardize.CheckFinite applies it to any matrix). Caller mistakes are
+// message of inputcheck.NonFiniteError, the module's one check of it
+// (inputcheck.CheckFinite applies it to any matrix). Caller mistakes are
 // errors too, never panics: a nil reader, writer (or a nil pointer in
 // one, such as a nil *bytes.Buffer) or matrix, labels that do
 // not match the rows, a negative shape, a dtype the readers do not read, a

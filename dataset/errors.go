@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/greedytl/greedytl/standardize"
+	"github.com/greedytl/greedytl/inputcheck"
 )
 
 // Error is the error every reader in this package returns for bad data: it
@@ -41,8 +41,8 @@ func errorf(file string, line int, format string, args ...any) error {
 // nonFinite returns the *Error for the non-finite element (i, j) of the
 // matrix in file name: "name: row i column j is NaN" (0-based).
 func nonFinite(name string, i, j int, v float64) error {
-	return &Error{File: name, Err: &standardize.NonFiniteError{Row: i, Col: j, Value: v}}
+	return &Error{File: name, Err: &inputcheck.NonFiniteError{Row: i, Col: j, Value: v}}
 }
 
 // isFinite reports whether v is neither NaN nor ±Inf.
-func isFinite(v float64) bool { return standardize.Finite(v) }
+func isFinite(v float64) bool { return inputcheck.Finite(v) }

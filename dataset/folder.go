@@ -71,7 +71,7 @@ func loadFolder(dir string, lazy bool) (f *Folder, err error) {
 		return nil, errorf(dir, 0, "is a file, not a dataset folder (features.npy, labels.npy, classes.txt)")
 	}
 	f = &Folder{Dir: dir}
-	featPath := filepath.Join(dir, "features.npy")
+	featPath := filepath.Join(dir, FeaturesFile)
 	if lazy {
 		f.rows, err = openNPYRows(featPath)
 		if errors.Is(err, errNotRowReadable) {
@@ -94,11 +94,11 @@ func loadFolder(dir string, lazy bool) (f *Folder, err error) {
 			return nil, err
 		}
 	}
-	labelPath := filepath.Join(dir, "labels.npy")
+	labelPath := filepath.Join(dir, LabelsFile)
 	if f.Labels, err = ReadNPYInts(labelPath); err != nil {
 		return nil, hintText(err, folderHint)
 	}
-	classPath := filepath.Join(dir, "classes.txt")
+	classPath := filepath.Join(dir, ClassesFile)
 	if f.Classes, err = readNames(classPath, "class"); err != nil {
 		return nil, err
 	}
@@ -117,7 +117,7 @@ func loadFolder(dir string, lazy bool) (f *Folder, err error) {
 			return nil, errorf(labelPath, 0, "row %d: label %d out of range: classes.txt names %d classes (0..%d)%s", i, l, len(f.Classes), len(f.Classes)-1, oneBased)
 		}
 	}
-	groupPath := filepath.Join(dir, "groups.txt")
+	groupPath := filepath.Join(dir, GroupsFile)
 	f.Groups, err = readNames(groupPath, "group")
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -228,7 +228,7 @@ func (f *Folder) FeaturesName() string {
 	if f.Embedded != "" {
 		return f.Embedded
 	}
-	return filepath.Join(f.Dir, "features.npy")
+	return filepath.Join(f.Dir, FeaturesFile)
 }
 
 // ClassIndex returns the index of the class called name, or an error listing

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/greedytl/greedytl/standardize"
+	"github.com/greedytl/greedytl/inputcheck"
 )
 
 // checkFuzzError fails unless err is a one-line *Error about name.
@@ -114,7 +114,7 @@ func FuzzDecodeNPY(f *testing.F) {
 		}
 		if len(a.Shape) == 2 {
 			if m, err := a.matrix("f.npy"); err == nil {
-				if err := standardize.CheckFinite("m", m); err != nil {
+				if err := inputcheck.CheckFinite("m", m); err != nil {
 					t.Fatalf("matrix has a non-finite value: %v", err)
 				}
 			} else {
@@ -160,7 +160,7 @@ func FuzzDecodeCSV(f *testing.F) {
 		if r < 1 || c < 1 {
 			t.Fatalf("dims %d×%d", r, c)
 		}
-		if err := standardize.CheckFinite("m", m); err != nil {
+		if err := inputcheck.CheckFinite("m", m); err != nil {
 			t.Fatal(err)
 		}
 		// Written back with exact formatting, the matrix reads the same.

@@ -13,11 +13,11 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/internal/typednil"
-	"github.com/greedytl/greedytl/standardize"
 )
 
 const (
@@ -1338,14 +1338,14 @@ func vectorShape(name string, shape []int) error {
 // shape (r, c), the header padded to a multiple of 64 bytes as NumPy pads it.
 // It returns an error, writing nothing, when w or m is nil, m is a nil
 // pointer or an empty matrix (the zero mat.Dense), or m holds a NaN or an
-// infinity (a *standardize.NonFiniteError naming its row and column, as
+// infinity (a *inputcheck.NonFiniteError naming its row and column, as
 // NPYRowWriter refuses one: the readers here refuse it too), and when w
 // fails.
 func WriteNPY(w io.Writer, m mat.Matrix) error {
-	if standardize.Absent(m) {
+	if inputcheck.Absent(m) {
 		return errors.New("dataset: WriteNPY: no matrix (nil or empty)")
 	}
-	if err := standardize.CheckFinite("", m); err != nil {
+	if err := inputcheck.CheckFinite("", m); err != nil {
 		return fmt.Errorf("dataset: WriteNPY: %w", err)
 	}
 	r, c := m.Dims()

@@ -16,8 +16,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/internal/shareddata"
-	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -345,7 +345,7 @@ func TestWriteNPYNonFinite(t *testing.T) {
 	} {
 		var buf bytes.Buffer
 		err := WriteNPY(&buf, c.m)
-		var nf *standardize.NonFiniteError
+		var nf *inputcheck.NonFiniteError
 		if err == nil || err.Error() != c.want || !errors.As(err, &nf) || buf.Len() > 0 {
 			t.Errorf("WriteNPY = %v with %d bytes written; want %q and nothing written", err, buf.Len(), c.want)
 		}

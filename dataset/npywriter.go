@@ -7,7 +7,7 @@ import (
 	"io"
 	"math"
 
-	"github.com/greedytl/greedytl/standardize"
+	"github.com/greedytl/greedytl/inputcheck"
 )
 
 // NPYRowWriter writes a 2-D float32 .npy array (dtype '<f4', C order) one
@@ -50,7 +50,7 @@ func (nw *NPYRowWriter) WriteRow(row []float32) error {
 	}
 	for j, v := range row {
 		if !isFinite(float64(v)) {
-			return fmt.Errorf("dataset: %w", &standardize.NonFiniteError{Row: nw.written, Col: j, Value: float64(v)})
+			return fmt.Errorf("dataset: %w", &inputcheck.NonFiniteError{Row: nw.written, Col: j, Value: float64(v)})
 		}
 		binary.LittleEndian.PutUint32(nw.buf[4*j:], math.Float32bits(v))
 	}

@@ -8,11 +8,11 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/internal/bom"
 	"github.com/greedytl/greedytl/internal/number"
 	"github.com/greedytl/greedytl/internal/typednil"
 	"github.com/greedytl/greedytl/sparse"
-	"github.com/greedytl/greedytl/standardize"
 )
 
 // maxSVMLightIndex is the largest feature index accepted: liblinear's limit
@@ -261,13 +261,13 @@ func WriteSVMLight(w io.Writer, x *sparse.CSR, y []float64) error {
 	buf := make([]byte, 0, bufSize)
 	for i := 0; i < x.R; i++ {
 		if !isFinite(y[i]) {
-			return fmt.Errorf("dataset: %w", &standardize.NonFiniteError{Name: "y", Row: i, Col: -1, Value: y[i]})
+			return fmt.Errorf("dataset: %w", &inputcheck.NonFiniteError{Name: "y", Row: i, Col: -1, Value: y[i]})
 		}
 		buf = strconv.AppendFloat(buf, y[i], 'g', -1, 64)
 		ind, val := x.Row(i)
 		for k, j := range ind {
 			if !isFinite(val[k]) {
-				return fmt.Errorf("dataset: %w", &standardize.NonFiniteError{Name: "x", Row: i, Col: j, Value: val[k]})
+				return fmt.Errorf("dataset: %w", &inputcheck.NonFiniteError{Name: "x", Row: i, Col: j, Value: val[k]})
 			}
 			buf = append(buf, ' ')
 			buf = strconv.AppendInt(buf, int64(j+1), 10)

@@ -7,8 +7,8 @@ import (
 	"math"
 
 	"github.com/greedytl/greedytl/ball"
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/internal/fitctx"
-	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -206,7 +206,7 @@ func (l *Loss) Minimise(ctx context.Context, beta0 []float64, tau float64, l1 bo
 	case steps < 0: // would never meet the descents' stop t == steps
 		return nil, 0, nil, fmt.Errorf("hinge: %d steps: want steps ≥ 0", steps)
 	}
-	if err := standardize.CheckFiniteValues("start weight", beta0); err != nil { // a weight per source, not per row
+	if err := inputcheck.CheckFiniteValues("start weight", beta0); err != nil { // a weight per source, not per row
 		return nil, 0, nil, fmt.Errorf("hinge: %w", err)
 	}
 	if n == 0 {
@@ -245,11 +245,11 @@ func (l *Loss) check() error {
 		name string
 		v    []float64
 	}{{"label", l.y}, {"weight", l.zeta}, {"offset", l.c}} {
-		if err := standardize.CheckFiniteVector(v.name, v.v); err != nil {
+		if err := inputcheck.CheckFiniteVector(v.name, v.v); err != nil {
 			return fmt.Errorf("hinge: %w", err)
 		}
 	}
-	if err := standardize.CheckFinite("G", l.g); err != nil {
+	if err := inputcheck.CheckFinite("G", l.g); err != nil {
 		return fmt.Errorf("hinge: %w", err)
 	}
 	return nil

@@ -9,9 +9,9 @@ import (
 	"math/rand/v2"
 	"slices"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/internal/parallel"
-	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/floats"
 )
 
@@ -479,7 +479,7 @@ func SelectCBy(ctx context.Context, prob *Problem, p Params, grid []float64, fol
 		return 0, nil, errors.New("linear: empty C grid")
 	}
 	for _, c := range grid {
-		if !standardize.PositiveFinite(c) {
+		if !inputcheck.PositiveFinite(c) {
 			return 0, nil, fmt.Errorf("linear: C = %v in the grid, want finite values > 0", c)
 		}
 		if err := p.checkCosts(c); err != nil {

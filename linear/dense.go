@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/sparse"
-	"github.com/greedytl/greedytl/standardize"
 )
 
 // Dense holds the rows of a Problem as they are stored in memory — float32
@@ -106,7 +106,7 @@ func checkValues[T float32 | float64](x []T, cols int) (nnz int, rowL1 float64, 
 		var l1 float64
 		for j, v := range x[lo : lo+cols] {
 			if v-v != 0 {
-				return 0, 0, fmt.Errorf("linear: storage %w", &standardize.NonFiniteError{Row: lo / cols, Col: j, Value: float64(v)})
+				return 0, 0, fmt.Errorf("linear: storage %w", &inputcheck.NonFiniteError{Row: lo / cols, Col: j, Value: float64(v)})
 			}
 			if v != 0 {
 				nnz++

@@ -3,9 +3,10 @@ package linear
 import (
 	"errors"
 	"fmt"
-	"github.com/greedytl/greedytl/standardize"
 	"math"
 	"math/rand/v2"
+
+	"github.com/greedytl/greedytl/inputcheck"
 )
 
 // L1-regularised logistic regression (L1R_LR, liblinear -s 6):
@@ -104,7 +105,7 @@ func newLRData(prob *Problem, p Params) (*lrData, error) {
 			return nil, err
 		}
 	}
-	if !standardize.PositiveFinite(p.C) {
+	if !inputcheck.PositiveFinite(p.C) {
 		return nil, fmt.Errorf("linear: C = %v, want a finite C > 0", p.C)
 	}
 	wp, wn, err := lrClassWeights(p)
@@ -157,8 +158,8 @@ func newLRColumns(prob *Problem) (*lrColumns, error) {
 	x := prob.X
 	for i := range x.R {
 		for k := x.Ptr[i]; k < x.Ptr[i+1]; k++ {
-			if v := x.Val[k]; !standardize.Finite(v) {
-				return nil, fmt.Errorf("linear: %w", &standardize.NonFiniteError{Name: "X", Row: i, Col: x.Ind[k], Value: v})
+			if v := x.Val[k]; !inputcheck.Finite(v) {
+				return nil, fmt.Errorf("linear: %w", &inputcheck.NonFiniteError{Name: "X", Row: i, Col: x.Ind[k], Value: v})
 			}
 		}
 	}
@@ -212,7 +213,7 @@ func lrClassWeights(p Params) (pos, neg float64, err error) {
 	if neg == 0 {
 		neg = 1
 	}
-	if !standardize.PositiveFinite(pos) || !standardize.PositiveFinite(neg) {
+	if !inputcheck.PositiveFinite(pos) || !inputcheck.PositiveFinite(neg) {
 		return 0, 0, fmt.Errorf("linear: class weights %v, %v must be finite and positive", p.WeightPos, p.WeightNeg)
 	}
 	return pos, neg, nil
@@ -404,7 +405,7 @@ func lrSettings(p Params) (eps float64, maxIter int, err error) {
 	if eps == 0 {
 		eps = lrDefaultEps
 	}
-	if !standardize.PositiveFinite(eps) {
+	if !inputcheck.PositiveFinite(eps) {
 		return 0, 0, fmt.Errorf("linear: Eps = %v, want a finite Eps ≥ 0", p.Eps)
 	}
 	if maxIter < 0 {

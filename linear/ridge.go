@@ -7,9 +7,9 @@ import (
 	"math"
 	"slices"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/internal/typednil"
-	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/floats"
@@ -195,8 +195,8 @@ func (m *RidgeModel) Predict(X mat.Matrix) ([]float64, error) {
 		s := m.B
 		for j, wj := range m.W {
 			v := X.At(i, j)
-			if !standardize.Finite(v) {
-				return nil, fmt.Errorf("linear: %w", &standardize.NonFiniteError{Name: "X", Row: i, Col: j, Value: v})
+			if !inputcheck.Finite(v) {
+				return nil, fmt.Errorf("linear: %w", &inputcheck.NonFiniteError{Name: "X", Row: i, Col: j, Value: v})
 			}
 			s += wj * v
 		}
@@ -261,10 +261,10 @@ func newRidgeData(X mat.Matrix, y []float64, intercept bool) (*ridgeData, error)
 		return nil, errors.New("linear: ridge: an intercept needs at least 2 rows")
 	}
 	r := &ridgeData{m: m, d: d, intercept: intercept, x: mat.DenseCopyOf(X), yRaw: y, xMean: make([]float64, d)}
-	if err := standardize.CheckFinite("X", r.x); err != nil {
+	if err := inputcheck.CheckFinite("X", r.x); err != nil {
 		return nil, fmt.Errorf("linear: ridge: %w", err)
 	}
-	if err := standardize.CheckFiniteVector("y", y); err != nil {
+	if err := inputcheck.CheckFiniteVector("y", y); err != nil {
 		return nil, fmt.Errorf("linear: ridge: %w", err)
 	}
 	if intercept {
@@ -308,7 +308,7 @@ func (r *ridgeData) scaled(e int) *ridgeData {
 func (r *ridgeData) interrupted() error { return fitctx.Err(r.ctx, ridgeCaller) }
 
 func ridgeCheckLambda(lambda float64) error {
-	if !standardize.PositiveFinite(lambda) {
+	if !inputcheck.PositiveFinite(lambda) {
 		return fmt.Errorf("linear: ridge: λ = %v, want a finite λ > 0", lambda)
 	}
 	return nil

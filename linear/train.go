@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/internal/fitctx"
-	"github.com/greedytl/greedytl/standardize"
 )
 
 // defaultEps holds liblinear's default stopping tolerance of each of its
@@ -94,7 +94,7 @@ func (p Params) WithLabelWeights(y []float64, weights map[int]float64) (Params, 
 	keys := slices.Sorted(maps.Keys(weights))
 	for _, l := range keys {
 		w := weights[l]
-		if !standardize.PositiveFinite(w) {
+		if !inputcheck.PositiveFinite(w) {
 			return p, fmt.Errorf("linear: weight %v for class %d, want a finite weight > 0", w, l)
 		}
 		switch l {
@@ -309,7 +309,7 @@ func checkProblem(prob *Problem) (rowL1 float64, err error) {
 			prev = j
 			v := val[k]
 			if v-v != 0 {
-				return 0, fmt.Errorf("linear: %w", &standardize.NonFiniteError{Name: "X", Row: i, Col: j, Value: v})
+				return 0, fmt.Errorf("linear: %w", &inputcheck.NonFiniteError{Name: "X", Row: i, Col: j, Value: v})
 			}
 			l1 += math.Abs(v)
 		}

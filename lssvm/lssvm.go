@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/internal/fitctx"
-	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -40,7 +40,7 @@ func checkWeights(name string, w []float64, m int) error {
 		return fmt.Errorf("LS-SVM: %d weights %s for %d rows", len(w), name, m)
 	}
 	for i, v := range w {
-		if !standardize.PositiveFinite(v) {
+		if !inputcheck.PositiveFinite(v) {
 			return fmt.Errorf("LS-SVM: weight %s[%d] is %g: want a positive, finite weight", name, i, v)
 		}
 	}
@@ -101,10 +101,10 @@ func NewSystem(ctx context.Context, gram *mat.SymDense, zeta []float64, c float6
 	if err := checkWeights("zeta", zeta, m); err != nil {
 		return nil, err
 	}
-	if err := standardize.CheckFinite("Gram matrix", gram); err != nil {
+	if err := inputcheck.CheckFinite("Gram matrix", gram); err != nil {
 		return nil, fmt.Errorf("LS-SVM: %w", err)
 	}
-	if !standardize.PositiveFinite(c) {
+	if !inputcheck.PositiveFinite(c) {
 		return nil, fmt.Errorf("LS-SVM cost C = %g: want a positive, finite C", c)
 	}
 	q := mat.NewSymDense(m, nil)
@@ -226,10 +226,10 @@ func (s *System) LOO(ctx context.Context, y []float64, h *mat.Dense) (c []float6
 			return nil, nil, fmt.Errorf("LS-SVM: H has %d rows for a system of %d", r, m)
 		}
 	}
-	if err := standardize.CheckFiniteVector("y", y); err != nil {
+	if err := inputcheck.CheckFiniteVector("y", y); err != nil {
 		return nil, nil, fmt.Errorf("LS-SVM: %w", err)
 	}
-	if err := standardize.CheckFinite("H", h); err != nil {
+	if err := inputcheck.CheckFinite("H", h); err != nil {
 		return nil, nil, fmt.Errorf("LS-SVM: %w", err)
 	}
 	ay := make([]float64, m)

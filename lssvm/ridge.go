@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/internal/fitctx"
 	"github.com/greedytl/greedytl/internal/plural"
-	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -57,10 +57,10 @@ func NewWeightedRidge(ctx context.Context, gram *mat.SymDense, t, omega []float6
 	if err := checkWeights("omega", omega, N); err != nil {
 		return nil, err
 	}
-	if err := standardize.CheckFiniteVector("target", t); err != nil {
+	if err := inputcheck.CheckFiniteVector("target", t); err != nil {
 		return nil, fmt.Errorf("weighted ridge: %w", err)
 	}
-	if err := standardize.CheckFinite("Gram matrix", gram); err != nil {
+	if err := inputcheck.CheckFinite("Gram matrix", gram); err != nil {
 		return nil, fmt.Errorf("weighted ridge: %w", err)
 	}
 	var sum float64
@@ -233,7 +233,7 @@ func (wr *WeightedRidge) check(fn string, lambda float64) {
 	if wr == nil || wr.u == nil {
 		panic("lssvm: WeightedRidge." + fn + " of a WeightedRidge not built by NewWeightedRidge")
 	}
-	if !standardize.PositiveFinite(lambda) {
+	if !inputcheck.PositiveFinite(lambda) {
 		panic(fmt.Sprintf("lssvm: WeightedRidge.%s at λ = %v: want a positive, finite λ", fn, lambda))
 	}
 }

@@ -19,9 +19,9 @@ import (
 
 	"github.com/greedytl/greedytl"
 	"github.com/greedytl/greedytl/dataset"
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/internal/cputime"
 	"github.com/greedytl/greedytl/internal/errtest"
-	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -406,7 +406,7 @@ func checkContract(t *testing.T, name string, c conformanceCase) {
 	} {
 		wrapped := func(d Data) Data {
 			w := func(a mat.Matrix) mat.Matrix {
-				if standardize.Absent(a) {
+				if inputcheck.Absent(a) {
 					return a
 				}
 				return wrap(a)

@@ -9,8 +9,8 @@ import (
 	"slices"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/modelfile"
-	"github.com/greedytl/greedytl/standardize"
 )
 
 // AutoModel is greedytl-auto's model: the Linear model it predicts with —
@@ -387,7 +387,7 @@ func (c *AutoCommittee) check(l *Linear) error {
 	} else if l.H.Len() > 0 {
 		return fmt.Errorf("no source member, but the model has %d sources", l.H.Len())
 	}
-	if r := c.Ridge.Lambda; !standardize.PositiveFinite(r) {
+	if r := c.Ridge.Lambda; !inputcheck.PositiveFinite(r) {
 		return fmt.Errorf("ridge: lambda = %v, want > 0 and finite", r)
 	}
 	if err := hyper("ridge_lambda", c.Ridge.Lambda); err != nil {

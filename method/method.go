@@ -599,11 +599,19 @@ func Registered(name string) (Registration, bool) {
 type UnknownMethodError struct {
 	Name  string
 	Known []string
+	// MultiFile is set when the name came from a multi-class model file,
+	// whose message then says "unknown multi-class method".
+	MultiFile bool
 }
 
-// Error returns "unknown method "NAME" (known: A, B, …)".
+// Error returns "unknown method "NAME" (known: A, B, …)", or "unknown
+// multi-class method …" for a multi-class model file's (MultiFile).
 func (e *UnknownMethodError) Error() string {
-	return fmt.Sprintf("unknown method %q (known: %s)", e.Name, strings.Join(e.Known, ", "))
+	kind := "method"
+	if e.MultiFile {
+		kind = "multi-class method"
+	}
+	return fmt.Sprintf("unknown %s %q (known: %s)", kind, e.Name, strings.Join(e.Known, ", "))
 }
 
 // lookupName returns the registration of the binary method name. Its
@@ -649,7 +657,7 @@ func New(spec string) (Method, error) {
 // of s.Name.
 func configure(r Registration, s Spec, typed string) (Method, error) {
 	if r.Configure == nil {
-		return nil, fmt.Errorf("%s takes no settings (spec %q)", s.Name, typed)
+		return nil, noSettingsError(s.Name, typed)
 	}
 	m, err := r.Configure(s)
 	if err != nil {

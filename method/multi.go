@@ -192,7 +192,7 @@ func NewMulti(spec string) (MultiMethod, error) {
 	}
 	if r.NewMulti != nil {
 		if len(s.Params) > 0 {
-			return nil, fmt.Errorf("method: %s takes no settings (spec %q)", s.Name, spec)
+			return nil, fmt.Errorf("method: %w", noSettingsError(s.Name, spec))
 		}
 		return r.NewMulti(), nil
 	}

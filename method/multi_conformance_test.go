@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/internal/errtest"
-	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -143,7 +143,7 @@ func TestMultiConformance(t *testing.T) {
 			} {
 				view := func(d Data) Data {
 					w := func(a mat.Matrix) mat.Matrix {
-						if standardize.Absent(a) {
+						if inputcheck.Absent(a) {
 							return a
 						}
 						return wrap(a)

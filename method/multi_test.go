@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -848,6 +849,12 @@ func TestReadMultiMethodErrors(t *testing.T) {
 		}
 		if err := errtest.OnePrefix(err.Error()); err != nil {
 			t.Errorf("method %q: %v", tc.method, err)
+		}
+		var unknown *UnknownMethodError
+		if isUnknown := errors.As(err, &unknown); isUnknown != (tc.method == "svm") {
+			t.Errorf("method %q: errors.As(%v, *UnknownMethodError) = %v", tc.method, err, isUnknown)
+		} else if isUnknown && (unknown.Name != "svm" || !slices.Equal(unknown.Known, MultiNames())) {
+			t.Errorf("method %q: UnknownMethodError %+v, want svm and the multi-class methods", tc.method, unknown)
 		}
 	}
 }

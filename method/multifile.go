@@ -8,7 +8,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/source"
@@ -133,11 +132,11 @@ func multiDecoder(method string) (func(json.RawMessage) (MultiModel, error), err
 	}
 	r, ok := Registered(s.Name)
 	if !ok {
-		return nil, fmt.Errorf("unknown multi-class method %q (known: %s)", s.Name, strings.Join(MultiNames(), ", "))
+		return nil, &UnknownMethodError{Name: s.Name, Known: MultiNames(), MultiFile: true}
 	}
 	if r.DecodeMulti != nil {
 		if len(s.Params) > 0 {
-			return nil, fmt.Errorf("%s takes no settings (spec %q)", s.Name, method)
+			return nil, noSettingsError(s.Name, method)
 		}
 		return r.DecodeMulti, nil
 	}

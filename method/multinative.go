@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
@@ -306,7 +307,7 @@ func (g greedyNWay) FitMulti(ctx context.Context, train Data, y ClassLabels, ext
 // one scale a column.
 func sourceScalesFit(train Data, sc standardize.Scaler) error {
 	n := 0
-	if !standardize.Absent(train.H) {
+	if !inputcheck.Absent(train.H) {
 		_, n = train.H.Dims()
 	}
 	if sc.Len() != n || len(sc.Scale) != n {

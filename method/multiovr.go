@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/floats"
@@ -153,6 +154,8 @@ type ClassError struct {
 	Err    error  // the binary method's error
 }
 
+// Error returns "METHOD, class "CLASS" against the rest: " followed by the
+// binary method's error (classContext).
 func (e *ClassError) Error() string {
 	return fmt.Sprintf("%s"+classContext, e.Method, strconv.Quote(e.Class)) + e.Err.Error()
 }
@@ -220,7 +223,7 @@ func rms(f []float64) float64 {
 	} else {
 		r = math.Sqrt(s / float64(len(f)))
 	}
-	if !standardize.PositiveFinite(r) {
+	if !inputcheck.PositiveFinite(r) {
 		return 1
 	}
 	return r
@@ -420,7 +423,7 @@ func (o *ovrModel) multiDocument(h multiHeader) (any, error) {
 // a positive finite number.
 func checkPositive(name string, v []float64) error {
 	for i, x := range v {
-		if !standardize.PositiveFinite(x) {
+		if !inputcheck.PositiveFinite(x) {
 			return fmt.Errorf("%s[%d] is %v, want a positive number", name, i, x)
 		}
 	}

@@ -119,3 +119,11 @@ func flagSetting(s Spec, key string) (bool, error) {
 	}
 	return on, nil
 }
+
+// noSettingsError returns the error for settings given to a method that
+// takes none: "NAME takes no settings (spec "SPEC")", spec as the user
+// wrote it, without the package's prefix. New, NewMulti and the reader of
+// multi-class files share it.
+func noSettingsError(name, spec string) error {
+	return fmt.Errorf("%s takes no settings (spec %q)", name, spec)
+}

@@ -8,13 +8,16 @@
 //
 // It sits below package method, which dispatches a file read here to the
 // decoder of the method it names, and below the root package greedytl,
-// whose GreedyTL models are one kind of file; it knows no method. It uses
-// package source for the identity of a sources directory (source.ID).
+// whose GreedyTL models are one kind of file; it knows no method. It
+// defines the record of a sources directory's identity (SourcesID, which
+// package source makes and compares as source.ID), so that it needs no
+// package that trains or scores sources.
 //
 //	f, err := modelfile.Read(r) // format, version, "sources", "labels" checked
 //	…                           // f.Method names the decoder of f.Doc
 //
-// modelfile.go holds the header, the reader and the writer; spec.go the
+// modelfile.go holds the header, the reader and the writer; sources.go
+// the record of a sources directory (SourcesID); spec.go the
 // spec's text form.
 package modelfile
 
@@ -31,7 +34,6 @@ import (
 	"github.com/greedytl/greedytl/internal/buildinfo"
 	"github.com/greedytl/greedytl/internal/jsonfile"
 	"github.com/greedytl/greedytl/internal/typednil"
-	"github.com/greedytl/greedytl/source"
 )
 
 // The model file's "format" and "version" members, shared by every model
@@ -57,7 +59,7 @@ type Header struct {
 	// Sources identifies the sources directory the model's source scores
 	// were computed from when it was fitted; it is absent when they were
 	// given as a matrix, and in files written before it was added.
-	Sources *source.ID `json:"sources,omitempty"`
+	Sources *SourcesID `json:"sources,omitempty"`
 	// Labels names the labels of a binary model's classes, when the fit
 	// knew them (absent in older files and in multi-class files, which
 	// name their classes in "classes").
@@ -118,7 +120,7 @@ func (l *LabelNames) Check() error {
 // holding a model of the named method with hyperparameters hp (nil: none),
 // written by this build, whose source scores came from sources (nil: from
 // a matrix).
-func NewHeader(method string, hp map[string]float64, sources *source.ID) Header {
+func NewHeader(method string, hp map[string]float64, sources *SourcesID) Header {
 	if hp == nil {
 		hp = map[string]float64{}
 	}
@@ -245,7 +247,7 @@ func UpgradeSpec(method string) string {
 // Check returns the error Parse returns for a file whose header is h
 // (multi: a multi-class file, one with "classes"), its members present: a
 // format other than Format, a version it does not read, a "sources"
-// record without a digest (source.ID.Check), incomplete "labels"
+// record without a digest (SourcesID.Check), incomplete "labels"
 // (LabelNames.Check), "labels" in a multi-class file, no method (an
 // empty "method"), and a "feature_names" or "source_names" that names no
 // column (which no writer writes: see SetNames). It is Parse's check of

@@ -9,14 +9,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/greedytl/greedytl/source"
 )
 
 // TestWriteReadHeader: a document written by Write with a NewHeader reads
 // back through Read with the same header and the whole document.
 func TestWriteReadHeader(t *testing.T) {
-	src := &source.ID{Dir: "s", SHA256: strings.Repeat("ab", 32), Count: 2}
+	src := &SourcesID{Dir: "s", SHA256: strings.Repeat("ab", 32), Count: 2}
 	h := NewHeader("ridge:lambda=2", map[string]float64{"lambda": 2}, src)
 	h.Labels = &LabelNames{Positive: "cat", Negative: []string{"dog", "cow"}}
 	h.FeatureNames = []string{"b", "a", ""}

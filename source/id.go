@@ -4,31 +4,19 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 
 	"github.com/greedytl/greedytl/internal/plural"
+	"github.com/greedytl/greedytl/modelfile"
 )
 
 // ID identifies the sources of a sources directory wherever something
 // computed from them is recorded: in a model file fitted with them (its
-// "sources" member) and in an experiment's run.json. SHA256, the
-// directory's Index.Identity, decides whether two sets of sources are the
-// same; Count, DataSHA256 and Seed only say how two sets differ; Dir is
-// for messages.
-type ID struct {
-	// Dir is the directory as given when the record was made (for
-	// messages only: a directory may move).
-	Dir string `json:"dir"`
-	// SHA256 is the identity of the sources, Index.Identity.
-	SHA256 string `json:"sha256"`
-	// Count is the number of sources; DataSHA256 and Seed are the digest
-	// of the data they were trained on and the seed of their training, as
-	// the directory's index records them.
-	Count      int    `json:"count"`
-	DataSHA256 string `json:"data_sha256"`
-	Seed       uint64 `json:"seed"`
-}
+// "sources" member) and in an experiment's run.json. It is the model
+// file's record (modelfile.SourcesID, which describes its members and
+// checks it: Check); Index.ID makes one and Index.Differences compares one
+// with a directory.
+type ID = modelfile.SourcesID
 
 // ID returns the identity of the sources ix lists, as found in the
 // directory dir.
@@ -69,15 +57,6 @@ func (ix *Index) namesIdentity() string {
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-// Check returns an error when id, a file's record of its sources, cannot
-// identify them (no digest). A nil id (no record) is valid.
-func (id *ID) Check() error {
-	if id != nil && id.SHA256 == "" {
-		return errors.New(`"sources" has no sha256 digest`)
-	}
-	return nil
 }
 
 // Differences returns what distinguishes the sources ix lists from those

@@ -7,6 +7,7 @@ import (
 	"math"
 	"path/filepath"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
@@ -14,7 +15,6 @@ import (
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/sparse"
-	"github.com/greedytl/greedytl/standardize"
 )
 
 // Set is an ordered set of linear source hypotheses h_j(x) = w_jᵀx + b_j.
@@ -224,7 +224,7 @@ func (s *Set) Scores(X mat.Matrix) (*mat.Dense, error) {
 	if err := s.built(); err != nil {
 		return nil, err
 	}
-	if standardize.Absent(X) {
+	if inputcheck.Absent(X) {
 		return nil, errors.New("source: no examples to score (X is nil or empty)")
 	}
 	r, c := X.Dims()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/grid"
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/metric"
@@ -75,7 +76,7 @@ func (c TrainConfig) Check() error {
 		return errors.New("source: empty C grid")
 	}
 	for _, v := range c.Grid {
-		if !standardize.PositiveFinite(v) {
+		if !inputcheck.PositiveFinite(v) {
 			return fmt.Errorf("source: C = %v in the grid, want finite values > 0", v)
 		}
 	}
@@ -136,7 +137,7 @@ func (info *Info) check() error {
 	if info.Stuck && info.Converged {
 		return fmt.Errorf("source %q: stuck and converged at once", info.Name)
 	}
-	if st := info.Scores; st != nil && (!standardize.Finite(st.Mean) || !(st.Std >= 0) || !standardize.Finite(st.Std)) {
+	if st := info.Scores; st != nil && (!inputcheck.Finite(st.Mean) || !(st.Std >= 0) || !inputcheck.Finite(st.Std)) {
 		return fmt.Errorf("source %q: scores: mean %v and std %v, want finite numbers, the std 0 or more", info.Name, st.Mean, st.Std)
 	}
 	return nil

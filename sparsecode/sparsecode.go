@@ -8,8 +8,8 @@ import (
 	"slices"
 
 	"github.com/greedytl/greedytl/ball"
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/internal/fitctx"
-	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
@@ -139,7 +139,7 @@ func Gram(dict *mat.Dense) *mat.SymDense {
 // Codes returns the OMP codes (rows) of the signals (rows) on dict. It
 // returns an error when dict or signals is absent (nil or empty), when
 // sparsity is negative, when the signals' length differs from the atoms'
-// and when a signal holds a NaN or ±Inf value (standardize.NonFiniteError:
+// and when a signal holds a NaN or ±Inf value (inputcheck.NonFiniteError:
 // OMP would code it as 0), or an atom does (OMP would never choose it),
 // and ctx's error, checked before each signal,
 // when ctx is done; it panics when ctx is nil.
@@ -148,9 +148,9 @@ func Codes(ctx context.Context, dict, signals *mat.Dense, sparsity int) (*mat.De
 		return nil, err
 	}
 	switch {
-	case standardize.Absent(dict):
+	case inputcheck.Absent(dict):
 		return nil, fmt.Errorf("%s: no dictionary", caller)
-	case standardize.Absent(signals):
+	case inputcheck.Absent(signals):
 		return nil, fmt.Errorf("%s: no signals", caller)
 	case sparsity < 0:
 		return nil, fmt.Errorf("%s: sparsity %d: want sparsity ≥ 0", caller, sparsity)
@@ -160,10 +160,10 @@ func Codes(ctx context.Context, dict, signals *mat.Dense, sparsity int) (*mat.De
 	if p != q {
 		return nil, fmt.Errorf("%s: signals of length %d on atoms of length %d", caller, q, p)
 	}
-	if err := standardize.CheckFinite("signals", signals); err != nil {
+	if err := inputcheck.CheckFinite("signals", signals); err != nil {
 		return nil, fmt.Errorf("%s: %w", caller, err)
 	}
-	if err := standardize.CheckFinite("dictionary", dict); err != nil {
+	if err := inputcheck.CheckFinite("dictionary", dict); err != nil {
 		return nil, fmt.Errorf("%s: %w", caller, err)
 	}
 	return checkedCodes(ctx, dict, signals, sparsity)
@@ -192,7 +192,7 @@ const caller = "sparsecode"
 // dims returns the dimensions of the matrix m, argument what of the kernel
 // fn, and panics, naming both, when m is nil or empty.
 func dims(fn, what string, m *mat.Dense) (r, c int) {
-	if standardize.Absent(m) {
+	if inputcheck.Absent(m) {
 		panic(fmt.Sprintf("%s: %s: no %s (nil or empty)", caller, fn, what))
 	}
 	return m.Dims()
@@ -249,7 +249,7 @@ type KSVDStep struct{ Before, After float64 }
 // KSVD returns an error when signals is absent (nil or empty), when atoms
 // is not between 1 and the number of signals, when sparsity or iters is
 // negative or rng nil, when a signal holds a NaN or ±Inf value
-// (standardize.NonFiniteError: "signals row 3 column 7 is NaN"), when a
+// (inputcheck.NonFiniteError: "signals row 3 column 7 is NaN"), when a
 // signal's squared norm or an error of the trace overflows float64, and ctx's
 // error, checked before each signal's code, each atom's update and each
 // error evaluation, when ctx is done; it panics when ctx is nil.
@@ -257,7 +257,7 @@ func KSVD(ctx context.Context, signals *mat.Dense, atoms, sparsity, iters int, r
 	if err := fitctx.Start(ctx, caller); err != nil {
 		return nil, nil, err
 	}
-	if standardize.Absent(signals) {
+	if inputcheck.Absent(signals) {
 		return nil, nil, fmt.Errorf("%s: KSVD: no signals", caller)
 	}
 	N, p := signals.Dims()
@@ -271,7 +271,7 @@ func KSVD(ctx context.Context, signals *mat.Dense, atoms, sparsity, iters int, r
 	case rng == nil:
 		return nil, nil, fmt.Errorf("%s: KSVD: nil rng", caller)
 	}
-	if err := standardize.CheckFinite("signals", signals); err != nil {
+	if err := inputcheck.CheckFinite("signals", signals); err != nil {
 		return nil, nil, fmt.Errorf("%s: KSVD: %w", caller, err)
 	}
 	// OMP needs each signal's squared norm; ||T||²_F is only a bound on

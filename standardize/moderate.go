@@ -3,6 +3,7 @@ package standardize
 import (
 	"math"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -40,7 +41,7 @@ import (
 // the last bits may), and scaling A by a factor scales every scale by it.
 func FitModerated(A mat.Matrix) Scaler {
 	s := Fit(A)
-	m, c := dims(A)
+	m, c := inputcheck.Dims(A)
 	var cols []int
 	for j := range c {
 		if s.Scale[j] > 0 { // not constant (nor NaN)
@@ -92,7 +93,7 @@ func FitModerated(A mat.Matrix) Scaler {
 		ratio += r * r
 	}
 	f := math.Sqrt(ratio / J)
-	if !PositiveFinite(f) { // out of float64's range: cannot happen for scales B keeps near Fit's
+	if !inputcheck.PositiveFinite(f) { // out of float64's range: cannot happen for scales B keeps near Fit's
 		return s // Fit's scaler, not yet changed
 	}
 	for i, j := range cols {

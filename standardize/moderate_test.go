@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 )
@@ -202,7 +203,7 @@ func TestFitModeratedAnyMagnitude(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckFinite("Z", Z); err != nil {
+	if err := inputcheck.CheckFinite("Z", Z); err != nil {
 		t.Error(err)
 	}
 }

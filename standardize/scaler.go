@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/greedytl/greedytl/internal/fitctx"
-	"github.com/greedytl/greedytl/internal/typednil"
 )
 
 // Scaler holds the training statistics of the columns of a matrix:
@@ -28,7 +28,7 @@ type Scaler struct {
 // overflow, gets a NaN mean and scale: callers validate their inputs first,
 // and Transform rejects such a Scaler.
 func Fit(A mat.Matrix) Scaler {
-	m, c := dims(A)
+	m, c := inputcheck.Dims(A)
 	if c == 0 {
 		return Scaler{}
 	}
@@ -53,7 +53,7 @@ func Fit(A mat.Matrix) Scaler {
 // usual first step of a fit. Its error names the first element of A that is
 // not finite, or the first column whose deviations from its mean overflow.
 func FitTransform(A mat.Matrix) (Scaler, *mat.Dense, error) {
-	if err := CheckFinite("", A); err != nil {
+	if err := inputcheck.CheckFinite("", A); err != nil {
 		return Scaler{}, nil, err
 	}
 	s := Fit(A)
@@ -68,7 +68,7 @@ func (s Scaler) Len() int { return len(s.Mean) }
 // empty A is accepted when s has no columns, and gives nil. Transform
 // returns an error when A's column count differs from s's, when A has
 // columns but no rows (a mat.Dense cannot), when A holds a NaN or ±Inf
-// value (a *NonFiniteError) or a value whose standardised value overflows
+// value (a *inputcheck.NonFiniteError) or a value whose standardised value overflows
 // (an *OverflowError, the first in row order), or when s itself is
 // invalid.
 func (s Scaler) Transform(A mat.Matrix) (*mat.Dense, error) {
@@ -92,7 +92,7 @@ func (s Scaler) TransformContext(ctx context.Context, A mat.Matrix) (*mat.Dense,
 	if err := s.check(); err != nil {
 		return nil, err
 	}
-	m, c := dims(A)
+	m, c := inputcheck.Dims(A)
 	if c != s.Len() {
 		return nil, fmt.Errorf("standardising %d columns with statistics of %d", c, s.Len())
 	}
@@ -114,8 +114,8 @@ func (s Scaler) TransformContext(ctx context.Context, A mat.Matrix) (*mat.Dense,
 		dst := Z.RawRowView(i)
 		for j := range c {
 			v := A.At(i, j)
-			if !Finite(v) {
-				return nil, &NonFiniteError{Row: i, Col: j, Value: v}
+			if !inputcheck.Finite(v) {
+				return nil, &inputcheck.NonFiniteError{Row: i, Col: j, Value: v}
 			}
 			if s.Scale[j] == 0 {
 				continue // constant: 0
@@ -208,27 +208,4 @@ func (s Scaler) check() error {
 		}
 	}
 	return nil
-}
-
-// Absent reports whether A stands for "no matrix": nil, a typed nil
-// pointer, or an empty (0×0) matrix such as the zero mat.Dense. The root
-// package and package method read an absent X or H as "no features" or "no
-// sources".
-func Absent(A mat.Matrix) bool {
-	if typednil.Matrix(A) {
-		return true
-	}
-	if e, ok := A.(interface{ IsEmpty() bool }); ok && e.IsEmpty() {
-		return true
-	}
-	r, c := A.Dims()
-	return r == 0 && c == 0
-}
-
-// dims returns the dimensions of A, or (0, 0) when A is absent.
-func dims(A mat.Matrix) (r, c int) {
-	if Absent(A) {
-		return 0, 0
-	}
-	return A.Dims()
 }

@@ -354,16 +354,6 @@ func TestTransformContext(t *testing.T) {
 	}
 }
 
-// TestAbsentNil: Absent is true for nil and for a typed nil matrix
-// (typednil.Matrix), and for its transpose (which panicked).
-func TestAbsentNil(t *testing.T) {
-	for _, m := range []mat.Matrix{nil, (*mat.Dense)(nil), (*mat.SymDense)(nil), (*mat.Dense)(nil).T()} {
-		if !Absent(m) {
-			t.Errorf("Absent(%#v) = false", m)
-		}
-	}
-}
-
 // noRows is a matrix of c columns and no rows (a mat.Dense cannot be one).
 type noRows struct{ c int }
 

@@ -56,7 +56,7 @@ const (
 var ErrNoSpace = errors.New("not enough space")
 
 // Files are the files Write creates in a dataset folder.
-var Files = []string{"features.npy", "labels.npy", "classes.txt", "groups.txt"}
+var Files = []string{dataset.FeaturesFile, dataset.LabelsFile, dataset.ClassesFile, dataset.GroupsFile}
 
 // Config sets the shape of a synthetic data set. Start from
 // DefaultConfig.
@@ -187,20 +187,20 @@ func Write(ctx context.Context, dir string, cfg Config) (err error) {
 	write := func(name string, fill func(io.Writer) error) error {
 		return atomicfile.Write(filepath.Join(tmp, name), fill)
 	}
-	if err := write("features.npy", func(w io.Writer) error { return writeFeatures(ctx, w, cfg) }); err != nil {
+	if err := write(dataset.FeaturesFile, func(w io.Writer) error { return writeFeatures(ctx, w, cfg) }); err != nil {
 		return err
 	}
-	if err := write("labels.npy", func(w io.Writer) error { return writeLabels(w, cfg) }); err != nil {
+	if err := write(dataset.LabelsFile, func(w io.Writer) error { return writeLabels(w, cfg) }); err != nil {
 		return err
 	}
-	if err := write("classes.txt", lines(cfg.Classes, cfg.ClassName)); err != nil {
+	if err := write(dataset.ClassesFile, names("class", cfg.Classes, cfg.ClassName)); err != nil {
 		return err
 	}
-	if err := write("groups.txt", lines(cfg.Classes, func(k int) string { return cfg.GroupName(cfg.GroupOf(k)) })); err != nil {
+	if err := write(dataset.GroupsFile, names("group", cfg.Classes, func(k int) string { return cfg.GroupName(cfg.GroupOf(k)) })); err != nil {
 		return err
 	}
 	var moved []string
-	for _, name := range []string{"classes.txt", "groups.txt", "labels.npy", "features.npy"} {
+	for _, name := range []string{dataset.ClassesFile, dataset.GroupsFile, dataset.LabelsFile, dataset.FeaturesFile} {
 		p := filepath.Join(dir, name)
 		if err := moveNew(filepath.Join(tmp, name), p); err != nil {
 			for _, q := range moved {
@@ -390,14 +390,14 @@ func newMeanStream(cfg Config, k int) *meanStream {
 // next returns the next dimension of the mean.
 func (s *meanStream) next() float64 { return s.gs*s.group.NormFloat64() + s.cs*s.class.NormFloat64() }
 
-// lines returns a writer of the n names name(0), …, name(n−1), one a line.
-func lines(n int, name func(int) string) func(io.Writer) error {
+// names returns a writer of the n names name(0), …, name(n−1), one a
+// line, through dataset.WriteNames (what: "class" or "group").
+func names(what string, n int, name func(int) string) func(io.Writer) error {
 	return func(w io.Writer) error {
+		all := make([]string, n)
 		for k := range n {
-			if _, err := io.WriteString(w, name(k)+"\n"); err != nil {
-				return err
-			}
+			all[k] = name(k)
 		}
-		return nil
+		return dataset.WriteNames(w, what, all)
 	}
 }

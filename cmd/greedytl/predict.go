@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/spf13/cobra"
 	"gonum.org/v1/gonum/mat"
 
@@ -25,7 +26,6 @@ import (
 	"github.com/greedytl/greedytl/metric"
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/source"
-	"github.com/greedytl/greedytl/standardize"
 )
 
 type predictOptions struct {
@@ -786,7 +786,7 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 	}
 	f := m.Scores(X)
 	// CheckFiniteVector's only error is a *NonFiniteError.
-	if nf := (*standardize.NonFiniteError)(nil); errors.As(standardize.CheckFiniteVector("the score of", f), &nf) {
+	if nf := (*inputcheck.NonFiniteError)(nil); errors.As(inputcheck.CheckFiniteVector("the score of", f), &nf) {
 		// The row in the file's convention (a text file's line).
 		return nil, nil, nil, inputRows{}, badInputf("model %s on %s: the row's score is %s: its features times the model's weights overflow float64", o.modelName(), o.data.rowPlace(o.data.features, nf.Row, len(f)), strconv.FormatFloat(nf.Value, 'g', -1, 64))
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"math/rand/v2"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -89,23 +88,15 @@ func WriteFolder(tb testing.TB, f *dataset.Folder) *dataset.Folder {
 			tb.Fatal(err)
 		}
 	}
-	write("features.npy", func(w io.Writer) error { return dataset.WriteNPY(w, f.X) })
-	write("labels.npy", func(w io.Writer) error { return dataset.WriteNPYInts(w, f.Labels) })
-	write("classes.txt", lines(f.Classes))
+	write(dataset.FeaturesFile, func(w io.Writer) error { return dataset.WriteNPY(w, f.X) })
+	write(dataset.LabelsFile, func(w io.Writer) error { return dataset.WriteNPYInts(w, f.Labels) })
+	write(dataset.ClassesFile, func(w io.Writer) error { return dataset.WriteNames(w, "class", f.Classes) })
 	if f.Groups != nil {
-		write("groups.txt", lines(f.Groups))
+		write(dataset.GroupsFile, func(w io.Writer) error { return dataset.WriteNames(w, "group", f.Groups) })
 	}
 	loaded, err := dataset.LoadFolder(dir)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return loaded
-}
-
-// lines returns a writer of names, one a line.
-func lines(names []string) func(io.Writer) error {
-	return func(w io.Writer) error {
-		_, err := io.WriteString(w, strings.Join(names, "\n")+"\n")
-		return err
-	}
 }

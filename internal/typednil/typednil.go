@@ -2,7 +2,7 @@
 // pointer held in an interface (a typed nil, such as a nil *mat.Dense
 // passed as a mat.Matrix), whose methods would dereference it: Is, for any
 // value (method's model writers), and Matrix, for a matrix, which also
-// sees through gonum's transposes (standardize.Absent, linear's scores and
+// sees through gonum's transposes (inputcheck.Absent, linear's scores and
 // ridge, sparse.FromDense).
 package typednil
 

@@ -5,24 +5,25 @@
 //
 // Its messages carry no package prefix: the caller puts its own in front,
 // once ("greedytl.Fit: ", "method: "). Rows and columns count from 0. X or H
-// may be absent (standardize.Absent), meaning no features or no sources.
+// may be absent (inputcheck.Absent), meaning no features or no sources.
 package validate
 
 import (
 	"fmt"
 
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
 // Dims returns the dimensions of a, or (0, 0) when a is absent or has no
 // rows or no columns: an absent matrix and one without columns both mean
-// "no columns".
+// "no columns", and so does one without rows, whatever its columns (a
+// sample's block; a block that is given is checked by Shapes). It is
+// inputcheck.Dims, the one reader of a possibly absent matrix's
+// dimensions, with that rule added: standardize needs a 0×c matrix's c.
 func Dims(a mat.Matrix) (r, c int) {
-	if standardize.Absent(a) {
-		return 0, 0
-	}
-	if r, c = a.Dims(); r == 0 || c == 0 {
+	if r, c = inputcheck.Dims(a); r == 0 || c == 0 {
 		return 0, 0
 	}
 	return r, c
@@ -38,7 +39,7 @@ func Shapes(X, H mat.Matrix, m int) (d, n int, err error) {
 		name string
 		A    mat.Matrix
 	}{{"X", X}, {"H", H}} {
-		if standardize.Absent(a.A) {
+		if inputcheck.Absent(a.A) {
 			continue
 		}
 		r, c := a.A.Dims()
@@ -108,13 +109,13 @@ func Sample(X, H mat.Matrix, y []float64) (m, d, n int, err error) {
 	return m, d, n, nil
 }
 
-// Finite returns a *standardize.NonFiniteError naming the first NaN or ±Inf
-// element of X, then of H (standardize.CheckFinite), or nil.
+// Finite returns a *inputcheck.NonFiniteError naming the first NaN or ±Inf
+// element of X, then of H (inputcheck.CheckFinite), or nil.
 func Finite(X, H mat.Matrix) error {
-	if err := standardize.CheckFinite("X", X); err != nil {
+	if err := inputcheck.CheckFinite("X", X); err != nil {
 		return err
 	}
-	return standardize.CheckFinite("H", H)
+	return inputcheck.CheckFinite("H", H)
 }
 
 // AllConstant reports whether every column of X and H (an absent or

@@ -73,7 +73,7 @@ type countingMatrix struct {
 
 func (c countingMatrix) Dims() (int, int) { *c.dims++; return c.Matrix.Dims() }
 
-// TestShapesLooksOnce: Shapes looks at each matrix once (standardize.Absent
+// TestShapesLooksOnce: Shapes looks at each matrix once (inputcheck.Absent
 // and its own Dims: two calls of Dims), not twice (Absent again through
 // Dims: four), with the same verdicts.
 func TestShapesLooksOnce(t *testing.T) {
@@ -103,4 +103,24 @@ func errString(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// TestDims pins Dims' rule against inputcheck.Dims': a matrix of no rows
+// or no columns has (0, 0), as an absent one has (method reads either as
+// "no columns").
+func TestDims(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		A    mat.Matrix
+		r, c int
+	}{
+		{"nil", nil, 0, 0},
+		{"3×0", mat.NewDense(3, 2, nil).Slice(0, 3, 1, 1), 0, 0},
+		{"0×2", zeroRows{2}, 0, 0},
+		{"3×2", mat.NewDense(3, 2, nil), 3, 2},
+	} {
+		if r, c := Dims(tc.A); r != tc.r || c != tc.c {
+			t.Errorf("%s: Dims = (%d, %d), want (%d, %d)", tc.name, r, c, tc.r, tc.c)
+		}
+	}
 }

@@ -39,9 +39,9 @@ import (
 	"github.com/greedytl/greedytl/clinc150"
 	"github.com/greedytl/greedytl/dataset"
 	"github.com/greedytl/greedytl/experiment"
+	"github.com/greedytl/greedytl/inputcheck"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
-	"github.com/greedytl/greedytl/standardize"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -68,7 +68,7 @@ func (p probeModel) Hyperparameters() map[string]float64 { return maps.Clone(p.s
 // rows returns the rows keep of a as a new matrix (nil when a is absent:
 // no features or no sources).
 func rows(a mat.Matrix, keep []int) mat.Matrix {
-	if standardize.Absent(a) {
+	if inputcheck.Absent(a) {
 		return nil
 	}
 	_, c := a.Dims()

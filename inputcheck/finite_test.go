@@ -1,4 +1,4 @@
-package standardize
+package inputcheck
 
 import (
 	"errors"
