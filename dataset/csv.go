@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -377,6 +378,12 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader, bl
 				return &Error{File: name, Line: lr.line, Err: err}
 			}
 		}
+		if rows == 0 && headerLine > 0 {
+			// The names as split at the separator the rows have (tabHeader).
+			if err := headerUTF8(name, headerLine, header); err != nil {
+				return err
+			}
+		}
 		if cols < 0 {
 			cols = len(fields)
 		} else if len(fields) != cols {
@@ -472,6 +479,20 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader, bl
 		hdr.Names = header
 	}
 	return emit()
+}
+
+// headerUTF8 returns an error naming the first of a header's column names,
+// read from line of file name, that is not valid UTF-8: Excel's "CSV
+// (Comma delimited)" writes Windows-1252, whose names, kept, were stored
+// in the model with U+FFFD for each such byte, and the same file then no
+// longer matched them at predict.
+func headerUTF8(name string, line int, header []string) error {
+	for j, s := range header {
+		if !utf8.ValidString(s) {
+			return errorf(name, line, "column %d is named %s, which is not valid UTF-8: %s", j+1, strconv.Quote(s), saveAsUTF8)
+		}
+	}
+	return nil
 }
 
 // chunkValues is the values of one chunk of a chunkedValues: 512 KiB.

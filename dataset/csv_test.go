@@ -225,6 +225,11 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"one column, blank line below the header", "y\n \n0.5\n0.7\n", "x.csv:2" + blankValue},
 		{"numeric names above decimals", "3,7,9,12\n0.5,0.25,-0.5,1e-3\n0.75,2.5,3.0,-1.25\n", "x.csv:1: integers 3, 7, 9, 12" + intRow + "(3.0)"},
 		{"many numeric names, tabs", "400\t450\t500\t550\t600\n0.5\t0.25\t-0.5\t1e-3\t2.0\n", "x.csv:1: integers 400, 450, 500, …, 600" + intRow + "(400.0)"},
+		// Windows-1252 names (Excel's "CSV (Comma delimited)"): kept, they
+		// were stored with U+FFFD in the model, and predict then refused
+		// the very file it was fitted on.
+		{"header not UTF-8", "Gr\xf6\xdfe,Gewicht\n1.5,2.5\n", "x.csv:1: column 1 is named \"Gr\\xf6\\xdfe\", which is not valid UTF-8" + utf8Hint},
+		{"tab header not UTF-8", "a,b\tL\xe4nge\n1.5\t2.5\n", "x.csv:1: column 2 is named \"L\\xe4nge\", which is not valid UTF-8" + utf8Hint},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

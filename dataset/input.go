@@ -355,6 +355,11 @@ func blankLine(line []byte) bool {
 	return len(bytes.TrimLeft(line, lineBlanks)) == 0
 }
 
+// saveAsUTF8 is the advice of every message about text in a data file
+// that is not valid UTF-8 (a label, a header's column name, a class or
+// group name of classes.txt or groups.txt): most such files are Excel's.
+const saveAsUTF8 = `save the file as UTF-8 (Excel's "CSV (Comma delimited)" writes Windows-1252: save as "CSV UTF-8")`
+
 // isSkippable reports whether a text line carries no data: blank, or a
 // comment starting with '#' (after optional blanks, lineBlanks).
 func isSkippable(line []byte) bool {

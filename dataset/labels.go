@@ -325,7 +325,7 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 		}
 		if err != nil {
 			if !utf8.ValidString(lf.vals[i]) { // the file's, not a label's, encoding
-				err = fmt.Errorf("%w: save the file as UTF-8 (Excel's \"CSV (Comma delimited)\" writes Windows-1252: save as \"CSV UTF-8\")", err)
+				err = fmt.Errorf("%w: %s", err, saveAsUTF8)
 			}
 			return lf.errorAt(i, err)
 		}
