@@ -132,7 +132,7 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"+NaN", "+NaN 2\n", "x.csv:1: column 1 is NaN (\"+NaN\")"},
 		{"Inf", "-inf,2\n", "x.csv:1: column 1 is -Inf"},
 		{"overflow", "1e999 2\n", "x.csv:1: column 1: \"1e999\" is out of float64 range"},
-		{"unterminated quote", "\"1,2\n", "x.csv:1: column 1: unterminated quoted field"},
+		{"unterminated quote", "\"1,2\n", "x.csv:1: column 1: unterminated quoted field" + unterminated},
 		{"text after quote", "\"1\"x,2\n", "x.csv:1: column 1: unexpected 'x' after quoted field"},
 		{"CR line ends count lines", "1,2\r3,4\r5,x\r", "x.csv:3: column 2: cannot parse \"x\" as a number"},
 		{"svmlight (liblinear-predict's test file)", "+1 1:0.708333 2:1\n-1 1:0.5\n", "x.csv:1: column 2: \"1:0.708333\" is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's X, y = load_svmlight_file(path, zero_based=False, n_features=<columns>) if its indices start at 1, as LIBSVM/liblinear's do, or zero_based=True if they start at 0, as scikit-learn's dump_svmlight_file writes by default (one field does not tell which); n_features keeps trailing columns of zeros; then np.save(out, X.toarray()))"},
@@ -236,6 +236,38 @@ func TestDecodeCSVErrors(t *testing.T) {
 			m, err := DecodeCSV(strings.NewReader(tt.in), "x.csv")
 			checkError(t, m, err, tt.want)
 		})
+	}
+}
+
+// unterminated ends the message of a line that ends inside a quoted field.
+const unterminated = " (a quote opened and not closed on its line: a line break inside a quoted value or name, as Excel writes a cell's Alt+Enter, is not read; remove it)"
+
+// TestBlankSeparatedQuotes: R's write.table (sep=" ", quote=TRUE) quotes
+// names that hold blanks ("col 0"): a blank-separated field that starts
+// with a quote runs to its closing quote, as R's read.table reads it,
+// where it was cut at every blank ("expected 10 values as in the header
+// on line 1, got 5"). A first line that ends inside a quoted name (a line
+// break in it, as pandas quotes Excel's Alt+Enter) is refused on line 1,
+// where it was read as a blank-separated line and the next line's
+// "(cm)\",weight" was refused as a number on line 2.
+func TestBlankSeparatedQuotes(t *testing.T) {
+	var hdr MatrixHeader
+	m, err := DecodeMatrixNames(strings.NewReader("\"col 0\" \"col \"\"1\"\"\"  \"c\"\n1.5 2.5 3\n"), "x.txt", HeaderAuto, &hdr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, c := m.Dims(); r != 1 || c != 3 || !reflect.DeepEqual(hdr.Names, []string{"col 0", `col "1"`, "c"}) {
+		t.Errorf("%d×%d, names %q; want 1×3, [col 0, col \"1\", c]", r, c, hdr.Names)
+	}
+	for in, want := range map[string]string{
+		"\"height\n(cm)\",weight\n1.5,2.5\n": "x.txt:1: column 1: unterminated quoted field" + unterminated,
+		"\"a b\" \"c d\n1.5 2.5\n":           "x.txt:1: column 2: unterminated quoted field" + unterminated,
+		"a b\n1.5 \"2.5\n":                   "x.txt:2: column 2: unterminated quoted field" + unterminated,
+	} {
+		_, err := DecodeMatrix(strings.NewReader(in), "x.txt")
+		if fmt.Sprint(err) != want {
+			t.Errorf("%q: %v\nwant %s", in, err, want)
+		}
 	}
 }
 
