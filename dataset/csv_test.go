@@ -1145,3 +1145,69 @@ func TestRowLine(t *testing.T) {
 		t.Errorf(".npy: line %d, want 0", got)
 	}
 }
+
+// TestShuffledRowIndex: pandas' to_csv(path, header=False) after
+// train_test_split writes the frame's index, shuffled, as column 1
+// ("43,-0.73,…"), and R's write.table(x[idx, ], sep=",", col.names=FALSE)
+// its row names, quoted; read as a feature, the model used it (hunt29a).
+// Both are refused as the counting index 0, 1, … is; an integer feature
+// is read: under a header naming it, repeating, spread wider than a split
+// of a quarter of the rows or more, in fewer than minShuffledRows rows,
+// beside integers alone, or written with a point.
+func TestShuffledRowIndex(t *testing.T) {
+	// train_test_split(np.arange(80), train_size=40, random_state=0)[0]
+	// and train_test_split(np.arange(100), random_state=0)[1] (sklearn 1.2.1).
+	train := []int{43, 61, 1, 32, 75, 14, 54, 19, 29, 49, 24, 35, 18, 0, 78, 15, 5, 59, 16, 51, 20, 74, 8, 13, 25, 37, 46, 39, 65, 58, 12, 70, 36, 21, 9, 76, 67, 64, 47, 44}
+	test := []int{26, 86, 2, 55, 75, 93, 16, 73, 54, 95, 53, 92, 78, 13, 7, 30, 22, 24, 33, 8, 43, 62, 3, 71, 45}
+	rows := func(header string, ids []int, first func(int) string, frac bool) string {
+		var b strings.Builder
+		b.WriteString(header)
+		for i, id := range ids {
+			x := float64(i%7) - 2
+			if frac {
+				x += 0.25
+			}
+			fmt.Fprintf(&b, "%s,%g,%g\n", first(id), x, float64(i%3))
+		}
+		return b.String()
+	}
+	bare := func(id int) string { return strconv.Itoa(id) }
+	quoted := func(id int) string { return `"` + strconv.Itoa(id) + `"` }
+	const why = ": a row index, as pandas' to_csv writes by default (index=True; header=False leaves no name to mark it)"
+	for in, want := range map[string]string{
+		rows("", train, bare, true):                    "x.csv:1: column 1 numbers the rows out of order (43, 61, …, each once, none above 78: an index shuffled by train_test_split or sample)" + why,
+		rows("", test, bare, true):                     "x.csv:1: column 1 numbers the rows out of order (26, 86, …, each once, none above 95",
+		rows("", train[:10], quoted, false):            "x.csv:1: column 1 numbers the rows out of order (43, 61, …, each once, none above 75" + ": an index shuffled by train_test_split or sample)" + why,
+		rows("Unnamed: 0,a,b\n", train, bare, true):    "x.csv:2: column 1, named \"Unnamed: 0\", numbers the rows out of order (43, 61, …",
+		rows("0,1,2\n", train, bare, true):             "x.csv:2: column 1 numbers the rows out of order (43, 61, …, each once, none above 78: an index shuffled by train_test_split or sample): a row index, as pandas' to_csv writes by default (index=True; pandas' default column names 0, 1, … name none)",
+		rows("", append(train[:39:39], 0), bare, true): "", // 0 twice
+	} {
+		_, err := DecodeCSV(strings.NewReader(in), "x.csv")
+		if want == "" {
+			if err != nil {
+				t.Errorf("%.30q…: %v", in, err)
+			}
+		} else if !strings.HasPrefix(fmt.Sprint(err), want) {
+			t.Errorf("%.30q…: %v\nwant %s…", in, err, want)
+		}
+	}
+	wide := make([]int, len(train)) // a split of less than a quarter of the rows, or no index
+	for i, id := range train {
+		wide[i] = 4*id + 3
+	}
+	for name, in := range map[string]string{
+		"named":           rows("count,a,b\n", train, bare, true),
+		"repeats":         rows("", append(train[:39:39], 43), bare, true),
+		"wide":            rows("", wide, bare, true),
+		"19 rows":         rows("", train[:19], bare, true),
+		"integers alone":  rows("", train, bare, false),
+		"with a point":    rows("", train, func(id int) string { return strconv.Itoa(id) + ".0" }, true),
+		"quoted, 9 rows":  rows("", train[:9], quoted, true),
+		"negative":        rows("", append([]int{-1}, train[1:]...), bare, true),
+		"quoted, named x": rows("x,a,b\n", train, quoted, true),
+	} {
+		if _, err := DecodeCSV(strings.NewReader(in), "x.csv"); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
