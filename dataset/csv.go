@@ -51,6 +51,16 @@ type MatrixHeader struct {
 	// note). 0, 0 when no line was dropped so. Set when the line is
 	// dropped, before the first block of rows reaches a caller's fn.
 	RangeLine, RangeCols int
+	// FirstValues are the first values of a text file's first line, as
+	// written (at most four: a fourth says more follow), when it was read
+	// as a row of data, and FirstDecimals whether every value of that line
+	// is written with a point or an exponent, as data is: a line that
+	// HeaderYes refuses as a header (ErrFirstLineData). A command's note
+	// that the line may be a header quotes them and offers HeaderYes only
+	// where it would read the line. nil and false for a header, a range
+	// header dropped, and a .npy file. Set when the line is read.
+	FirstValues   []string
+	FirstDecimals bool
 }
 
 // ReadMatrixNames is ReadMatrix that reads the first line of a text file
@@ -310,6 +320,7 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader, bl
 			data, n = data[cols:], n-1
 			if hdr != nil {
 				hdr.RangeLine, hdr.RangeCols = rangeLine, cols
+				hdr.FirstValues, hdr.FirstDecimals = nil, false
 			}
 		}
 		values, emitted = chunkedValues{}, rows
@@ -351,6 +362,12 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader, bl
 				}
 				rangeNames = isRangeHeader(fields)
 				continue
+			}
+			if hdr != nil {
+				for _, f := range fields[:min(len(fields), 4)] {
+					hdr.FirstValues = append(hdr.FirstValues, string(f))
+				}
+				hdr.FirstDecimals = allDecimals(fields)
 			}
 			if h == HeaderAuto { // HeaderNo: a row of data, whatever it reads as
 				rangeRow = isRangeHeader(fields)
