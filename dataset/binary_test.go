@@ -114,9 +114,9 @@ func TestBinaryInput(t *testing.T) {
 	}
 	// Windows-1252 text (not UTF-8) that starts like a printable magic but
 	// not its format's next bytes is text (review10 found it refused as a
-	// .mat file, bzip2): a header is read, a label names the encoding.
-	if m, err := ReadMatrix(writeFile(t, "x.csv", []byte("MATLAB r\xe9sultat,b\n1,2\n3,4\n"))); err != nil || m.RawMatrix().Rows != 2 {
-		t.Errorf("Windows-1252 header MATLAB r\\xe9sultat: %v", err)
+	// .mat file, bzip2): a header's name, and a label, names the encoding.
+	if _, err := ReadMatrix(writeFile(t, "x.csv", []byte("MATLAB r\xe9sultat,b\n1,2\n3,4\n"))); err == nil || !strings.Contains(err.Error(), ":1: column 1 is named \"MATLAB r\\xe9sultat\", which is not valid UTF-8") {
+		t.Errorf("Windows-1252 header MATLAB r\\xe9sultat: %v, want the UTF-8 message", err)
 	}
 	for _, text := range []string{"BZh caf\xe9\nth\xe9\nBZh caf\xe9\n", "BZh9 caf\xe9\nth\xe9\n", "PAR1 caf\xe9\nth\xe9\n", "ARROW1 caf\xe9\nth\xe9\n", "MATLAB r\xe9sultat\nth\xe9\n"} {
 		_, err := ReadClasses(writeFile(t, "y.txt", []byte(text)))
@@ -269,9 +269,9 @@ func TestBinaryFormatsPrintableMagic(t *testing.T) {
 
 // TestTarMagicNeedsItsNUL: a text file of another encoding than UTF-8
 // (Windows-1252 here) with "ustar" at byte 257 — a header ending in
-// "custard" there — is not a tar archive: a CSV of numbers under it is
-// read, and a label file gets the advice of any file not in UTF-8, not
-// that of an archive. Only the magic with its NUL (POSIX's "ustar\0",
+// "custard" there — is not a tar archive: a CSV of numbers under it, and
+// a label file, get the advice of any file not in UTF-8, not that of an
+// archive. Only the magic with its NUL (POSIX's "ustar\0",
 // GNU's "ustar  \0") names a tar member.
 func TestTarMagicNeedsItsNUL(t *testing.T) {
 	line := "r\xe9sultat"
@@ -289,10 +289,8 @@ func TestTarMagicNeedsItsNUL(t *testing.T) {
 	if err := os.WriteFile(csv, []byte(line+"\n"+row+"\n"+row+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if X, err := ReadMatrix(csv); err != nil {
-		t.Errorf("ReadMatrix: %v", err)
-	} else if r, c := X.Dims(); r != 2 || c != n {
-		t.Errorf("ReadMatrix: %d × %d, want 2 × %d", r, c, n)
+	if _, err := ReadMatrix(csv); err == nil || !strings.Contains(err.Error(), "latin.csv:1: column 1 is named \"r\\xe9sultat\", which is not valid UTF-8") {
+		t.Errorf("ReadMatrix: %v, want the UTF-8 message of its header", err)
 	}
 	labels := filepath.Join(dir, "labels.txt")
 	body := strings.Repeat("z", 257-len("caf\xe9\n")) + "ustard\n"

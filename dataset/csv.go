@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -50,6 +51,16 @@ type MatrixHeader struct {
 	// note). 0, 0 when no line was dropped so. Set when the line is
 	// dropped, before the first block of rows reaches a caller's fn.
 	RangeLine, RangeCols int
+	// FirstValues are the first values of a text file's first line, as
+	// written (at most four: a fourth says more follow), when it was read
+	// as a row of data, and FirstDecimals whether every value of that line
+	// is written with a point or an exponent, as data is: a line that
+	// HeaderYes refuses as a header (ErrFirstLineData). A command's note
+	// that the line may be a header quotes them and offers HeaderYes only
+	// where it would read the line. nil and false for a header, a range
+	// header dropped, and a .npy file. Set when the line is read.
+	FirstValues   []string
+	FirstDecimals bool
 }
 
 // ReadMatrixNames is ReadMatrix that reads the first line of a text file
@@ -289,6 +300,10 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader, bl
 		counting bool
 		from     float64
 		counted  int
+		ids      rowIDs // the first column, of the same rows, as shuffled row numbers
+		// fraction: some value of a column but the first, below any
+		// header, is not an integer (rowIDs.index)
+		fraction bool
 		fields   [][]byte
 		scratch  []byte
 		quoted   []bool
@@ -305,6 +320,7 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader, bl
 			data, n = data[cols:], n-1
 			if hdr != nil {
 				hdr.RangeLine, hdr.RangeCols = rangeLine, cols
+				hdr.FirstValues, hdr.FirstDecimals = nil, false
 			}
 		}
 		values, emitted = chunkedValues{}, rows
@@ -347,6 +363,12 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader, bl
 				rangeNames = isRangeHeader(fields)
 				continue
 			}
+			if hdr != nil {
+				for _, f := range fields[:min(len(fields), 4)] {
+					hdr.FirstValues = append(hdr.FirstValues, string(f))
+				}
+				hdr.FirstDecimals = allDecimals(fields)
+			}
 			if h == HeaderAuto { // HeaderNo: a row of data, whatever it reads as
 				rangeRow = isRangeHeader(fields)
 				rangeHeader = isRangeHeaderRow(split.sep, fields)
@@ -375,6 +397,12 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader, bl
 			}
 			if fields, err = splitFields(fields, line, '\t', &scratch); err != nil {
 				return &Error{File: name, Line: lr.line, Err: err}
+			}
+		}
+		if rows == 0 && headerLine > 0 {
+			// The names as split at the separator the rows have (tabHeader).
+			if err := headerUTF8(name, headerLine, header); err != nil {
+				return err
 			}
 		}
 		if cols < 0 {
@@ -422,10 +450,14 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader, bl
 			if j == 0 && !(rangeHeader && rows == 0) {
 				if counted == 0 {
 					counting, from = cols >= 2 && (v == 0 || v == 1), v
+					ids = rowIDs{ok: cols >= 2, quoted: headerLine == 0 && !rangeHeader && len(quoted) > 0 && quoted[0]} // quoted: the first row's (splitQuoted)
 				} else {
 					counting = counting && v == from+float64(counted)
 				}
+				ids.add(f, counted)
 				counted++
+			} else if !fraction && j > 0 && v != math.Trunc(v) && !(rangeHeader && rows == 0) {
+				fraction = true
 			}
 		}
 		if rows < 2 {
@@ -453,9 +485,15 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader, bl
 	if rangeHeader && rows > 1 {
 		dataLine[0] = dataLine[1]
 	}
-	if counting && counted >= minIndexRows {
+	var how string // how column 1 reads as a row index, if it does
+	switch {
+	case counting && counted >= minIndexRows:
 		from := int(from)
-		last := from + counted - 1
+		how = fmt.Sprintf("counts the rows (%d, %d, …, %d)", from, from+1, from+counted-1)
+	case ids.index(counted, fraction):
+		how = fmt.Sprintf("numbers the rows out of order (%s, %s, …, each once, none above %d: an index shuffled by train_test_split or sample)", ids.first[0], ids.first[1], ids.max)
+	}
+	if how != "" {
 		switch {
 		case headerLine == 0:
 			// A range header (pandas' default names 0, 1, …) names no column either.
@@ -463,15 +501,29 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader, bl
 			if rangeHeader {
 				unnamed = "pandas' default column names 0, 1, … name none"
 			}
-			return errorf(name, dataLine[0], "column 1 counts the rows (%d, %d, …, %d): a row index, as pandas' to_csv writes by default (index=True; %s) and R's write.table its row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, give the file a header naming it (or save X with np.save, .npy)", from, from+1, last, unnamed)
+			return errorf(name, dataLine[0], "column 1 %s: a row index, as pandas' to_csv writes by default (index=True; %s) and R's write.table its row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, give the file a header naming it (or save X with np.save, .npy)", how, unnamed)
 		case isIndexName(header[0]):
-			return errorf(name, dataLine[0], "column 1, named %q, counts the rows (%d, %d, …, %d): a row index, as pandas writes it (to_csv of a named index, or of reset_index's column) and R's read.csv names row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, name it in the header (or save X with np.save, .npy)", header[0], from, from+1, last)
+			return errorf(name, dataLine[0], "column 1, named %q, %s: a row index, as pandas writes it (to_csv of a named index, or of reset_index's column) and R's read.csv names row names, would be read as a feature; write the file without it (pandas: to_csv(path, index=False); R: row.names=FALSE), or, if it is a feature, name it in the header (or save X with np.save, .npy)", header[0], how)
 		}
 	}
 	if hdr != nil && !rangeNames {
 		hdr.Names = header
 	}
 	return emit()
+}
+
+// headerUTF8 returns an error naming the first of a header's column names,
+// read from line of file name, that is not valid UTF-8: Excel's "CSV
+// (Comma delimited)" writes Windows-1252, whose names, kept, were stored
+// in the model with U+FFFD for each such byte, and the same file then no
+// longer matched them at predict.
+func headerUTF8(name string, line int, header []string) error {
+	for j, s := range header {
+		if !utf8.ValidString(s) {
+			return errorf(name, line, "column %d is named %s, which is not valid UTF-8: %s", j+1, strconv.Quote(s), saveAsUTF8)
+		}
+	}
+	return nil
 }
 
 // chunkValues is the values of one chunk of a chunkedValues: 512 KiB.
@@ -540,6 +592,75 @@ func blankValueError(name string, line int) error {
 // wrote does, is taken for a row index (decodeCSVRows): a feature of a few
 // rows may count 0, 1, 2 by chance.
 const minIndexRows = 10
+
+// minShuffledRows is the fewest rows whose first column of distinct
+// integers written bare, not counting them, is taken for a shuffled row
+// index (rowIDs.index).
+const minShuffledRows = 20
+
+// rowIDs follows the first column of a matrix of two or more columns, row
+// by row, as a row index out of order: the index pandas' to_csv writes
+// after train_test_split or sample (43, 61, 8, …), or R's write.table of
+// x[idx, ] its row names ("43", "61", …), which the counting rule (0, 1,
+// …) does not find.
+type rowIDs struct {
+	ok     bool      // every value so far is a distinct integer 0 ≤ n < 10⁹ written as digits alone
+	quoted bool      // the first row's value was quoted: R quotes row names, never a number
+	seen   []uint64  // a bit for each value seen
+	max    int       // the greatest value seen
+	first  [2]string // the first two values, for the message
+}
+
+// add records f, the first field of row k (0-based).
+func (r *rowIDs) add(f []byte, k int) {
+	if !r.ok {
+		return
+	}
+	if !digitsOnly(f) || len(f) > 9 {
+		r.ok = false
+		return
+	}
+	n, _ := strconv.Atoi(string(f))
+	// The bits are kept while they cost at most half a byte a row over a
+	// fixed 8 KiB: a shuffled index of n rows holds values below 4n
+	// (index); a column that exceeds this is not one, and is let go.
+	if n >= 4*(k+1)+1<<16 {
+		r.ok, r.seen = false, nil
+		return
+	}
+	if w := n / 64; w >= len(r.seen) {
+		r.seen = append(r.seen, make([]uint64, w+1-len(r.seen))...)
+	}
+	if r.seen[n/64]&(1<<(n%64)) != 0 {
+		r.ok, r.seen = false, nil // a value twice: no index
+		return
+	}
+	r.seen[n/64] |= 1 << (n % 64)
+	r.max = max(r.max, n)
+	if k < 2 {
+		r.first[k] = string(f)
+	}
+}
+
+// index reports whether the first column of rows rows, followed by add,
+// is a row index out of order, fraction telling whether another column
+// holds a value that is not an integer. Quoted (R's row names, which
+// write.table quotes and no number), distinct integers of minIndexRows or
+// more rows are one. Written bare, they are one from minShuffledRows rows,
+// below 4 × rows (a split's side of a quarter or more of the rows: the
+// default test_size of train_test_split is 0.25), beside a column of
+// fractions: a feature of integers (a count, an age) repeats values as
+// rows grow: n values drawn uniformly below 4n are all distinct with
+// chance about exp(−n/8), 8% at 20 rows, 0.7% at 40, and counts drawn
+// from a narrower, peaked distribution less; an integer feature that
+// pandas writes in a frame of floats is written with a point ("3.0"),
+// which add does not take; and a frame of integers alone has no fraction.
+func (r *rowIDs) index(rows int, fraction bool) bool {
+	if !r.ok || rows < minIndexRows {
+		return false
+	}
+	return r.quoted || rows >= minShuffledRows && r.max < 4*rows && fraction
+}
 
 // isIndexName reports whether a header's first name is one that pandas or R
 // gives a row index written as a column, so that a column of it counting

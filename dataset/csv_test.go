@@ -132,7 +132,7 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"+NaN", "+NaN 2\n", "x.csv:1: column 1 is NaN (\"+NaN\")"},
 		{"Inf", "-inf,2\n", "x.csv:1: column 1 is -Inf"},
 		{"overflow", "1e999 2\n", "x.csv:1: column 1: \"1e999\" is out of float64 range"},
-		{"unterminated quote", "\"1,2\n", "x.csv:1: column 1: unterminated quoted field"},
+		{"unterminated quote", "\"1,2\n", "x.csv:1: column 1: unterminated quoted field" + unterminated},
 		{"text after quote", "\"1\"x,2\n", "x.csv:1: column 1: unexpected 'x' after quoted field"},
 		{"CR line ends count lines", "1,2\r3,4\r5,x\r", "x.csv:3: column 2: cannot parse \"x\" as a number"},
 		{"svmlight (liblinear-predict's test file)", "+1 1:0.708333 2:1\n-1 1:0.5\n", "x.csv:1: column 2: \"1:0.708333\" is LIBSVM/svmlight's index:value, not a number: a matrix is .npy or delimited text (convert it: scikit-learn's X, y = load_svmlight_file(path, zero_based=False, n_features=<columns>) if its indices start at 1, as LIBSVM/liblinear's do, or zero_based=True if they start at 0, as scikit-learn's dump_svmlight_file writes by default (one field does not tell which); n_features keeps trailing columns of zeros; then np.save(out, X.toarray()))"},
@@ -225,12 +225,49 @@ func TestDecodeCSVErrors(t *testing.T) {
 		{"one column, blank line below the header", "y\n \n0.5\n0.7\n", "x.csv:2" + blankValue},
 		{"numeric names above decimals", "3,7,9,12\n0.5,0.25,-0.5,1e-3\n0.75,2.5,3.0,-1.25\n", "x.csv:1: integers 3, 7, 9, 12" + intRow + "(3.0)"},
 		{"many numeric names, tabs", "400\t450\t500\t550\t600\n0.5\t0.25\t-0.5\t1e-3\t2.0\n", "x.csv:1: integers 400, 450, 500, …, 600" + intRow + "(400.0)"},
+		// Windows-1252 names (Excel's "CSV (Comma delimited)"): kept, they
+		// were stored with U+FFFD in the model, and predict then refused
+		// the very file it was fitted on.
+		{"header not UTF-8", "Gr\xf6\xdfe,Gewicht\n1.5,2.5\n", "x.csv:1: column 1 is named \"Gr\\xf6\\xdfe\", which is not valid UTF-8" + utf8Hint},
+		{"tab header not UTF-8", "a,b\tL\xe4nge\n1.5\t2.5\n", "x.csv:1: column 2 is named \"L\\xe4nge\", which is not valid UTF-8" + utf8Hint},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			m, err := DecodeCSV(strings.NewReader(tt.in), "x.csv")
 			checkError(t, m, err, tt.want)
 		})
+	}
+}
+
+// unterminated ends the message of a line that ends inside a quoted field.
+const unterminated = " (a quote opened and not closed on its line: a line break inside a quoted value or name, as Excel writes a cell's Alt+Enter, is not read; remove it)"
+
+// TestBlankSeparatedQuotes: R's write.table (sep=" ", quote=TRUE) quotes
+// names that hold blanks ("col 0"): a blank-separated field that starts
+// with a quote runs to its closing quote, as R's read.table reads it,
+// where it was cut at every blank ("expected 10 values as in the header
+// on line 1, got 5"). A first line that ends inside a quoted name (a line
+// break in it, as pandas quotes Excel's Alt+Enter) is refused on line 1,
+// where it was read as a blank-separated line and the next line's
+// "(cm)\",weight" was refused as a number on line 2.
+func TestBlankSeparatedQuotes(t *testing.T) {
+	var hdr MatrixHeader
+	m, err := DecodeMatrixNames(strings.NewReader("\"col 0\" \"col \"\"1\"\"\"  \"c\"\n1.5 2.5 3\n"), "x.txt", HeaderAuto, &hdr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, c := m.Dims(); r != 1 || c != 3 || !reflect.DeepEqual(hdr.Names, []string{"col 0", `col "1"`, "c"}) {
+		t.Errorf("%d×%d, names %q; want 1×3, [col 0, col \"1\", c]", r, c, hdr.Names)
+	}
+	for in, want := range map[string]string{
+		"\"height\n(cm)\",weight\n1.5,2.5\n": "x.txt:1: column 1: unterminated quoted field" + unterminated,
+		"\"a b\" \"c d\n1.5 2.5\n":           "x.txt:1: column 2: unterminated quoted field" + unterminated,
+		"a b\n1.5 \"2.5\n":                   "x.txt:2: column 2: unterminated quoted field" + unterminated,
+	} {
+		_, err := DecodeMatrix(strings.NewReader(in), "x.txt")
+		if fmt.Sprint(err) != want {
+			t.Errorf("%q: %v\nwant %s", in, err, want)
+		}
 	}
 }
 
@@ -1106,5 +1143,71 @@ func TestRowLine(t *testing.T) {
 	}
 	if got := RowLine(writeFile(t, "x.npy", buf.Bytes()), 0, 2); got != 0 {
 		t.Errorf(".npy: line %d, want 0", got)
+	}
+}
+
+// TestShuffledRowIndex: pandas' to_csv(path, header=False) after
+// train_test_split writes the frame's index, shuffled, as column 1
+// ("43,-0.73,…"), and R's write.table(x[idx, ], sep=",", col.names=FALSE)
+// its row names, quoted; read as a feature, the model used it (hunt29a).
+// Both are refused as the counting index 0, 1, … is; an integer feature
+// is read: under a header naming it, repeating, spread wider than a split
+// of a quarter of the rows or more, in fewer than minShuffledRows rows,
+// beside integers alone, or written with a point.
+func TestShuffledRowIndex(t *testing.T) {
+	// train_test_split(np.arange(80), train_size=40, random_state=0)[0]
+	// and train_test_split(np.arange(100), random_state=0)[1] (sklearn 1.2.1).
+	train := []int{43, 61, 1, 32, 75, 14, 54, 19, 29, 49, 24, 35, 18, 0, 78, 15, 5, 59, 16, 51, 20, 74, 8, 13, 25, 37, 46, 39, 65, 58, 12, 70, 36, 21, 9, 76, 67, 64, 47, 44}
+	test := []int{26, 86, 2, 55, 75, 93, 16, 73, 54, 95, 53, 92, 78, 13, 7, 30, 22, 24, 33, 8, 43, 62, 3, 71, 45}
+	rows := func(header string, ids []int, first func(int) string, frac bool) string {
+		var b strings.Builder
+		b.WriteString(header)
+		for i, id := range ids {
+			x := float64(i%7) - 2
+			if frac {
+				x += 0.25
+			}
+			fmt.Fprintf(&b, "%s,%g,%g\n", first(id), x, float64(i%3))
+		}
+		return b.String()
+	}
+	bare := func(id int) string { return strconv.Itoa(id) }
+	quoted := func(id int) string { return `"` + strconv.Itoa(id) + `"` }
+	const why = ": a row index, as pandas' to_csv writes by default (index=True; header=False leaves no name to mark it)"
+	for in, want := range map[string]string{
+		rows("", train, bare, true):                    "x.csv:1: column 1 numbers the rows out of order (43, 61, …, each once, none above 78: an index shuffled by train_test_split or sample)" + why,
+		rows("", test, bare, true):                     "x.csv:1: column 1 numbers the rows out of order (26, 86, …, each once, none above 95",
+		rows("", train[:10], quoted, false):            "x.csv:1: column 1 numbers the rows out of order (43, 61, …, each once, none above 75" + ": an index shuffled by train_test_split or sample)" + why,
+		rows("Unnamed: 0,a,b\n", train, bare, true):    "x.csv:2: column 1, named \"Unnamed: 0\", numbers the rows out of order (43, 61, …",
+		rows("0,1,2\n", train, bare, true):             "x.csv:2: column 1 numbers the rows out of order (43, 61, …, each once, none above 78: an index shuffled by train_test_split or sample): a row index, as pandas' to_csv writes by default (index=True; pandas' default column names 0, 1, … name none)",
+		rows("", append(train[:39:39], 0), bare, true): "", // 0 twice
+	} {
+		_, err := DecodeCSV(strings.NewReader(in), "x.csv")
+		if want == "" {
+			if err != nil {
+				t.Errorf("%.30q…: %v", in, err)
+			}
+		} else if !strings.HasPrefix(fmt.Sprint(err), want) {
+			t.Errorf("%.30q…: %v\nwant %s…", in, err, want)
+		}
+	}
+	wide := make([]int, len(train)) // a split of less than a quarter of the rows, or no index
+	for i, id := range train {
+		wide[i] = 4*id + 3
+	}
+	for name, in := range map[string]string{
+		"named":           rows("count,a,b\n", train, bare, true),
+		"repeats":         rows("", append(train[:39:39], 43), bare, true),
+		"wide":            rows("", wide, bare, true),
+		"19 rows":         rows("", train[:19], bare, true),
+		"integers alone":  rows("", train, bare, false),
+		"with a point":    rows("", train, func(id int) string { return strconv.Itoa(id) + ".0" }, true),
+		"quoted, 9 rows":  rows("", train[:9], quoted, true),
+		"negative":        rows("", append([]int{-1}, train[1:]...), bare, true),
+		"quoted, named x": rows("x,a,b\n", train, quoted, true),
+	} {
+		if _, err := DecodeCSV(strings.NewReader(in), "x.csv"); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }

@@ -167,7 +167,7 @@ func readNames(path, what string) ([]string, error) {
 			// recorded in sources.json as JSON, which replaced the byte,
 			// and experiment then found the folder's classes other than
 			// its sources', naming one folder twice.
-			return nil, errorf(path, lr.line, "%s name %s is not valid UTF-8: save the file as UTF-8 (Windows tools may write Windows-1252)", what, strconv.Quote(name))
+			return nil, errorf(path, lr.line, "%s name %s is not valid UTF-8: %s", what, strconv.Quote(name), saveAsUTF8)
 		}
 		if len(names) == 0 && savetxtHeader(name) {
 			// np.savetxt(path, names, fmt="%s", header="classes")

@@ -174,8 +174,8 @@ func TestLoadFolderErrors(t *testing.T) {
 		{"too few groups", map[string][]byte{"groups.txt": []byte("kitchen\ntoy\n")}, "%d/groups.txt: has 2 groups but classes.txt has 3 classes"},
 		{"blank group", map[string][]byte{"groups.txt": []byte("kitchen\n  \ntoy\n")}, "%d/groups.txt:2: empty group name"},
 		// Windows-1252, as a Windows tool writes "café".
-		{"class not UTF-8", map[string][]byte{"classes.txt": []byte("cup\ncaf\xe9\ncar\n")}, "%d/classes.txt:2: class name \"caf\\xe9\" is not valid UTF-8: save the file as UTF-8 (Windows tools may write Windows-1252)"},
-		{"group not UTF-8", map[string][]byte{"groups.txt": []byte("k\xfcche\ntoy\ntoy\n")}, "%d/groups.txt:1: group name \"k\\xfcche\" is not valid UTF-8: save the file as UTF-8 (Windows tools may write Windows-1252)"},
+		{"class not UTF-8", map[string][]byte{"classes.txt": []byte("cup\ncaf\xe9\ncar\n")}, "%d/classes.txt:2: class name \"caf\\xe9\" is not valid UTF-8: save the file as UTF-8 (Excel's \"CSV (Comma delimited)\" writes Windows-1252: save as \"CSV UTF-8\")"},
+		{"group not UTF-8", map[string][]byte{"groups.txt": []byte("k\xfcche\ntoy\ntoy\n")}, "%d/groups.txt:1: group name \"k\\xfcche\" is not valid UTF-8: save the file as UTF-8 (Excel's \"CSV (Comma delimited)\" writes Windows-1252: save as \"CSV UTF-8\")"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -355,6 +355,11 @@ func blankLine(line []byte) bool {
 	return len(bytes.TrimLeft(line, lineBlanks)) == 0
 }
 
+// saveAsUTF8 is the advice of every message about text in a data file
+// that is not valid UTF-8 (a label, a header's column name, a class or
+// group name of classes.txt or groups.txt): most such files are Excel's.
+const saveAsUTF8 = `save the file as UTF-8 (Excel's "CSV (Comma delimited)" writes Windows-1252: save as "CSV UTF-8")`
+
 // isSkippable reports whether a text line carries no data: blank, or a
 // comment starting with '#' (after optional blanks, lineBlanks).
 func isSkippable(line []byte) bool {
@@ -646,7 +651,11 @@ func fractionPart(b []byte) bool {
 // ',' or '\t' every separator delimits a field (so empty fields exist), blanks
 // around fields are trimmed and a field may be double-quoted ("" inside is a
 // quote; quoted fields are unescaped into *scratch and trimmed too). With sep 0, fields are
-// runs of non-blank bytes and a surrounding pair of quotes is dropped (unquote: "" inside is a quote).
+// runs of non-blank bytes, or a quoted field that runs to its closing quote
+// (a blank or the line's end after it) whatever blanks it holds, as R's
+// read.table reads write.table's `"col 0"`, with its pair of quotes dropped
+// (unquote: "" inside is a quote). A line that ends inside a quoted field
+// is an error naming its column.
 func splitFields(dst [][]byte, line []byte, sep byte, scratch *[]byte) ([][]byte, error) {
 	return splitQuoted(dst, line, sep, scratch, nil)
 }
@@ -672,6 +681,20 @@ func splitQuoted(dst [][]byte, line []byte, sep byte, scratch *[]byte, quoted *[
 				break
 			}
 			j := i
+			if line[i] == '"' {
+				// A quoted field runs to its closing quote, blanks
+				// inside it ("col 0", as R's write.table writes a
+				// name), as R's read.table reads it, when a blank or
+				// the line's end follows that quote; else to the next
+				// blank, as before (`"a"b"` is a"b, `"V1";"V2"` a
+				// semicolon-separated header's one field).
+				if j = closingQuote(line, i); j < 0 {
+					return dst, unterminatedQuote(len(dst) + 1)
+				}
+				if j++; j < len(line) && line[j] != ' ' && line[j] != '\t' {
+					j = i
+				}
+			}
 			for j < len(line) && line[j] != ' ' && line[j] != '\t' {
 				j++
 			}
@@ -722,7 +745,7 @@ func splitQuoted(dst [][]byte, line []byte, sep byte, scratch *[]byte, quoted *[
 				i++
 			}
 			if !closed {
-				return dst, fmt.Errorf("column %d: unterminated quoted field", len(dst)+1)
+				return dst, unterminatedQuote(len(dst) + 1)
 			}
 			mark(true)
 			dst = append(dst, trimBlank(buf[start:len(buf):len(buf)]))
@@ -746,6 +769,29 @@ func splitQuoted(dst [][]byte, line []byte, sep byte, scratch *[]byte, quoted *[
 		dst = append(dst, trimBlank(line[i:i+k]))
 		i += k + 1
 	}
+}
+
+// closingQuote returns the index in line of the quote that closes the
+// field opened by the quote at i ("" inside it is a quote), or -1.
+func closingQuote(line []byte, i int) int {
+	for j := i + 1; j < len(line); j++ {
+		if line[j] == '"' {
+			if j+1 < len(line) && line[j+1] == '"' {
+				j++
+				continue
+			}
+			return j
+		}
+	}
+	return -1
+}
+
+// unterminatedQuote is the error of a quoted field in column col that a
+// line ends inside: a quoted field is read within its line, and one
+// holding a line break (Excel's Alt+Enter in a cell, which pandas' to_csv
+// quotes) was read on as the next line's values.
+func unterminatedQuote(col int) error {
+	return fmt.Errorf("column %d: unterminated quoted field (a quote opened and not closed on its line: a line break inside a quoted value or name, as Excel writes a cell's Alt+Enter, is not read; remove it)", col)
 }
 
 func trimBlank(b []byte) []byte { return bytes.Trim(b, " \t") }

@@ -325,7 +325,7 @@ func (lf *labelFile) checkLabels(skip int, byValue bool) error {
 		}
 		if err != nil {
 			if !utf8.ValidString(lf.vals[i]) { // the file's, not a label's, encoding
-				err = fmt.Errorf("%w: save the file as UTF-8 (Excel's \"CSV (Comma delimited)\" writes Windows-1252: save as \"CSV UTF-8\")", err)
+				err = fmt.Errorf("%w: %s", err, saveAsUTF8)
 			}
 			return lf.errorAt(i, err)
 		}
@@ -801,25 +801,40 @@ func isSVMLightRow(v string) bool {
 // its index.
 //
 // It splits the line itself rather than by splitFields, which would count
-// other lines: it splits at any Unicode white space (bytes.Fields), so that
+// other lines: it splits at any Unicode white space, so that
 // row numbers separated by U+00A0 (a table copied from a web page) are
 // found, where splitFields splits at blanks and tabs only and each such line
 // read whole was a class of its own; and it splits at commas only a line of
 // one such field, so that R's write.table, which separates by blanks values
 // that may hold commas (`"1" "a,b"`), is found, where splitFields would
-// split at the comma (detectSep). The rest is compared as written, quoted
-// or not (rowNamed). TestRowNamedLabels holds both cases.
+// split at the comma (detectSep). The rest is one field: a word, or a
+// quoted label that may hold blanks (`"1" "big cat"`, write.table's
+// quoted names), compared as written, quoted or not (rowNamed).
+// TestRowNamedLabels holds these cases.
 func rowNumbered(line []byte) (n int, rest []byte, ok bool) {
-	f := bytes.Fields(line)
-	if len(f) == 1 { // "0,-1": pandas' to_csv(path, header=False) of a Series
-		f = bytes.Split(f[0], []byte{','})
+	line = bytes.TrimSpace(line)
+	num := line
+	if k := bytes.IndexFunc(line, unicode.IsSpace); k >= 0 {
+		num, rest = line[:k], bytes.TrimLeftFunc(line[k:], unicode.IsSpace)
+		if len(rest) > 0 && rest[0] == '"' {
+			if closingQuote(rest, 0) != len(rest)-1 {
+				return 0, nil, false
+			}
+		} else if bytes.IndexFunc(rest, unicode.IsSpace) >= 0 {
+			return 0, nil, false
+		}
+	} else if k := bytes.IndexByte(line, ','); k >= 0 { // "0,-1": pandas' to_csv(path, header=False) of a Series
+		num, rest = line[:k], line[k+1:]
+		if bytes.IndexByte(rest, ',') >= 0 {
+			return 0, nil, false
+		}
 	}
-	if len(f) != 2 || len(f[1]) == 0 {
+	if len(rest) == 0 {
 		return 0, nil, false
 	}
-	num := unquote(f[0]) // `"1"`: R's write.table quotes row names
+	num = unquote(num) // `"1"`: R's write.table quotes row names
 	n, err := strconv.Atoi(string(num))
-	return n, f[1], err == nil && num[0] >= '0' && num[0] <= '9'
+	return n, rest, err == nil && len(num) > 0 && num[0] >= '0' && num[0] <= '9'
 }
 
 // secondRowNumbered reports whether the second content line of a label

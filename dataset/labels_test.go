@@ -114,7 +114,7 @@ func TestReadLabelsErrors(t *testing.T) {
 		{"quoted field and a tab", "y.csv", []byte("\"a\"\n\"b, c\"\td\n"), "", "2: expected one label per line or all labels on line 1"},
 		{"unquoted after a quoted comma", "y.csv", []byte("\"a\"\n\"b, c\", d\n"), "", "2: expected one label per line or all labels on line 1"},
 		{"empty quoted label", "y.csv", []byte("1\n\"\"\n"), "", "2: empty label"},
-		{"unterminated quote", "y.csv", []byte("1\n\"2\n"), "", "2: column 1: unterminated quoted field"},
+		{"unterminated quote", "y.csv", []byte("1\n\"2\n"), "", "2: column 1: unterminated quoted field" + unterminated},
 		{"empty label", "y.csv", []byte("1,,2\n"), "", "1: column 2: empty label"},
 		// pandas' Series.to_csv(path) and DataFrame.to_csv(path), with the
 		// row index, and R's write.csv with row names: the index header's
@@ -877,6 +877,10 @@ func TestRowNamedLabels(t *testing.T) {
 		// write.table separates by blanks values that hold commas.
 		"1\u00a0cat\n2\u00a0dog\n3\u00a0cat\n":        1,
 		"\"1\" \"a,b\"\n\"2\" \"c\"\n\"3\" \"a,b\"\n": 2,
+		// R's write.table(y) of labels holding a blank: `"1" "big cat"`
+		// (it was refused on "unexpected '\"' after quoted field").
+		"\"x\"\n\"1\" \"big cat\"\n\"2\" \"small dog\"\n\"3\" \"big cat\"\n": 2,
+		"\"1\" \"big cat\"\n\"2\" \"small dog\"\n\"3\" \"big cat\"\n":        2,
 	} {
 		path := writeFile(t, "y.txt", []byte(text))
 		c, err := ReadClasses(path)
@@ -897,6 +901,10 @@ func TestRowNamedLabels(t *testing.T) {
 		// Quoted labels are taken as written, repeating or not.
 		"\"1 star\"\n\"2 stars\"\n\"3 stars\"\n\"4 stars\"\n\"5 stars\"\n": 5,
 		"\"1 a\"\n\"2 b\"\n\"3 a\"\n":                                      3,
+		// All on one line, quoted names holding a blank (R's
+		// write.table(t(y))): each quoted name is one label, where each
+		// word was.
+		"\"big cat\" \"small dog\" \"big cat\"\n": 2,
 	} {
 		if c, err := ReadClasses(writeFile(t, "y.txt", []byte(text))); err != nil || len(c.Names) != classes {
 			t.Errorf("%q: %v, %v; want %d classes", text, c, err, classes)

@@ -183,3 +183,36 @@ func TestHeaderNoteStdinAndGzip(t *testing.T) {
 		t.Errorf(".npy on standard input: exit %d, %q; want %d without the note", code, stderr, exitInput)
 	}
 }
+
+// TestHeaderNoteFollowsTheReader: a first line of decimals (wavelengths
+// that pandas writes as column names, "400.5,401.0,…") read as a row: the
+// note of the row count error quoted it as parsed ("401") and offered
+// --features-header yes, which then refused the line (hunt29a). It quotes
+// the line as written and says to drop it; a line of integers still gets
+// the flag, which reads it: the note names only what works.
+func TestHeaderNoteFollowsTheReader(t *testing.T) {
+	dir := t.TempDir()
+	y := writeText(t, dir, "y.txt", "1\n-1\n")
+	for _, tc := range []struct {
+		first, rows, quoted string
+		yesReads            bool
+	}{
+		{"400.5,401.0,401.5,402.0", "1.5,2.5,0.5,0.5\n3.5,4.5,0.5,0.5\n", `"400.5,401.0,401.5,…"`, false},
+		{"4.0e2,4.1e2", "1.5,2.5\n3.5,4.5\n", `"4.0e2,4.1e2"`, false},
+		{"400,410", "1,2\n3,4\n", `"400,410"`, true},
+	} {
+		X := writeText(t, dir, "x.csv", tc.first+"\n"+tc.rows)
+		code, _, stderr := cli(t, "", "fit", "--features", X, "--labels", y, "--out", filepath.Join(dir, "m.json"))
+		if want := `(if the first line of ` + X + `, ` + tc.quoted + `, is a header of column names, not an example: `; code != exitInput || !strings.Contains(stderr, want) || !strings.Contains(stderr, "tail -n +2 "+X) {
+			t.Errorf("%s: exit %d, %q; want %d and %q", tc.first, code, stderr, exitInput, want)
+			continue
+		}
+		if offered := strings.Contains(stderr, "--features-header yes reads it as a header"); offered != tc.yesReads {
+			t.Errorf("%s: --features-header yes offered %v: %q", tc.first, offered, stderr)
+		}
+		code, _, stderr = cli(t, "", "fit", "--features", X, "--labels", y, "--features-header", "yes", "--out", filepath.Join(dir, "m.json"))
+		if (code == 0) != tc.yesReads {
+			t.Errorf("%s: --features-header yes: exit %d, %q", tc.first, code, stderr)
+		}
+	}
+}

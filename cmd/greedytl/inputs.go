@@ -45,6 +45,21 @@ type dataFlags struct {
 	// names and dropped, and their number, as its reader told it
 	// (dataset.MatrixHeader); none: 0, 0.
 	ranges map[string][2]int
+	// firsts: the first line of each text matrix file read, when its
+	// reader read it as a row of data, as it told it
+	// (dataset.MatrixHeader's FirstValues, FirstDecimals): headerNote
+	// quotes it as written and offers --features-header yes only where it
+	// would read it.
+	firsts map[string]firstLine
+}
+
+// firstLine is the first line of a text matrix file read as a row of data:
+// its first values as written (at most four: a fourth says more follow),
+// and whether every value of it is written with a point or an exponent,
+// which --features-header yes refuses as a header.
+type firstLine struct {
+	values   []string
+	decimals bool
 }
 
 // matrixSettings is --features-header, the rule of the first line of
@@ -141,11 +156,19 @@ func (f *dataFlags) readMatrix(s *streams, path string, names *[]string) (*mat.D
 
 // recordHeader records hdr, what the reader of the matrix file path made of
 // its first line: the line it dropped as pandas' column names (ranges,
-// which rangeHeader gives), and its column names in *names (names not
-// nil).
+// which rangeHeader gives), the line it read as a row (firsts), and its
+// column names in *names (names not nil).
 func (f *dataFlags) recordHeader(path string, hdr dataset.MatrixHeader, names *[]string) {
 	if names != nil {
 		*names = hdr.Names
+	}
+	if hdr.FirstValues == nil {
+		delete(f.firsts, path)
+	} else {
+		if f.firsts == nil {
+			f.firsts = map[string]firstLine{}
+		}
+		f.firsts[path] = firstLine{hdr.FirstValues, hdr.FirstDecimals}
 	}
 	if hdr.RangeLine == 0 {
 		delete(f.ranges, path)
@@ -714,9 +737,9 @@ func (f *dataFlags) load(s *streams) (X, H *mat.Dense, names sampleNames, err er
 			case mx == mh+1 && f.rangeHint(f.scores) != "":
 				note = f.rangeHint(f.scores)
 			case mh == mx+1 && f.hintsHeader(f.scores, H):
-				note = headerNote(f.scores, H.RawRowView(0))
+				note = headerNote(f.scores, H.RawRowView(0), f.firsts[f.scores])
 			case mx == mh+1 && f.hintsHeader(f.features, X):
-				note = headerNote(f.features, X.RawRowView(0))
+				note = headerNote(f.features, X.RawRowView(0), f.firsts[f.features])
 			}
 			return nil, nil, names, badInputf("%s has %s but %s has %d: both need one row per example%s", displayName(f.features), plural.Count(mx, "row", "rows"), displayName(f.scores), mh, note)
 		}
@@ -1002,6 +1025,7 @@ type inputRows struct {
 	m     int
 	path  string    // the text input whose first row is first; "" for none
 	first []float64 // its first row
+	line  firstLine // that row's line, as its reader told it (firsts)
 	// yes: the text files whose first line --features-header yes read as
 	// a header (displayName), which a label count error names.
 	yes []string
@@ -1019,7 +1043,7 @@ func (f *dataFlags) rowsOf(X, H *mat.Dense) inputRows {
 		path, first = f.scores, H
 	}
 	if f.hintsHeader(path, first) {
-		r.path, r.first = path, first.RawRowView(0)
+		r.path, r.first, r.line = path, first.RawRowView(0), f.firsts[path]
 	}
 	for _, p := range []string{f.features, f.scores} {
 		if p != stdinName && f.isText(p) {
@@ -1068,7 +1092,7 @@ func (r inputRows) headerHint(n int) string {
 	if r.m != n+1 || r.first == nil {
 		return ""
 	}
-	return headerNote(r.path, r.first)
+	return headerNote(r.path, r.first, r.line)
 }
 
 // rowPlace names row i (from 0) of the n rows read from the input path
@@ -1178,22 +1202,42 @@ func (f *dataFlags) noteRangeHeaders(s *streams) {
 }
 
 // headerNote is the note that the first line of the text file path, read
-// as the row first, may be a header of numbers, and how to drop it.
-func headerNote(path string, first []float64) string {
+// as the row first, may be a header of numbers, and how to drop it. It
+// quotes the line as written (line, its reader's record; first's values
+// when there is none), and offers --features-header yes only for a line
+// that flag reads as a header: a line of decimals, every value written
+// with a point or an exponent as data is ("400.5,401.0,…": wavelengths
+// that pandas writes as column names), it refuses as a row
+// (dataset.ErrFirstLineData), since it reads the first line of every text
+// file given as a header, and taking such a line for one would lose a row
+// of data unseen in a file that has none; so for that line the note says
+// to drop it.
+func headerNote(path string, first []float64, line firstLine) string {
 	const most = 3
 	vals := make([]string, 0, most+1)
-	for _, v := range first[:min(len(first), most)] {
-		vals = append(vals, strconv.FormatFloat(v, 'g', -1, 64))
-	}
-	if len(first) > most {
-		vals = append(vals, "…")
+	if line.values != nil {
+		vals = append(vals, line.values[:min(len(line.values), most)]...)
+		if len(line.values) > most {
+			vals = append(vals, "…")
+		}
+	} else {
+		for _, v := range first[:min(len(first), most)] {
+			vals = append(vals, strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		if len(first) > most {
+			vals = append(vals, "…")
+		}
 	}
 	name := displayName(path)
 	drop := fmt.Sprintf("drop the line (tail -n +2 %s > new.csv) or ", name)
 	if st, err := os.Stat(path); path == stdinName || strings.HasSuffix(path, ".gz") || err != nil || !st.Mode().IsRegular() {
 		drop = "" // tail -n +2 reads no stream already read (standard input, a FIFO: <(…)), nor gzip
 	}
-	return fmt.Sprintf(" (if the first line of %s, %q, is a header of column names, not an example: greedytl reads a header of numbers as data: --features-header yes reads it as a header; or %swrite the file without it (pandas: to_csv(path, index=False, header=False)))", name, strings.Join(vals, ","), drop)
+	how := "greedytl reads a header of numbers as data: --features-header yes reads it as a header; or "
+	if line.decimals {
+		how = "greedytl reads a line of decimals as data, and --features-header yes refuses it as a header: "
+	}
+	return fmt.Sprintf(" (if the first line of %s, %q, is a header of column names, not an example: %s%swrite the file without it (pandas: to_csv(path, index=False, header=False)))", name, strings.Join(vals, ","), how, drop)
 }
 
 // loadLabels reads binary labels (two classes, or --positive against the

@@ -1008,7 +1008,11 @@ func TestFeaturesNumericHeaderHint(t *testing.T) {
 	Xnpy := writeNPY(t, dir, "X.npy", mat.NewDense(5, 1, []float64{400, 0, 1, 2, 3}))
 	out := filepath.Join(dir, "m.json")
 	hint := func(path, first string) string {
-		return ` (if the first line of ` + path + `, "` + first + `", is a header of column names, not an example: greedytl reads a header of numbers as data: --features-header yes reads it as a header; or drop the line (tail -n +2 ` + path + ` > new.csv) or write the file without it (pandas: to_csv(path, index=False, header=False)))`
+		how := "greedytl reads a header of numbers as data: --features-header yes reads it as a header; or "
+		if first == "0.5,1.5" { // decimals, which --features-header yes refuses (TestHeaderNoteFollowsTheReader)
+			how = "greedytl reads a line of decimals as data, and --features-header yes refuses it as a header: "
+		}
+		return ` (if the first line of ` + path + `, "` + first + `", is a header of column names, not an example: ` + how + `drop the line (tail -n +2 ` + path + ` > new.csv) or write the file without it (pandas: to_csv(path, index=False, header=False)))`
 	}
 	checkStderr(t, y+" has 4 labels but the inputs have 5 rows"+hint(X, "400,410,420,…"), "fit", "--method", "nearest-mean", "--features", X, "--labels", y, "--out", out)
 	checkStderr(t, y+" has 4 labels but the inputs have 5 rows"+hint(H, "0.5,1.5"), "fit", "--method", "best-source", "--source-scores", H, "--labels", y, "--out", out)
