@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/greedytl/greedytl"
+	"github.com/greedytl/greedytl/linear"
 	"github.com/greedytl/greedytl/modelfile"
 	"github.com/greedytl/greedytl/sparsecode"
 	"github.com/greedytl/greedytl/standardize"
@@ -353,7 +354,7 @@ func (dm *dictionaryModel) Hyperparameters() map[string]float64 { return maps.Cl
 func (*dictionaryModel) SourceWeights() []float64 { return nil }
 
 // Predict returns the ridge scores of the OMP codes of the rows of d, each
-// row's alone: the same bits in any block of rows (codeScore). It
+// row's alone: the same bits in any block of rows (linear.Dot). It
 // returns an error when X or H has the wrong number of columns, when they
 // disagree on the number of rows, or when a value is not finite; and a
 // *greedytl.ScoreOverflowError when a row's score overflows, naming the
@@ -381,7 +382,7 @@ func (dm *dictionaryModel) Predict(d Data) ([]float64, error) {
 	rows, _ := zc.Dims()
 	f := make([]float64, rows)
 	for i := range f {
-		f[i] = codeScore(zc.RawRowView(i), dm.w) + dm.b
+		f[i] = linear.Dot(zc.RawRowView(i), dm.w) + dm.b
 	}
 	// Large weights (a hand-edited file) or codes overflow here, where a
 	// linear model's scores say at which column (addScores): a code mixes
@@ -392,31 +393,6 @@ func (dm *dictionaryModel) Predict(d Data) ([]float64, error) {
 		}
 	}
 	return f, nil
-}
-
-// codeScore returns z·w, a row's standardised codes times the weights (of
-// equal lengths), summed in a fixed order whatever rows are beside it and
-// whatever the BLAS: the products of the even-indexed codes added in
-// column order, those of the odd-indexed ones likewise, the two sums
-// added, then, for an odd number of codes, the last one's product. It is
-// the order of gonum's amd64 matrix–vector product (its kernels of 4 and
-// 2 rows), which scored all the rows at once: the scores of a whole input
-// keep their bits, except, for an odd number of codes, that of the last
-// of an odd number of rows, which that product's one-row kernel summed
-// with the last code's product added to the even half. Products are
-// rounded before they are added (float64(...): no fused multiply–add).
-func codeScore(z, w []float64) float64 {
-	var even, odd float64
-	n := len(z) &^ 1
-	for j := 0; j < n; j += 2 {
-		even += float64(z[j] * w[j])
-		odd += float64(z[j+1] * w[j+1])
-	}
-	s := even + odd
-	if n < len(z) {
-		s += float64(z[n] * w[n])
-	}
-	return s
 }
 
 // check validates the model's invariants.
