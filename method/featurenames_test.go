@@ -37,8 +37,9 @@ func fitEveryMulti(t *testing.T) iter.Seq2[string, MultiModel] {
 // TestFeatureNamesInModelFiles: Write and WriteMulti record FileInfo's
 // feature and source names in every method's file, Read gives them back,
 // and a file whose names are not one per feature (source) is neither
-// written nor read; WriteMulti refuses labels, which a multi-class file
-// names in "classes".
+// written nor read; WriteMulti refuses labels on a model of three
+// classes, which a multi-class file names in "classes" (a two-class file
+// may record its positive class: TestTwoClassFileRoundTrip).
 func TestFeatureNamesInModelFiles(t *testing.T) {
 	names := func(d int) []string {
 		var n []string

@@ -27,7 +27,9 @@ type fileWriter interface {
 
 // FileInfo is what a model file records besides the model: the sources
 // directory its source scores are computed from (nil: none), for a
-// binary model the label names of its classes (nil: not known), the
+// binary model the label names of its classes (nil: not known), for a
+// two-class multi-class model its positive class and the other (nil: none,
+// a file read as multi-class; see TwoClass), the
 // names of the columns of X it was fitted on, in order (nil: the features
 // had no names), and those of the columns of H, when they were given as a
 // matrix whose columns had names (nil: none).
@@ -151,6 +153,9 @@ func decodeFile(f modelfile.File) (File, error) {
 			return File{}, err
 		}
 		m, err := decode(f.Doc)
+		if err == nil {
+			err = checkTwoClassLabels(f.Labels, m.Classes())
+		}
 		if err != nil {
 			return File{}, fmt.Errorf("reading multi-class %s model: %w", f.Method, err)
 		}

@@ -2,7 +2,6 @@ package method
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -62,10 +61,13 @@ type multiEncoder interface {
 // (docs/design.md, "Multi-class model files"), recording in the header's
 // "sources", "feature_names" and "source_names" members those of info: the
 // sources directory its source scores are computed from (nil: none) and
-// the names of the columns of X and H (nil: none). Numbers are written so that they read
+// the names of the columns of X and H (nil: none), and in "labels" those of
+// a two-class model's positive class and the other (TwoClassLabels; nil:
+// none, a file predict reads as a multi-class one). Numbers are written so that they read
 // back exactly. It returns an error when m is not a model of this
-// package, is nil, holds a non-finite number, when info has labels (a
-// multi-class file names its classes) or feature (source) names that are
+// package, is nil, holds a non-finite number, when info has labels that
+// are not m's two classes (a file of more classes names them in "classes")
+// or feature (source) names that are
 // not one per feature (source), or w is nil or fails.
 func WriteMulti(w io.Writer, m MultiModel, info FileInfo) error {
 	if err := nilModel(m, "MultiModel"); err != nil {
@@ -97,14 +99,18 @@ func multiFileDocument(m MultiModel, info FileInfo) (any, error) {
 	if err := checkHyper(m.Hyperparameters()); err != nil {
 		return nil, err
 	}
-	if info.Labels != nil {
-		return nil, errors.New(`a multi-class file names its classes in "classes", not "labels"`)
+	if err := info.Labels.Check(); err != nil {
+		return nil, err
+	}
+	if err := checkTwoClassLabels(info.Labels, m.Classes()); err != nil {
+		return nil, err
 	}
 	enc, ok := m.(multiEncoder)
 	if !ok {
 		return nil, fmt.Errorf("cannot write a %T model", m)
 	}
 	h := multiHeader{Header: modelfile.NewHeader(m.Method(), m.Hyperparameters(), info.Sources), Classes: m.Classes()}
+	h.Labels = info.Labels
 	h.SetNames(info.FeatureNames, info.SourceNames)
 	doc, err := enc.multiDocument(h)
 	if err != nil {

@@ -61,8 +61,11 @@ type Header struct {
 	// given as a matrix, and in files written before it was added.
 	Sources *SourcesID `json:"sources,omitempty"`
 	// Labels names the labels of a binary model's classes, when the fit
-	// knew them (absent in older files and in multi-class files, which
-	// name their classes in "classes").
+	// knew them (absent in older files), and in a two-class multi-class
+	// file its positive class and the other (absent in files of more
+	// classes, which name them in "classes", and in two-class files
+	// written before, read as multi-class; the method package checks them
+	// against "classes").
 	Labels *LabelNames `json:"labels,omitempty"`
 	// FeatureNames names the columns of X the model was fitted on, in
 	// order, when the training features had names (a text file's header);
@@ -248,7 +251,7 @@ func UpgradeSpec(method string) string {
 // (multi: a multi-class file, one with "classes"), its members present: a
 // format other than Format, a version it does not read, a "sources"
 // record without a digest (SourcesID.Check), incomplete "labels"
-// (LabelNames.Check), "labels" in a multi-class file, no method (an
+// (LabelNames.Check), no method (an
 // empty "method"), and a "feature_names" or "source_names" that names no
 // column (which no writer writes: see SetNames). It is Parse's check of
 // the header, which a writer given a header makes before writing it
@@ -285,9 +288,6 @@ func (h *Header) check(multi bool, version func(int) error) error {
 	}
 	if h.SourceNames != nil && len(h.SourceNames) == 0 {
 		return errors.New(`"source_names" names no column (a file without names has no "source_names"; greedytl never writes an empty one)`)
-	}
-	if multi && h.Labels != nil {
-		return errors.New(`a multi-class file names its classes in "classes", not "labels"`)
 	}
 	return nil
 }

@@ -77,7 +77,6 @@ func TestParseChecksTheHeader(t *testing.T) {
 		{ok + `, "labels": {"positive": "a", "negative": ["b", "c", "b"]}}`, `"labels": negative label "b" is given twice`},
 		{ok + `, "labels": {"positive": "NaN", "negative": ["b"]}}`, `"labels": label "NaN" reads as NaN, not a finite number`},
 		{ok + `, "labels": {"positive": "1", "negative": ["-inf"]}}`, `"labels": label "-inf" reads as -Inf, not a finite number`},
-		{ok + `, "labels": {"positive": "a", "negative": ["b"]}, "classes": ["a", "b"]}`, `names its classes in "classes", not "labels"`},
 		{ok + `, "feature_names": []}`, `"feature_names" names no column`},
 		{ok + `, "feature_names": ["a", 1]}`, "cannot unmarshal number"},
 		{ok + `, "feature_names": "a"}`, "cannot unmarshal string"},

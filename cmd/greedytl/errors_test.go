@@ -77,11 +77,12 @@ func TestBadInputMessages(t *testing.T) {
 	if code, _, e := cli(t, "", "fit", "--features", d.X, "--labels", d.ytext, "--positive", "cat", "--out", model); code != 0 {
 		t.Fatalf("fit: %d %s", code, e)
 	}
-	// Models fitted with sources, binary and multi-class.
+	// Models fitted with sources, binary and of a native multi-class
+	// method (two labels: --positive, as a binary fit).
 	withH, withHMulti := filepath.Join(dir, "h.json"), filepath.Join(dir, "hmulti.json")
 	for _, args := range [][]string{
 		{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--positive", "cat", "--out", withH},
-		{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--method", "nearest-mean", "--out", withHMulti},
+		{"fit", "--features", d.X, "--source-scores", d.H, "--labels", d.ytext, "--method", "nearest-mean", "--positive", "cat", "--out", withHMulti},
 	} {
 		if code, _, e := cli(t, "", args...); code != 0 {
 			t.Fatalf("%q: %d %s", args, code, e)

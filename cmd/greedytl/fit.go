@@ -211,7 +211,11 @@ and any binary method is fitted one class against the rest (the oracle
 best-source chooses each class's source on held-out labels of every class,
 --oracle-labels, that class against the rest).
 The model file records the class names in order. Two label values stay a
-binary fit; --positive NAME makes one class against all the others.
+binary fit, whatever the method: a native multi-class method fitted on them
+records its positive class (--positive NAME, else the one a binary fit takes
+as positive), and predict prints one score per example, that class's score
+minus the other's; with more labels --positive NAME makes one class against
+all the others (a binary method only).
 The cost of ` + method.RecommendedMulti + `, for m examples of K classes and
 p = d + n columns: two multinomial logistic regressions, each a choice of
 C by cross-validation over ` + strconv.Itoa(f.MultinomialCValues) + ` values (up to ` + strconv.Itoa(f.MultinomialFolds) + ` folds: as many as the smallest
@@ -570,29 +574,19 @@ func runFit(c *cobra.Command, s *streams, o *fitOptions) error {
 		// are refused below for that, their first cause.
 		return badInputf("every column of %s holds one value on all %d training examples: no method can tell the classes apart", o.data.describe(), rows(X, H))
 	}
-	if m == nil && o.data.positive != "" {
+	if m == nil && o.data.positive != "" && len(cls.Names) != 2 {
 		// A method that fits several classes at once: with two labels
-		// --positive only names one of them (the model is the same);
-		// with more it would ask for a binary fit the method cannot make.
-		if len(cls.Names) != 2 {
-			return badInputf("--positive %s asks for one class against the rest (a binary fit), but %s fits several classes at once: leave --positive out, or give a binary --method", o.data.positive, o.method)
-		}
-		if _, _, _, err := cls.Binary(o.data.positive); err != nil {
-			return badInput(err)
-		}
+		// --positive names the positive class (the model is the same, its
+		// scores that class's minus the other's); with more it would ask
+		// for a binary fit the method cannot make.
+		return badInputf("--positive %s asks for one class against the rest (a binary fit), but %s fits several classes at once: leave --positive out, or give a binary --method", o.data.positive, o.method)
 	}
 	if m == nil || (len(cls.Names) >= 3 && o.data.positive == "") {
 		return runFitMulti(c, s, o, X, H, names, cls)
 	}
-	y, pos, neg, err := cls.Binary(o.data.positive)
+	y, pos, neg, err := o.binaryLabels(cls)
 	if err != nil {
-		if o.data.positive == "" && len(cls.Names) == 2 {
-			// Two names, neither of which is the positive class by itself:
-			// the flag, with the names in the message's order (the file's).
-			first := cls.Y[0]
-			return badInputf("%w (--positive %s or --positive %s)", err, cls.Names[first], cls.Names[1-first])
-		}
-		return badInput(err)
+		return err
 	}
 	extra := method.Extra{Seed: o.seed}
 	needs := m.Needs()
@@ -937,6 +931,25 @@ func (o *fitOptions) noteUnread(s *streams) {
 // error then reports, naming the model as what (after the notes of the
 // extra samples left unread); with --json, fitReport follows on standard
 // output.
+// binaryLabels returns the ±1 labels of cls, its positive label and its
+// negative ones, as dataset.Classes.Binary with --positive: the one rule
+// of a two-label fit's positive class, binary or native multi-class
+// (runFitMulti). Its error is an input error, which for two labels
+// neither of which is positive by itself names the flag that chooses.
+func (o *fitOptions) binaryLabels(cls *dataset.Classes) (y []float64, pos string, neg []string, err error) {
+	y, pos, neg, err = cls.Binary(o.data.positive)
+	if err != nil {
+		if o.data.positive == "" && len(cls.Names) == 2 {
+			// Two names, neither of which is the positive class by itself:
+			// the flag, with the names in the message's order (the file's).
+			first := cls.Y[0]
+			return nil, "", nil, badInputf("%w (--positive %s or --positive %s)", err, cls.Names[first], cls.Names[1-first])
+		}
+		return nil, "", nil, badInput(err)
+	}
+	return y, pos, neg, nil
+}
+
 func (o *fitOptions) writeModel(s *streams, write func(io.Writer) error, what string) error {
 	if s.isStdout(o.out) {
 		if err := write(s.out); err != nil {

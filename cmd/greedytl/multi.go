@@ -15,6 +15,7 @@ import (
 	"github.com/greedytl/greedytl/internal/plural"
 	"github.com/greedytl/greedytl/method"
 	"github.com/greedytl/greedytl/metric"
+	"github.com/greedytl/greedytl/modelfile"
 )
 
 // readClasses reads the --labels file's classes (any number) and checks
@@ -97,6 +98,17 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		_, _, _, err := cls.Binary("")
 		return badInput(err)
 	}
+	// Two labels make a binary model whatever the method: the file
+	// records its positive class, chosen as a binary fit's, and predict
+	// prints that class's score minus the other's.
+	var labels *modelfile.LabelNames
+	if len(cls.Names) == 2 {
+		_, pos, neg, err := o.binaryLabels(cls)
+		if err != nil {
+			return err
+		}
+		labels = &modelfile.LabelNames{Positive: pos, Negative: neg}
+	}
 	mm, err := o.multiMethod(c)
 	if err != nil {
 		return err
@@ -153,9 +165,13 @@ func runFitMulti(c *cobra.Command, s *streams, o *fitOptions, X, H *mat.Dense, n
 		return err
 	}
 	write := func(w io.Writer) error {
-		return method.WriteMulti(w, model, method.FileInfo{Sources: src, FeatureNames: names.features, SourceNames: names.sources})
+		return method.WriteMulti(w, model, method.FileInfo{Sources: src, Labels: labels, FeatureNames: names.features, SourceNames: names.sources})
 	}
-	return o.writeModel(s, write, fmt.Sprintf("%s model of %d classes", model.Method(), len(cls.Names)))
+	written := fmt.Sprintf("%s model of %d classes", model.Method(), len(cls.Names))
+	if labels != nil {
+		written += fmt.Sprintf(" (positive class %s: predict prints its score minus the other's)", labels.Positive)
+	}
+	return o.writeModel(s, write, written)
 }
 
 // multiEvaluation is predict's report on a multi-class model's predictions
@@ -503,6 +519,9 @@ type inspectMultiSummary struct {
 	// inspectClass.Greedy); empty when the model has no per-column weights.
 	PerClass []inspectClass `json:"per_class"`
 	Sources  any            `json:"sources,omitempty"`
+	// Positive is the positive class of a two-class model that records
+	// it (predict prints its score minus the other's); absent otherwise.
+	Positive string `json:"positive,omitempty"`
 }
 
 // runInspectMulti shows a multi-class model: its method, hyperparameters,
@@ -512,6 +531,9 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 	sum := inspectMultiSummary{Method: m.Method(), Hyperparameters: m.Hyperparameters(), Classes: m.Classes(), PerClass: []inspectClass{}}
 	if f.Info.Sources != nil {
 		sum.Sources = f.Info.Sources
+	}
+	if f.Info.Labels != nil {
+		sum.Positive = f.Info.Labels.Positive
 	}
 	names, note := inspectNames(f.Info)
 	if sel, ok := m.Selected(); ok {
@@ -537,6 +559,9 @@ func runInspectMulti(s *streams, o *inspectOptions, f method.File) error {
 		return printJSON(s.out, sum)
 	}
 	fmt.Fprintf(s.out, "method: %s (%d classes)\n", sum.Method, len(sum.Classes))
+	if sum.Positive != "" {
+		fmt.Fprintf(s.out, "positive class: %s (predict prints its score minus the other's)\n", strconv.Quote(sum.Positive))
+	}
 	printHyperparameters(s.out, sum.Hyperparameters)
 	if src := f.Info.Sources; src != nil {
 		fmt.Fprintln(s.out, sourcesLine(src))

@@ -1024,7 +1024,7 @@ func TestFeaturesNumericHeaderHint(t *testing.T) {
 	binary, multi := filepath.Join(dir, "b.json"), filepath.Join(dir, "n.json")
 	for _, fit := range [][]string{
 		{"fit", "--method", "no-transfer", "--features", clean, "--labels", y, "--positive", "cat", "--out", binary},
-		{"fit", "--method", "nearest-mean", "--features", clean, "--labels", y, "--out", multi},
+		{"fit", "--method", "nearest-mean", "--features", clean, "--labels", y, "--positive", "cat", "--out", multi},
 	} {
 		if code, _, stderr := cli(t, "", fit...); code != 0 {
 			t.Fatalf("%q: exit %d: %s", fit, code, stderr)

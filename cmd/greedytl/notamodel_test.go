@@ -105,7 +105,7 @@ func TestOpensAsModel(t *testing.T) {
 func TestInspectMultiShowsTheSourcesAsBinary(t *testing.T) {
 	st := newSourcesToy(t)
 	lines := map[string]string{}
-	for _, c := range [][]string{{"greedytl", "--positive", "cat"}, {"nearest-mean"}} {
+	for _, c := range [][]string{{"greedytl", "--positive", "cat"}, {"nearest-mean", "--positive", "cat"}} {
 		model := filepath.Join(st.dir, c[0]+".json")
 		args := append([]string{"fit", "--method", c[0], "--features", st.X, "--labels", st.y, "--sources", st.A, "--out", model}, c[1:]...)
 		if code, _, stderr := cli(t, "", args...); code != 0 {

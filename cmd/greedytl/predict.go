@@ -77,6 +77,13 @@ with --sources is checked against the sources' class names: the same
 names in another order are refused, names that are not theirs (your own)
 cannot be checked, which a one-line note says.
 
+A model of two classes fitted by a native multi-class method (greedytl-nway,
+nearest-mean, …) is binary: it records its positive class, predict prints
+the positive class's score minus the other's, --labels evaluates it as a
+binary model (checking --positive against that class), and --scores is
+refused (a file written before it recorded the class, without it, is
+multi-class: class names, and --scores its matrix).
+
 A multi-class model prints one predicted class name per example, the model's
 name of the class (as the training labels wrote it; when they were all
 numbers, the number's shortest form, as fit names such a class: a file of
@@ -226,14 +233,23 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 		if err := o.checkSources(s, f.Info.Sources); err != nil {
 			return err
 		}
+		model, rowByRow := f.Model, method.RowByRow(f.Model)
 		if f.Multi != nil {
-			return runPredictMulti(ctx, s, o, f.Multi, modelColumnNames(f.Info))
+			if f.Info.Labels == nil {
+				return runPredictMulti(ctx, s, o, f.Multi, modelColumnNames(f.Info))
+			}
+			// A two-class model that records its positive class is
+			// binary: one score a row, that class's minus the other's.
+			if model, err = method.TwoClass(f.Multi, f.Info.Labels); err != nil {
+				return badInputf("%s: %w", o.modelName(), err)
+			}
+			rowByRow = method.MultiRowByRow(f.Multi)
 		}
 		if err := o.binaryFlags(); err != nil {
 			return err
 		}
 		rec = f.Info.Labels
-		if scores, rows, err = o.predictBinary(ctx, s, f.Model, method.RowByRow(f.Model), modelColumnNames(f.Info)); err != nil {
+		if scores, rows, err = o.predictBinary(ctx, s, model, rowByRow, modelColumnNames(f.Info)); err != nil {
 			return err
 		}
 	}

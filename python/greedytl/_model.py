@@ -285,7 +285,8 @@ def decode(doc):
 
 def _check_parsed(header, classes):
     """Refuse what modelfile.Parse refuses of the checked header's values
-    (classes: whether the file has a "classes" member)."""
+    (classes: whether the file has a "classes" member; a multi-class file's
+    "labels" are checked against its classes by MultiScorer)."""
     sources, labels = header.get("sources"), header.get("labels")
     if sources is not None and not sources["sha256"]:
         raise ModelFileError('"sources" has no sha256 digest')
@@ -294,8 +295,6 @@ def _check_parsed(header, classes):
             raise ModelFileError('"{}" names no column (a file without names has no "{}"; greedytl never writes an empty one)'.format(key, key))
     if labels is not None:
         _check_labels(labels["positive"], labels["negative"] or [])
-    if labels is not None and classes:
-        raise ModelFileError('a multi-class file names its classes in "classes", not "labels"')
 
 
 # A spec's key=auto is the setting auto_key=1 (modelfile.AutoPrefix).
@@ -891,6 +890,8 @@ class Scorer:
         out = {"method": self.method, "hyperparameters": copy.deepcopy(doc.get("hyperparameters"))}
         if self.classes is not None:
             out["classes"] = list(self.classes)
+            if getattr(self, "positive", None) is not None:
+                out["positive"] = self.classes[self.positive]
             # Each class's columns as a binary model's (below): the order
             # ("greedy": a class model of a greedy method, one class
             # against the rest) and, in selection order, each step's errors.
@@ -927,11 +928,19 @@ class Scorer:
 
     def scores(self, X=None, H=None):
         """Return the scores of the rows of X (features) and H (source
-        scores): shape (rows,) for a binary model, (rows, K) for a
+        scores): shape (rows,) for a binary model and for a two-class one
+        that records its positive class (that class's score minus the
+        other's, as greedytl predict prints it), (rows, K) for a
         multi-class one.  Raises ``ValueError`` for column counts other than
         the model's, non-finite values and scores that overflow."""
         X, H, rows = self._inputs(X, H)
-        return self._finite_scores(X, H, rows)
+        f = self._finite_scores(X, H, rows)
+        p = getattr(self, "positive", None)
+        if p is not None:
+            # A two-class file that records its positive class: one score
+            # a row, as greedytl predict prints it.
+            return f[:, p] - f[:, 1 - p]
+        return f
 
     def _finite_scores(self, X, H, rows):
         """The scores of the validated inputs (_inputs), as scores returns
@@ -1453,6 +1462,20 @@ class MultiScorer(Scorer):
         _check_class_names(classes)
         self.classes = list(classes)
         K = len(classes)
+        # A two-class file may record its positive class in "labels"
+        # (method.TwoClass): its scores are then one a row, that class's
+        # minus the other's, as greedytl predict prints them.
+        self.positive = None
+        labels = doc.get("labels")
+        if labels is not None:
+            if K != 2:
+                raise ModelFileError('a multi-class file names its classes in "classes", not "labels" (only a file of '
+                                     'two classes records its positive class there; this one has {})'.format(K))
+            pos, neg = labels["positive"], labels["negative"] or []
+            if pos not in self.classes or neg != [self.classes[1 - self.classes.index(pos)]]:
+                raise ModelFileError('"labels" (positive {}, negative {}) are not the file\'s two classes {}'.format(
+                    _go_quote(pos), neg, self.classes))
+            self.positive = self.classes.index(pos)
         self.num_features = _count(doc, "num_features")
         self.num_sources = _count(doc, "num_sources")
         self.form = doc["form"]

@@ -3261,10 +3261,11 @@ def test_estimator_fitted_on_class_indices_still_predicts(multiclass_cli, monkey
 
 def test_native_multiclass_method_two_classes(multiclass_cli, tmp_path):
     """A native multi-class method fits two classes too (greedytl fit writes
-    a multi-class model of the two labels, or of -1 and 1 for labels it is
-    not given as they are): decision_function is 1-D,
-    the score of classes_[1] minus that of classes_[0] by greedytl predict
-    --scores, and predict is greedytl predict's class."""
+    a model of the two labels, or of -1 and 1 for labels it is not given as
+    they are, recording classes_[1] as its positive class): decision_function
+    is 1-D, the score of classes_[1] minus that of classes_[0], which
+    greedytl predict prints, and predict is classes_[1] where it is
+    positive."""
     cli = multiclass_cli
     rng = np.random.default_rng(6)
     k = np.arange(40) % 2
@@ -3282,13 +3283,12 @@ def test_native_multiclass_method_two_classes(multiclass_cli, tmp_path):
             np.save(tmp_path / "X.npy", X[20:])
             (tmp_path / "m.json").write_text(json.dumps(clf.model_))
             common = ["--model", tmp_path / "m.json", "--features", tmp_path / "X.npy"]
-            lines = run(cli, "predict", "--scores", *common).strip().split("\n")
-            header = lines[0].split("\t")
-            S = np.array([[float(v) for v in l.split("\t")] for l in lines[1:]])
-            np.testing.assert_allclose(D, S[:, header.index(names[1])] - S[:, header.index(names[0])],
-                                       rtol=1e-12, atol=1e-12)
-            pred = run(cli, "predict", *common).split()
-            assert list(clf.predict(X[20:])) == [labels[names.index(p)] for p in pred]
+            # The file records classes_[1] as its positive class: greedytl
+            # predict prints one score a row, as for a binary model.
+            assert clf.model_["labels"] == {"positive": names[1], "negative": [names[0]]}
+            F = np.array([float(v) for v in run(cli, "predict", *common).split()])
+            np.testing.assert_allclose(D, F, rtol=1e-12, atol=1e-12)
+            assert list(clf.predict(X[20:])) == list(clf.classes_[(F > 0).astype(int)])
             assert clf.score(X[20:], y[20:]) > 0.9
 
 

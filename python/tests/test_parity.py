@@ -1927,3 +1927,43 @@ def test_constants_are_greedytls(cli, tmp_path):
     with pytest.raises(greedytl.ModelFileError) as e:
         _model.decode(doc)
     assert 'format is "x\\ty", want "greedytl-model"' in str(e.value)
+
+
+def test_two_class_native_file_is_binary(multiclass_cli, tmp_path):
+    """A native multi-class method fitted on two labels writes a file that
+    records its positive class ("labels"): read_model scores it as greedytl
+    predict does, one score a row, the positive class's minus the other's
+    (the other's negated with --positive naming the other class), and its
+    inspection names that class as greedytl inspect --json does.  A file without
+    "labels" (written before) keeps its matrix of class scores."""
+    cli = multiclass_cli
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(16, 3))
+    H = rng.normal(size=(16, 2))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=16) > 0, 1, -1)
+    save = _saver(tmp_path)
+    files = dict(X=save("X.npy", X), H=save("H.npy", H), y=save("y.npy", y))
+    for method in cli["multiclass_methods"]:
+        got = {}
+        for positive in (None, "-1"):
+            model = tmp_path / "{}-{}.json".format(method, positive)
+            pos = [] if positive is None else ["--positive", positive]
+            run(cli, "fit", "--method", method, "--features", files["X"], "--source-scores", files["H"],
+                "--labels", files["y"], "--seed", 2, *pos, "--out", model)
+            scorer = greedytl.read_model(model)
+            want = np.array([float(v) for v in run(cli, "predict", "--model", model, "--features", files["X"],
+                                                   "--source-scores", files["H"]).split()])
+            got[positive] = scorer.scores(X, H)
+            assert got[positive].shape == (16,)
+            _check(got[positive], want)
+            _check_inspection(cli, scorer, model)
+            assert scorer.inspection()["positive"] == ("1" if positive is None else "-1")
+            # As written before: no "labels", the class scores' matrix.
+            doc = json.loads(model.read_text())
+            del doc["labels"]
+            (tmp_path / "old.json").write_text(json.dumps(doc))
+            S = greedytl.read_model(tmp_path / "old.json").scores(X, H)
+            assert S.shape == (16, 2)
+            k = scorer.classes.index("1" if positive is None else "-1")
+            assert np.array_equal(S[:, k] - S[:, 1 - k], got[positive])
+        assert np.array_equal(got["-1"], -got[None])
