@@ -450,7 +450,7 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader, bl
 			if j == 0 && !(rangeHeader && rows == 0) {
 				if counted == 0 {
 					counting, from = cols >= 2 && (v == 0 || v == 1), v
-					ids = rowIDs{ok: cols >= 2, quoted: headerLine == 0 && !rangeHeader && len(quoted) > 0 && quoted[0]} // quoted: the first row's (splitQuoted)
+					ids = rowIDs{ok: cols >= 2, quoted: headerLine == 0 && !rangeHeader && onlyFirstQuoted(quoted)}
 				} else {
 					counting = counting && v == from+float64(counted)
 				}
@@ -605,9 +605,11 @@ const minShuffledRows = 20
 // …) does not find.
 type rowIDs struct {
 	ok     bool      // every value so far is a distinct integer 0 ≤ n < 10⁹ written as digits alone
-	quoted bool      // the first row's value was quoted: R quotes row names, never a number
+	quoted bool      // the first row's value was quoted, and no other of its fields: R quotes row names, never a number
 	seen   []uint64  // a bit for each value seen
 	max    int       // the greatest value seen
+	prev   int       // the value before
+	down   bool      // some value is below the one before it
 	first  [2]string // the first two values, for the message
 }
 
@@ -637,9 +639,30 @@ func (r *rowIDs) add(f []byte, k int) {
 	}
 	r.seen[n/64] |= 1 << (n % 64)
 	r.max = max(r.max, n)
+	if k > 0 && n < r.prev {
+		r.down = true
+	}
+	r.prev = n
 	if k < 2 {
 		r.first[k] = string(f)
 	}
+}
+
+// onlyFirstQuoted reports whether the first of a row's fields, quoted
+// telling which of them were (splitQuoted), was quoted and no other: R's
+// write.table quotes row names and strings, never a number, so a quoted
+// first field beside bare numbers is a row name, while a file with every
+// field quoted (Python's csv.QUOTE_ALL) says nothing of its first column.
+func onlyFirstQuoted(quoted []bool) bool {
+	if len(quoted) == 0 || !quoted[0] {
+		return false
+	}
+	for _, q := range quoted[1:] {
+		if q {
+			return false
+		}
+	}
+	return true
 }
 
 // index reports whether the first column of rows rows, followed by add,
@@ -647,7 +670,9 @@ func (r *rowIDs) add(f []byte, k int) {
 // holds a value that is not an integer. Quoted (R's row names, which
 // write.table quotes and no number), distinct integers of minIndexRows or
 // more rows are one. Written bare, they are one from minShuffledRows rows,
-// below 4 × rows (a split's side of a quarter or more of the rows: the
+// when some value is below the one before it (a shuffled index is never
+// increasing, and one in order from 0 or 1 counts the rows, which ReadCSV
+// reads apart; an increasing feature, a day 4, 6, 8, …, is kept), below 4 × rows (a split's side of a quarter or more of the rows: the
 // default test_size of train_test_split is 0.25), beside a column of
 // fractions: a feature of integers (a count, an age) repeats values as
 // rows grow: n values drawn uniformly below 4n are all distinct with
@@ -659,7 +684,7 @@ func (r *rowIDs) index(rows int, fraction bool) bool {
 	if !r.ok || rows < minIndexRows {
 		return false
 	}
-	return r.quoted || rows >= minShuffledRows && r.max < 4*rows && fraction
+	return r.quoted || rows >= minShuffledRows && r.down && r.max < 4*rows && fraction
 }
 
 // isIndexName reports whether a header's first name is one that pandas or R

@@ -1195,6 +1195,16 @@ func TestShuffledRowIndex(t *testing.T) {
 	for i, id := range train {
 		wide[i] = 4*id + 3
 	}
+	var allQuoted string
+	for _, line := range strings.SplitAfter(rows("", wide[:24], bare, true), "\n") {
+		if line != "" {
+			allQuoted += `"` + strings.ReplaceAll(strings.TrimSuffix(line, "\n"), ",", `","`) + "\"\n"
+		}
+	}
+	days := make([]int, 22) // 4, 6, …, 46: below 4 × 22, distinct, in order
+	for i := range days {
+		days[i] = 4 + 2*i
+	}
 	for name, in := range map[string]string{
 		"named":           rows("count,a,b\n", train, bare, true),
 		"repeats":         rows("", append(train[:39:39], 43), bare, true),
@@ -1205,6 +1215,10 @@ func TestShuffledRowIndex(t *testing.T) {
 		"quoted, 9 rows":  rows("", train[:9], quoted, true),
 		"negative":        rows("", append([]int{-1}, train[1:]...), bare, true),
 		"quoted, named x": rows("x,a,b\n", train, quoted, true),
+		// Python's csv.QUOTE_ALL quotes every field: a quoted first field
+		// beside quoted numbers is no R row name.
+		"all quoted": allQuoted,
+		"increasing": rows("", days, bare, true), // a day 4, 6, 8, …: in order, no shuffled index
 	} {
 		if _, err := DecodeCSV(strings.NewReader(in), "x.csv"); err != nil {
 			t.Errorf("%s: %v", name, err)

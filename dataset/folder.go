@@ -162,26 +162,10 @@ func readNames(path, what string) ([]string, error) {
 		if blank > 0 {
 			return nil, errorf(path, blank, "empty %s name", what)
 		}
-		if !utf8.ValidString(name) {
-			// Read on, a name of Windows-1252 bytes ("caf\xe9") was
-			// recorded in sources.json as JSON, which replaced the byte,
-			// and experiment then found the folder's classes other than
-			// its sources', naming one folder twice.
-			return nil, errorf(path, lr.line, "%s name %s is not valid UTF-8: %s", what, strconv.Quote(name), saveAsUTF8)
-		}
-		if len(names) == 0 && savetxtHeader(name) {
-			// np.savetxt(path, names, fmt="%s", header="classes")
-			// writes "# classes" above the names: read as a name, it
-			// named class 0, and every class the name of the one before.
-			named := "class i"
-			if what == "group" {
-				named = "class i's group"
+		if err := nameError(what, name, len(names) == 0); err != nil {
+			if !utf8.ValidString(name) {
+				err = fmt.Errorf("%w: %s", err, saveAsUTF8)
 			}
-			return nil, errorf(path, lr.line, "%s name %s reads as a comment (np.savetxt's header= writes one), and the file has none: line i names %s; remove the line", what, strconv.Quote(name), named)
-		}
-		if err := hiddenError(what+" name", name); err != nil {
-			// An escape or a bidirectional control in a class name was
-			// printed raw by predict and inspect (labelrunes.go).
 			return nil, &Error{File: path, Line: lr.line, Err: err}
 		}
 		names = append(names, name)
@@ -205,21 +189,60 @@ func savetxtHeader(name string) bool {
 	return ok && unicode.IsSpace(r) && strings.TrimSpace(rest) != ""
 }
 
+// nameError returns why name, a trimmed line of ClassesFile or
+// GroupsFile (what is "class" or "group"), first telling whether it is the
+// file's first name, is no name: the one list of these rules, which
+// readNames and WriteNames both apply.
+func nameError(what, name string, first bool) error {
+	if !utf8.ValidString(name) {
+		// Read on, a name of Windows-1252 bytes ("caf\xe9") was
+		// recorded in sources.json as JSON, which replaced the byte,
+		// and experiment then found the folder's classes other than
+		// its sources', naming one folder twice.
+		return fmt.Errorf("%s name %s is not valid UTF-8", what, strconv.Quote(name))
+	}
+	if first && savetxtHeader(name) {
+		// np.savetxt(path, names, fmt="%s", header="classes")
+		// writes "# classes" above the names: read as a name, it
+		// named class 0, and every class the name of the one before.
+		named := "class i"
+		if what == "group" {
+			named = "class i's group"
+		}
+		return fmt.Errorf("%s name %s reads as a comment (np.savetxt's header= writes one), and the file has none: line i names %s; remove the line", what, strconv.Quote(name), named)
+	}
+	// An escape or a bidirectional control in a class name was printed
+	// raw by predict and inspect (labelrunes.go).
+	return hiddenError(what+" name", name)
+}
+
 // checkDistinct reports the first repeated name, with its line number
-// (names are one per line from line 1), or the first name canonically
-// equivalent to an earlier one written otherwise (canonicalTwin).
+// (names are read one a line from path), or the first name canonically
+// equivalent to an earlier one (distinctError).
 func checkDistinct(path string, names []string) error {
+	if i, err := distinctError(names, func(j int) string { return fmt.Sprintf("line %d", j+1) }); err != nil {
+		return &Error{File: path, Line: i + 1, Err: err}
+	}
+	return nil
+}
+
+// distinctError returns the index of the first class name of names that
+// repeats an earlier one, or is canonically equivalent to it (they print
+// alike), and why, at naming where name j is ("line 3"); or nil. It is the
+// one rule of distinct class names, which LoadFolder (checkDistinct) and
+// WriteNames apply.
+func distinctError(names []string, at func(j int) string) (int, error) {
 	seen := make(map[string]int, len(names))
 	for i, n := range names {
 		if j, dup := seen[n]; dup {
-			return errorf(path, i+1, "duplicate class name %q (also on line %d)", n, j+1)
+			return i, fmt.Errorf("duplicate class name %q (also on %s)", n, at(j))
 		}
 		seen[n] = i
 	}
 	if i, j, ok := canonicalTwin(names); ok {
-		return &Error{File: path, Line: j + 1, Err: twinError("class name", names[j], names[i], fmt.Sprintf("line %d", i+1))}
+		return j, twinError("class name", names[j], names[i], at(i))
 	}
-	return nil
+	return 0, nil
 }
 
 // FeaturesName returns what a message calls the file of f's features:

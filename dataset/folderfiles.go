@@ -5,7 +5,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // The files of a dataset folder (LoadFolder; docs/design.md §6): the one
@@ -25,11 +24,11 @@ const (
 // WriteNames writes names to w one a line, as ClassesFile and GroupsFile
 // hold them (what is "class" or "group", for messages). It refuses, before
 // writing anything, a name LoadFolder would not read back as itself: an
-// empty one, one with white space at either end or a line break, one that
-// is not valid UTF-8, or one holding a hidden rune (an escape, a
-// bidirectional control: hiddenError, the reader's own check), or a first
-// name that reads as np.savetxt's header (savetxtHeader). A name
-// given twice is refused too, for classes (LoadFolder's distinct names).
+// empty one, one with white space at either end or a line break (which the
+// reader trims or splits at), or one the reader refuses (nameError: not
+// valid UTF-8, a hidden rune, a first name that reads as np.savetxt's
+// header); for classes, also a name given twice or canonically equivalent
+// to an earlier one (distinctError, LoadFolder's distinct names).
 func WriteNames(w io.Writer, what string, names []string) error {
 	if len(names) == 0 {
 		return fmt.Errorf("no %s names", what)
@@ -40,20 +39,14 @@ func WriteNames(w io.Writer, what string, names []string) error {
 			return fmt.Errorf("%s %d: empty %s name", what, i, what)
 		case strings.TrimSpace(name) != name || strings.ContainsAny(name, "\n\r"):
 			return fmt.Errorf("%s %d: %s name %s has white space at an end or a line break: it would not read back", what, i, what, strconv.Quote(name))
-		case i == 0 && savetxtHeader(name):
-			return fmt.Errorf("%s 0: %s name %s would read as np.savetxt's header", what, what, strconv.Quote(name))
-		case !utf8.ValidString(name):
-			return fmt.Errorf("%s %d: %s name %s is not valid UTF-8", what, i, what, strconv.Quote(name))
 		}
-		if err := hiddenError(what+" name", name); err != nil {
+		if err := nameError(what, name, i == 0); err != nil {
 			return fmt.Errorf("%s %d: %w", what, i, err)
 		}
-		if what == "class" {
-			for j, prev := range names[:i] {
-				if prev == name {
-					return fmt.Errorf("class %d: class name %s is class %d's too", i, strconv.Quote(name), j)
-				}
-			}
+	}
+	if what == "class" {
+		if i, err := distinctError(names, func(j int) string { return fmt.Sprintf("class %d", j) }); err != nil {
+			return fmt.Errorf("class %d: %w", i, err)
 		}
 	}
 	if _, err := io.WriteString(w, strings.Join(names, "\n")+"\n"); err != nil {

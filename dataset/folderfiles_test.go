@@ -31,6 +31,7 @@ func TestWriteNamesReadsBack(t *testing.T) {
 		{"# classes", "cat"},
 		{"cat", "# not first"},
 		{"cat", "cat"},
+		{"caf\u00e9", "cafe\u0301"}, // canonically equivalent
 	} {
 		path := filepath.Join(dir, ClassesFile)
 		if err := os.WriteFile(path, []byte(strings.Join(names, "\n")+"\n"), 0o644); err != nil {

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/greedytl/greedytl/internal/atomicfile"
 	"github.com/greedytl/greedytl/internal/buildinfo"
@@ -454,9 +455,11 @@ func (m *Manifest) shardOf() shard.Shard {
 // atomicfile.MkdirAll) and locks it for this process (see dirlock): two
 // processes writing one run would record cells twice. The error names the
 // holder. Once dir is held, the temporary files that a run killed while
-// writing there left (atomicfile.RemoveStale) are removed: no live process
-// writes into a run directory without its lock. A run's own sources
-// directory is swept when source.TrainAll locks it.
+// writing there left (atomicfile.RemoveStale) are removed: those of the
+// files a run or a merge writes, holding the lock (runOwned). Another
+// command's (report's, a prediction given dir as its place) stay: it
+// writes without the run's lock, and may be writing now. A run's own
+// sources directory is swept when source.TrainAll locks it.
 func lockRun(dir string) (*dirlock.Lock, error) {
 	if err := atomicfile.MkdirAll(dir); err != nil {
 		return nil, err
@@ -466,8 +469,16 @@ func lockRun(dir string) (*dirlock.Lock, error) {
 		return nil, err
 	}
 	// A file that cannot be removed is only clutter: the run goes on.
-	_, _ = atomicfile.RemoveStale(dir)
+	_, _ = atomicfile.RemoveStale(dir, runOwned)
 	return lock, nil
+}
+
+// runOwned reports whether name, the base name of a file in a run
+// directory, is one that only a holder of the run's lock writes:
+// ManifestFile, and the JSON Lines files, a run's results (resultsName)
+// and a merge's into a file there (Merge).
+func runOwned(name string) bool {
+	return name == ManifestFile || strings.HasSuffix(name, ".jsonl")
 }
 
 // IsRunDir reports whether dir is a run directory: one that holds

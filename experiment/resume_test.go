@@ -113,7 +113,9 @@ func TestResumeWholeSettings(t *testing.T) {
 
 // TestResumeRemovesStaleTemporaryFiles: a resumed run, once it holds its
 // run directory, removes the temporary files that a run killed while
-// writing there left (run.json's); other files stay.
+// writing there left (run.json's, results.jsonl's); other files stay, and
+// so do the temporary files of files another command writes into the
+// run directory without the run's lock (report's), which may be live.
 func TestResumeRemovesStaleTemporaryFiles(t *testing.T) {
 	f := testFolder(t)
 	src := testSources(t, f)
@@ -123,16 +125,18 @@ func TestResumeRemovesStaleTemporaryFiles(t *testing.T) {
 	if _, err := Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
-	stale := filepath.Join(out, "."+ManifestFile+".tmp-2024")
-	other := []string{filepath.Join(out, "notes.txt"), filepath.Join(out, ManifestFile+".tmp-1")}
-	for _, p := range append([]string{stale}, other...) {
+	stale := []string{filepath.Join(out, "."+ManifestFile+".tmp-2024"), filepath.Join(out, "."+resultsName(shard.Shard{})+".tmp-7")}
+	other := []string{filepath.Join(out, "notes.txt"), filepath.Join(out, ManifestFile+".tmp-1"), filepath.Join(out, ".report.md.tmp-123"), filepath.Join(out, ".pred.csv.tmp-5")}
+	for _, p := range append(stale, other...) {
 		writeText(t, p, "half")
 	}
 	if _, err := Run(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Lstat(stale); err == nil {
-		t.Errorf("the resumed run left %s", stale)
+	for _, p := range stale {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("the resumed run left %s", p)
+		}
 	}
 	for _, p := range other {
 		if _, err := os.Lstat(p); err != nil {

@@ -187,9 +187,12 @@ func lockDir(out string, sh shard.Shard) (*dirlock.Lock, error) {
 			// files of a run killed while writing (the index, models/'s
 			// files) are stale. One that cannot be removed is only
 			// clutter. Shards share the directory: none removes them.
-			for _, d := range []string{out, filepath.Join(out, modelDir)} {
-				_, _ = atomicfile.RemoveStale(d)
-			}
+			// Only those of the files a run writes (another command's
+			// may be live: it writes without the lock).
+			_, _ = atomicfile.RemoveStale(out, func(name string) bool { return name == IndexFile })
+			_, _ = atomicfile.RemoveStale(filepath.Join(out, modelDir), func(name string) bool {
+				return strings.HasSuffix(name, ".model") || strings.HasSuffix(name, ".json") // modelFile, sidecarFile
+			})
 		}
 	} else {
 		l, err = dirlock.AcquirePart(out, shardGroup(sh.N), fmt.Sprintf("shard-%d-of-%d", sh.I, sh.N))

@@ -319,7 +319,7 @@ func TestTrainAllRemovesStaleTemporaryFiles(t *testing.T) {
 		return p
 	}
 	stale := []string{plant("." + IndexFile + ".tmp-123"), plant(modelDir + "/.0-a.model.tmp-4567"), plant(modelDir + "/.0-a.json.tmp-89")}
-	other := []string{plant("notes.txt"), plant(modelDir + "/0-a.model.tmp-1"), plant(modelDir + "/.0-a.model.tmp-x")}
+	other := []string{plant("notes.txt"), plant(modelDir + "/0-a.model.tmp-1"), plant(modelDir + "/.0-a.model.tmp-x"), plant(".pred.csv.tmp-9"), plant(modelDir + "/.notes.txt.tmp-3")} // the last two: another command's
 	exist := func(when string, paths []string, want bool) {
 		t.Helper()
 		for _, p := range paths {

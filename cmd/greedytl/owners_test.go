@@ -49,9 +49,6 @@ func TestDefaultsAreTheirOwners(t *testing.T) {
 	if u, p := train.Flags().Lookup("max-features").Usage, fmt.Sprintf("above %s that exceeds %d ×", groupDigits(autoMaxFeatures), featuresPerNNZ); !strings.Contains(u, p) {
 		t.Errorf("--max-features's usage %q does not say %q", u, p)
 	}
-	if fullSplits != experiment.DefaultConfig().Splits {
-		t.Errorf("demo --full runs %d splits, experiment's default is %d", fullSplits, experiment.DefaultConfig().Splits)
-	}
 	demo := strings.Join(strings.Fields(subcommand(t, "demo").Long), " ")
 	for _, p := range []string{
 		fmt.Sprintf("(%d intents in %d domains;", clinc150.Intents, clinc150.DomainCount),

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -858,20 +859,29 @@ func flushBlock(w io.Writer) error {
 // tests.
 var stopGrace = 500 * time.Millisecond
 
+// stopPiece is the most a stopWriter's goroutine writes at once: PIPE_BUF
+// on Linux, so that a piece written to a pipe arrives whole or not at all.
+const stopPiece = 4 << 10
+
 // stopWriter writes to w from a goroutine of its own, so that a write
-// blocked on a reader that takes no more does not hold a stop signal: once
-// ctx is done, a write that does not end within stopGrace returns ctx's
-// error, and so does every write after it (the goroutine stays blocked
-// until the process ends, which the error makes it do). A write that ends
-// in time is kept, and a stop before a write lets it be made: a stop as
-// predict writes its output to a reader that reads lets it finish, as it
-// did. Without a stop, it writes what it is given, in order, once each.
+// blocked on a reader that takes no more does not hold a stop signal. It
+// writes in pieces of at most stopPiece bytes, each cut after its last
+// line end when it holds one; once ctx is done, a piece whose write does
+// not end within stopGrace (the grace starts again with every piece: a
+// slow reader that reads keeps its output) is given up with ctx's error,
+// and so is every write after it (the goroutine stays blocked until the
+// process ends, which the error makes it do). The output then ends after
+// the last piece written, at a line end unless a line was longer than a
+// piece or a write ended between two lines' ends. A stop before a write
+// lets it be made: a stop as predict writes its output to a reader that
+// reads lets it finish, as it did. Without a stop, it writes what it is
+// given, in order, once each.
 type stopWriter struct {
 	ctx  context.Context
 	w    io.Writer
-	todo chan []byte      // the writes, to the goroutine (started by the first)
+	todo chan []byte      // the pieces, to the goroutine (started by the first write)
 	done chan writeResult // their results
-	err  error            // once a write was given up: every later write's error
+	err  error            // once a piece was given up: every later write's error
 }
 
 // writeResult is the result of one write of a stopWriter's goroutine.
@@ -885,9 +895,10 @@ func newStopWriter(ctx context.Context, w io.Writer) *stopWriter {
 	return &stopWriter{ctx: ctx, w: w}
 }
 
-// Write writes p to w from the goroutine; p is not retained once Write
-// returns but when it returns the stop's error (the caller, stopped,
-// writes nothing more).
+// Write writes p to w from the goroutine, in pieces (stopPiece); p is not
+// retained once Write returns but when it returns the stop's error (the
+// caller, stopped, writes nothing more). It returns the bytes written and
+// the first piece's error.
 func (sw *stopWriter) Write(p []byte) (int, error) {
 	if sw.err != nil {
 		return 0, sw.err
@@ -901,20 +912,44 @@ func (sw *stopWriter) Write(p []byte) (int, error) {
 			}
 		}(sw.w, sw.todo, sw.done)
 	}
-	sw.todo <- p
+	written := 0
+	for written < len(p) {
+		piece := p[written:]
+		if len(piece) > stopPiece {
+			piece = piece[:stopPiece]
+			if i := bytes.LastIndexByte(piece, '\n'); i >= 0 {
+				piece = piece[:i+1]
+			}
+		}
+		r, ok := sw.writePiece(piece)
+		if !ok {
+			sw.err = writeGivenUp{sw.ctx.Err()}
+			return written, sw.err
+		}
+		written += r.n
+		if r.err != nil {
+			return written, r.err
+		}
+	}
+	return written, nil
+}
+
+// writePiece has the goroutine write piece, and returns its result, or
+// false when ctx is done and the write does not end within stopGrace.
+func (sw *stopWriter) writePiece(piece []byte) (writeResult, bool) {
+	sw.todo <- piece
 	select {
 	case r := <-sw.done:
-		return r.n, r.err
+		return r, true
 	case <-sw.ctx.Done():
 	}
 	grace := time.NewTimer(stopGrace)
 	defer grace.Stop()
 	select {
 	case r := <-sw.done:
-		return r.n, r.err
+		return r, true
 	case <-grace.C:
-		sw.err = writeGivenUp{sw.ctx.Err()}
-		return 0, sw.err
+		return writeResult{}, false
 	}
 }
 
@@ -923,7 +958,7 @@ func (sw *stopWriter) Write(p []byte) (int, error) {
 type writeGivenUp struct{ err error }
 
 func (e writeGivenUp) Error() string {
-	return fmt.Sprintf("standard output took nothing for %v after the stop (is its reader reading?): %v", stopGrace, e.err)
+	return fmt.Sprintf("standard output took no more for %v after the stop (a write of at most %d bytes did not end: is its reader reading?): %v", stopGrace, stopPiece, e.err)
 }
 
 func (e writeGivenUp) Unwrap() error { return e.err }

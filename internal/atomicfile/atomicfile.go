@@ -402,14 +402,17 @@ func IsTemporary(name string) (dest string, ok bool) {
 
 // RemoveStale removes from the directory dir (not from its
 // subdirectories) the temporary files that Writes into it never renamed
-// nor removed (IsTemporary; regular files only), which a process killed
-// during a Write (kill -9, a power loss) leaves behind, except this
-// process's Writes in progress. Call it only while no other process may be
-// writing into dir: holding dir's exclusive lock (internal/dirlock), which
-// a process writing there must hold. It returns the paths it removed, and
-// the first error reading dir or removing a file (the others are still
-// removed).
-func RemoveStale(dir string) ([]string, error) {
+// nor removed (IsTemporary; regular files only) whose destination's base
+// name owned accepts, which a process killed during a Write (kill -9, a
+// power loss) leaves behind, except this process's Writes in progress.
+// Call it only while no other process may be writing those files: holding
+// dir's exclusive lock (internal/dirlock), which a process writing them
+// must hold. owned names the files that the lock's holders alone write:
+// another command may write other files into dir (a report, a prediction
+// given as its output) without that lock, and its temporary files, live
+// or not, stay. It returns the paths it removed, and the first error
+// reading dir or removing a file (the others are still removed).
+func RemoveStale(dir string, owned func(dest string) bool) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err
@@ -419,7 +422,7 @@ func RemoveStale(dir string) ([]string, error) {
 	var removed []string
 	var first error
 	for _, e := range entries {
-		if _, ok := IsTemporary(e.Name()); !ok || !e.Type().IsRegular() {
+		if dest, ok := IsTemporary(e.Name()); !ok || !e.Type().IsRegular() || !owned(dest) {
 			continue
 		}
 		p := filepath.Join(dir, e.Name())

@@ -605,9 +605,10 @@ func TestIsTemporary(t *testing.T) {
 	}
 }
 
-// TestRemoveStale: the temporary files a killed Write left are removed;
-// other files, subdirectories' files, directories and this process's
-// Writes in progress stay.
+// TestRemoveStale: the temporary files a killed Write left of files the
+// caller owns are removed; other files, other destinations' temporary
+// files (another command's, perhaps live), subdirectories' files,
+// directories and this process's Writes in progress stay.
 func TestRemoveStale(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name string) string {
@@ -621,7 +622,7 @@ func TestRemoveStale(t *testing.T) {
 		return p
 	}
 	stale := []string{write(".model.json.tmp-42"), write(".sources.json.tmp-7")}
-	keep := []string{write("model.json"), write(".lock"), write("model.json.tmp-42"), write(".x.tmp-1a"), write("models/.m.tmp-5")}
+	keep := []string{write("model.json"), write(".lock"), write("model.json.tmp-42"), write(".x.tmp-1a"), write("models/.m.tmp-5"), write(".report.md.tmp-123")}
 	if err := os.Mkdir(filepath.Join(dir, ".d.tmp-9"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -652,7 +653,7 @@ func TestRemoveStale(t *testing.T) {
 	if err != nil {
 		rel = dir
 	}
-	removed, err := RemoveStale(rel)
+	removed, err := RemoveStale(rel, func(dest string) bool { return dest != "report.md" })
 	close(finish)
 	if werr := <-done; werr != nil {
 		t.Errorf("the Write in progress failed: %v", werr)
@@ -676,7 +677,7 @@ func TestRemoveStale(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(dir, "busy.json")); err != nil || string(b) != "done" {
 		t.Errorf("busy.json = %q, %v; want the Write's content", b, err)
 	}
-	if _, err := RemoveStale(filepath.Join(dir, "missing")); err == nil {
+	if _, err := RemoveStale(filepath.Join(dir, "missing"), func(string) bool { return true }); err == nil {
 		t.Error("RemoveStale of a missing directory: no error")
 	}
 }
