@@ -280,17 +280,19 @@ func dotRows(out, data []float64, stride int, w []float64) {
 		x1 := data[(i+1)*stride : (i+1)*stride+c]
 		x2 := data[(i+2)*stride : (i+2)*stride+c]
 		x3 := data[(i+3)*stride : (i+3)*stride+c]
+		x0, x1, x2, x3 = x0[:len(w)], x1[:len(w)], x2[:len(w)], x3[:len(w)]
 		var e0, o0, e1, o1, e2, o2, e3, o3 float64
-		for j := 0; j < n; j += 2 {
-			w0, w1 := w[j], w[j+1]
-			e0 += float64(x0[j] * w0)
-			o0 += float64(x0[j+1] * w1)
-			e1 += float64(x1[j] * w0)
-			o1 += float64(x1[j+1] * w1)
-			e2 += float64(x2[j] * w0)
-			o2 += float64(x2[j+1] * w1)
-			e3 += float64(x3[j] * w0)
-			o3 += float64(x3[j+1] * w1)
+		// j is the pair's odd index (a form whose bounds the compiler proves).
+		for j := 1; j < len(w); j += 2 {
+			w0, w1 := w[j-1], w[j]
+			e0 += float64(x0[j-1] * w0)
+			o0 += float64(x0[j] * w1)
+			e1 += float64(x1[j-1] * w0)
+			o1 += float64(x1[j] * w1)
+			e2 += float64(x2[j-1] * w0)
+			o2 += float64(x2[j] * w1)
+			e3 += float64(x3[j-1] * w0)
+			o3 += float64(x3[j] * w1)
 		}
 		s0, s1, s2, s3 := e0+o0, e1+o1, e2+o2, e3+o3
 		if n < c {
@@ -305,13 +307,14 @@ func dotRows(out, data []float64, stride int, w []float64) {
 	if i+2 <= len(out) {
 		x0 := data[i*stride : i*stride+c]
 		x1 := data[(i+1)*stride : (i+1)*stride+c]
+		x0, x1 = x0[:len(w)], x1[:len(w)]
 		var e0, o0, e1, o1 float64
-		for j := 0; j < n; j += 2 {
-			w0, w1 := w[j], w[j+1]
-			e0 += float64(x0[j] * w0)
-			o0 += float64(x0[j+1] * w1)
-			e1 += float64(x1[j] * w0)
-			o1 += float64(x1[j+1] * w1)
+		for j := 1; j < len(w); j += 2 {
+			w0, w1 := w[j-1], w[j]
+			e0 += float64(x0[j-1] * w0)
+			o0 += float64(x0[j] * w1)
+			e1 += float64(x1[j-1] * w0)
+			o1 += float64(x1[j] * w1)
 		}
 		s0, s1 := e0+o0, e1+o1
 		if n < c {

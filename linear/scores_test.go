@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -48,23 +49,29 @@ func TestScoresMatchDotByRow(t *testing.T) {
 	}
 }
 
-// BenchmarkModelScores times Scores on 500 dense rows of 801 columns (an
-// odd number of each: every block of rows and the odd last column).
+// BenchmarkModelScores times Scores on dense rows of 801 columns (an odd
+// number of rows and of columns: every block of rows and the odd last
+// column): 500 rows (3.2 MB, beyond the caches: memory-bound) and 41 rows
+// (263 kB, in L2: the arithmetic's cost).
 func BenchmarkModelScores(b *testing.B) {
-	rng := rand.New(rand.NewPCG(29, 3))
-	const r, c = 500, 801
-	w := make([]float64, c)
-	for j := range w {
-		w[j] = rng.NormFloat64()
-	}
-	m := &Model{Labels: []int{1, -1}, NrFeature: c, Bias: 1, NrW: 1, W: append(w, 0.5)}
-	data := make([]float64, r*c)
-	for i := range data {
-		data[i] = rng.NormFloat64()
-	}
-	X := mat.NewDense(r, c, data)
-	b.ResetTimer()
-	for range b.N {
-		m.Scores(X)
+	for _, r := range []int{500, 41} {
+		b.Run(fmt.Sprintf("%dx801", r), func(b *testing.B) {
+			rng := rand.New(rand.NewPCG(29, 3))
+			const c = 801
+			w := make([]float64, c)
+			for j := range w {
+				w[j] = rng.NormFloat64()
+			}
+			m := &Model{Labels: []int{1, -1}, NrFeature: c, Bias: 1, NrW: 1, W: append(w, 0.5)}
+			data := make([]float64, r*c)
+			for i := range data {
+				data[i] = rng.NormFloat64()
+			}
+			X := mat.NewDense(r, c, data)
+			b.ResetTimer()
+			for range b.N {
+				m.Scores(X)
+			}
+		})
 	}
 }
