@@ -57,8 +57,9 @@ const (
 func Protocols() []string { return []string{ProtocolStandard, ProtocolSkewed, ProtocolNWay} }
 
 // DefaultWays returns the numbers of classes of the N-way episodes the
-// N-way study runs (ProtocolNWay's Ways when none are given: the CLI's
-// --ways default), 5 and 20, in a new slice each call.
+// N-way study runs by default, 5 and 20, in a new slice each call: the
+// command's --ways default. A Config of ProtocolNWay must set its Ways
+// (Run refuses a Config without them; DefaultConfig does not set them).
 func DefaultWays() []int { return []int{5, 20} }
 
 // DefaultTestPerClass is the number of test examples per class of an N-way

@@ -256,9 +256,7 @@ func (m *Model) Scores(X mat.Matrix) []float64 {
 			rm = mat.DenseCopyOf(X)
 		}
 		raw := rm.RawMatrix()
-		for i := range out {
-			out[i] = Dot(raw.Data[i*raw.Stride:i*raw.Stride+c], w)
-		}
+		dotRows(out, raw.Data, raw.Stride, w)
 	}
 	if m.hasBias() {
 		b := sign * m.W[m.NrFeature] * m.Bias
@@ -267,6 +265,68 @@ func (m *Model) Scores(X mat.Matrix) []float64 {
 		}
 	}
 	return out
+}
+
+// dotRows sets out[i] to Dot of row i of the row-major data (rows of
+// len(w) values, stride apart) and w, bit for bit: it scores 4 rows (then
+// 2, then 1) per pass over the columns, each row with its own even and odd
+// sums in Dot's order, to read each weight once per block of rows.
+func dotRows(out, data []float64, stride int, w []float64) {
+	c := len(w)
+	n := c &^ 1
+	i := 0
+	for ; i+4 <= len(out); i += 4 {
+		x0 := data[i*stride : i*stride+c]
+		x1 := data[(i+1)*stride : (i+1)*stride+c]
+		x2 := data[(i+2)*stride : (i+2)*stride+c]
+		x3 := data[(i+3)*stride : (i+3)*stride+c]
+		x0, x1, x2, x3 = x0[:len(w)], x1[:len(w)], x2[:len(w)], x3[:len(w)]
+		var e0, o0, e1, o1, e2, o2, e3, o3 float64
+		// j is the pair's odd index (a form whose bounds the compiler proves).
+		for j := 1; j < len(w); j += 2 {
+			w0, w1 := w[j-1], w[j]
+			e0 += float64(x0[j-1] * w0)
+			o0 += float64(x0[j] * w1)
+			e1 += float64(x1[j-1] * w0)
+			o1 += float64(x1[j] * w1)
+			e2 += float64(x2[j-1] * w0)
+			o2 += float64(x2[j] * w1)
+			e3 += float64(x3[j-1] * w0)
+			o3 += float64(x3[j] * w1)
+		}
+		s0, s1, s2, s3 := e0+o0, e1+o1, e2+o2, e3+o3
+		if n < c {
+			wn := w[n]
+			s0 += float64(x0[n] * wn)
+			s1 += float64(x1[n] * wn)
+			s2 += float64(x2[n] * wn)
+			s3 += float64(x3[n] * wn)
+		}
+		out[i], out[i+1], out[i+2], out[i+3] = s0, s1, s2, s3
+	}
+	if i+2 <= len(out) {
+		x0 := data[i*stride : i*stride+c]
+		x1 := data[(i+1)*stride : (i+1)*stride+c]
+		x0, x1 = x0[:len(w)], x1[:len(w)]
+		var e0, o0, e1, o1 float64
+		for j := 1; j < len(w); j += 2 {
+			w0, w1 := w[j-1], w[j]
+			e0 += float64(x0[j-1] * w0)
+			o0 += float64(x0[j] * w1)
+			e1 += float64(x1[j-1] * w0)
+			o1 += float64(x1[j] * w1)
+		}
+		s0, s1 := e0+o0, e1+o1
+		if n < c {
+			s0 += float64(x0[n] * w[n])
+			s1 += float64(x1[n] * w[n])
+		}
+		out[i], out[i+1] = s0, s1
+		i += 2
+	}
+	if i < len(out) {
+		out[i] = Dot(data[i*stride:i*stride+c], w)
+	}
 }
 
 // Dot returns x·w (len(w) = len(x); it panics otherwise) summed in one

@@ -37,11 +37,13 @@ func TestFactsAreTheConstants(t *testing.T) {
 func TestDescriptionsStateTheirConstants(t *testing.T) {
 	def := greedytl.DefaultOptions()
 	for name, phrases := range map[string][]string{
-		"greedytl":      {"λ = " + helpNumber(def.Lambda) + ", δ = " + helpNumber(def.Delta)},
-		"greedytl-59":   {"scoring 59 random candidates"},
-		"greedytl-auto": {"GreedyTL (γ = " + helpNumber(autoGammas[0]) + ")", "preferring sources (γ = " + helpNumber(autoGammas[1]) + ")"},
-		"l1-logistic":   {"(" + helpNumber(logisticFoldCount) + "-fold above " + helpNumber(logisticLOOMaxRows) + " examples)"},
-		"elastic-net":   {"(" + helpNumber(logisticFoldCount) + "-fold above " + helpNumber(logisticLOOMaxRows) + " examples)"},
+		"greedytl":             {"λ = " + helpNumber(def.Lambda) + ", δ = " + helpNumber(def.Delta)},
+		"greedytl-59":          {"scoring 59 random candidates"},
+		"greedytl-auto":        {"GreedyTL (γ = " + helpNumber(autoGammas[0]) + ")", "preferring sources (γ = " + helpNumber(autoGammas[1]) + ")"},
+		"greedytl-sp":          {"scaled by γ = " + helpNumber(spFeatureFactor) + ")"},
+		"l1-logistic":          {"(tol " + helpNumber(sklearnL1Tol) + ", seeded)", "(" + helpNumber(logisticFoldCount) + "-fold above " + helpNumber(logisticLOOMaxRows) + " examples)"},
+		"multinomial-logistic": {"(C = " + helpNumber(multinomialDefaultC) + " with a class of one example)"},
+		"elastic-net":          {"(" + helpNumber(logisticFoldCount) + "-fold above " + helpNumber(logisticLOOMaxRows) + " examples)"},
 	} {
 		r, ok := Registered(name)
 		if !ok {

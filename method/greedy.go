@@ -56,7 +56,7 @@ func init() {
 	Register(Registration{
 		Name:            "greedytl-sp",
 		SelectsFeatures: true,
-		Description:     "GreedyTL preferring sources (standardised features scaled by γ = " + strconv.FormatFloat(spFeatureFactor, 'g', -1, 64) + ")",
+		Description:     "GreedyTL preferring sources (standardised features scaled by γ = " + helpNumber(spFeatureFactor) + ")",
 		New:             newGreedy("greedytl-sp", osp),
 		Decode:          greedyNaming{base: "greedytl-sp", def: osp}.decode,
 		Configure:       configureGreedy("greedytl-sp", osp),

@@ -64,7 +64,10 @@ SOLVERS = ("L2R_LR", "L2R_L2LOSS_SVC_DUAL", "L2R_L2LOSS_SVC", "L2R_L1LOSS_SVC_DU
 
 # linear.ReadModel's limits of a model file's nr_class and nr_feature
 # (linear.MaxModelClasses and MaxModelFeatures; greedytl version --json
-# reports them, and test_parity checks that they are these).
+# reports them, and test_parity checks that they are these). The limit of
+# nr_feature is that of a 64-bit build: MaxModelFeatures is
+# min(2**40, math.MaxInt), 2**31 - 1 in a 32-bit build (GOARCH=386), so
+# this reader accepts files of more features that a 32-bit greedytl refuses.
 _MAX_CLASSES = 2 ** 20
 _MAX_FEATURES = 2 ** 40
 # A decimal integer as strconv.Atoi and ParseInt read it: ASCII digits, an

@@ -1918,7 +1918,10 @@ def test_constants_are_greedytls(cli, tmp_path):
     assert cli["model_version"] == _cli.MODEL_VERSION == max(_model.VERSIONS)
     assert cli["sources_index_version"] == _sources.INDEX_VERSION
     assert cli["liblinear_max_classes"] == _sources._MAX_CLASSES
-    assert cli["liblinear_max_features"] == _sources._MAX_FEATURES
+    # MaxModelFeatures is min(2**40, Go's int maximum): 2**40 in a 64-bit
+    # build, 2**31 - 1 in a 32-bit one; the package's reader keeps 2**40 on
+    # every platform (it accepts files a 32-bit greedytl refuses).
+    assert cli["liblinear_max_features"] in {min(_sources._MAX_FEATURES, 2 ** (bits - 1) - 1) for bits in (32, 64)}
     doc = {"format": "x\ty", "version": 2, "method": "l1-logistic", "hyperparameters": {}}
     path = tmp_path / "other.json"
     path.write_text(json.dumps(doc))
