@@ -38,20 +38,8 @@ func TestPrunedPicksScalarWinner(t *testing.T) {
 			} else {
 				H, y = randDense(rng, c.m, c.n), randLabels(rng, c.m)
 			}
-			var X mat.Matrix
-			if c.d > 0 {
-				X = randDense(rng, c.m, c.d)
-			}
-			in, err := newInputs("greedytl.Fit", X, H, y, c.gamma)
-			if err != nil {
-				t.Fatal(err)
-			}
-			setForTest(t, &pathForm, c.form)
-			e := newSample(in, c.d+c.n, 1) // r ≥ N: every candidate, every step
+			e := everyCandidateSample(t, rng, H, y, c.d, c.gamma, c.form, c.lambda)
 			defer e.release()
-			if err := e.reset(c.lambda); err != nil {
-				t.Fatal(err)
-			}
 			p := newPathFor(y, c.lambda, newFeatureScale(c.gamma, true), 0, c.d+c.n)
 			total, scored := 0, 0
 			for step := 0; step < 2*c.m+5; step++ {
@@ -104,19 +92,7 @@ func TestPrunedScoresLargestBoundsFirst(t *testing.T) {
 		{20, 0, 300, 1, formPrimal}, {20, 30, 300, 0.5, formDual}, {12, 20, 200, 2, formAuto}, {30, 0, 500, 1, formAuto},
 	} {
 		H, y := randDense(rng, c.m, c.n), randLabels(rng, c.m)
-		var X mat.Matrix
-		if c.d > 0 {
-			X = randDense(rng, c.m, c.d)
-		}
-		in, err := newInputs("greedytl.Fit", X, H, y, c.gamma)
-		if err != nil {
-			t.Fatal(err)
-		}
-		setForTest(t, &pathForm, c.form)
-		e := newSample(in, c.d+c.n, 1) // r ≥ N: every candidate, every step
-		if err := e.reset(1); err != nil {
-			t.Fatal(err)
-		}
+		e := everyCandidateSample(t, rng, H, y, c.d, c.gamma, c.form, 1)
 		p := newPathFor(y, 1, newFeatureScale(c.gamma, true), 0, c.d+c.n)
 		for step := 0; step < c.m; step++ {
 			s, cand := pickShuffled(t, rng, e, p, step)
@@ -228,4 +204,27 @@ func TestRowAbsDevs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// everyCandidateSample returns the sampled search over d random features
+// (none when d is 0) beside the sources H, with labels y, that scores every
+// candidate at every step (r ≥ N), its path form set to form for the
+// test's duration, reset at λ = lambda.
+func everyCandidateSample(t *testing.T, rng *rand.Rand, H *mat.Dense, y []float64, d int, gamma float64, form int, lambda float64) *sampleEngine {
+	t.Helper()
+	m, n := H.Dims()
+	var X mat.Matrix
+	if d > 0 {
+		X = randDense(rng, m, d)
+	}
+	in, err := newInputs("greedytl.Fit", X, H, y, gamma)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setForTest(t, &pathForm, form)
+	e := newSample(in, d+n, 1)
+	if err := e.reset(lambda); err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
