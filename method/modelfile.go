@@ -154,7 +154,7 @@ func decodeFile(f modelfile.File) (File, error) {
 		}
 		m, err := decode(f.Doc)
 		if err == nil {
-			err = checkTwoClassLabels(f.Labels, m.Classes())
+			_, err = checkTwoClassLabels(f.Labels, m.Classes())
 		}
 		if err != nil {
 			return File{}, fmt.Errorf("reading multi-class %s model: %w", f.Method, err)

@@ -62,7 +62,7 @@ type multiEncoder interface {
 // "sources", "feature_names" and "source_names" members those of info: the
 // sources directory its source scores are computed from (nil: none) and
 // the names of the columns of X and H (nil: none), and in "labels" those of
-// a two-class model's positive class and the other (TwoClassLabels; nil:
+// a two-class model's positive class and the other (nil:
 // none, a file predict reads as a multi-class one). Numbers are written so that they read
 // back exactly. It returns an error when m is not a model of this
 // package, is nil, holds a non-finite number, when info has labels that
@@ -102,7 +102,7 @@ func multiFileDocument(m MultiModel, info FileInfo) (any, error) {
 	if err := info.Labels.Check(); err != nil {
 		return nil, err
 	}
-	if err := checkTwoClassLabels(info.Labels, m.Classes()); err != nil {
+	if _, err := checkTwoClassLabels(info.Labels, m.Classes()); err != nil {
 		return nil, err
 	}
 	enc, ok := m.(multiEncoder)

@@ -329,13 +329,16 @@ func (o *ovrModel) blockScores(d Data) (blockFunc, int, error) {
 // linear model (Linear, AutoModel: a sum over the columns of each row), a
 // GreedyTL model (the same sums, column by column) and a dictionary model
 // (each row's OMP codes on dictionaries of a fixed shape, their score
-// summed in a fixed order: linear.Dot). ovrModel's blocks (MultiRowByRow)
+// summed in a fixed order: linear.Dot), and a two-class model (TwoClass) whose
+// multi-class model is MultiRowByRow. ovrModel's blocks (MultiRowByRow)
 // and greedytl predict, which reads a binary model's rows in blocks only
 // when RowByRow holds, ask it.
 func RowByRow(m Model) bool {
-	switch m.(type) {
+	switch m := m.(type) {
 	case *Linear, *AutoModel, *greedyModel, *dictionaryModel:
 		return true
+	case *twoClassModel:
+		return MultiRowByRow(m.m)
 	}
 	return false
 }

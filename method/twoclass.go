@@ -8,34 +8,21 @@ import (
 	"github.com/greedytl/greedytl/modelfile"
 )
 
-// TwoClassLabels returns the "labels" record of a two-class multi-class
-// model whose positive class is positive: the positive class and the other
-// one (docs/design.md, "Multi-class model files"). It returns an error when
-// m does not have two classes or positive is not one of them.
-func TwoClassLabels(m MultiModel, positive string) (*modelfile.LabelNames, error) {
-	classes := m.Classes()
-	k := slices.Index(classes, positive)
-	if len(classes) != 2 || k < 0 {
-		return nil, fmt.Errorf("a two-class model's positive class is one of its classes: %q is not one of %q", positive, classes)
-	}
-	return &modelfile.LabelNames{Positive: positive, Negative: []string{classes[1-k]}}, nil
-}
-
 // checkTwoClassLabels returns an error when l, the "labels" of a
 // multi-class file of classes, does not name its two classes: the positive
-// one and the other.
-func checkTwoClassLabels(l *modelfile.LabelNames, classes []string) error {
+// one and the other; else the positive class's index (-1 when l is nil).
+func checkTwoClassLabels(l *modelfile.LabelNames, classes []string) (int, error) {
 	if l == nil {
-		return nil
+		return -1, nil
 	}
 	if len(classes) != 2 {
-		return fmt.Errorf(`a multi-class file names its classes in "classes", not "labels" (only a file of two classes records its positive class there; this one has %d)`, len(classes))
+		return -1, fmt.Errorf(`a multi-class file names its classes in "classes", not "labels" (only a file of two classes records its positive class there; this one has %d)`, len(classes))
 	}
 	k := slices.Index(classes, l.Positive)
 	if k < 0 || len(l.Negative) != 1 || l.Negative[0] != classes[1-k] {
-		return fmt.Errorf(`"labels" (positive %q, negative %q) are not the file's two classes %q`, l.Positive, l.Negative, classes)
+		return -1, fmt.Errorf(`"labels" (positive %q, negative %q) are not the file's two classes %q`, l.Positive, l.Negative, classes)
 	}
-	return nil
+	return k, nil
 }
 
 // TwoClass returns the binary model of a two-class multi-class model m
@@ -48,10 +35,11 @@ func TwoClass(m MultiModel, l *modelfile.LabelNames) (Model, error) {
 	if l == nil {
 		return nil, errors.New("method: a two-class model needs its positive class")
 	}
-	if err := checkTwoClassLabels(l, m.Classes()); err != nil {
+	pos, err := checkTwoClassLabels(l, m.Classes())
+	if err != nil {
 		return nil, fmt.Errorf("method: %w", err)
 	}
-	return &twoClassModel{m: m, pos: slices.Index(m.Classes(), l.Positive)}, nil
+	return &twoClassModel{m: m, pos: pos}, nil
 }
 
 // twoClassModel is TwoClass's model.

@@ -31,13 +31,7 @@ func TestTwoClassFileRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	labels, err := method.TwoClassLabels(model, "ant")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if labels.Positive != "ant" || len(labels.Negative) != 1 || labels.Negative[0] != "bee" {
-		t.Fatalf("TwoClassLabels: %+v", labels)
-	}
+	labels := &modelfile.LabelNames{Positive: "ant", Negative: []string{"bee"}}
 	var buf bytes.Buffer
 	if err := method.WriteMulti(&buf, model, method.FileInfo{Labels: labels}); err != nil {
 		t.Fatal(err)
@@ -98,9 +92,6 @@ func TestTwoClassFileRoundTrip(t *testing.T) {
 		if _, err := method.TwoClass(model, bad); err == nil {
 			t.Errorf("TwoClass with labels %+v: no error", bad)
 		}
-	}
-	if _, err := method.TwoClassLabels(model, "cow"); err == nil {
-		t.Error("TwoClassLabels(cow): no error")
 	}
 	three, err := m.FitMulti(context.Background(), d, method.ClassLabels{Names: []string{"ant", "bee", "cow"}, Y: []int{0, 1, 2, 2}}, method.Extra{})
 	if err != nil {

@@ -234,7 +234,7 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 		if err := o.checkSources(s, f.Info.Sources); err != nil {
 			return err
 		}
-		model, rowByRow := f.Model, method.RowByRow(f.Model)
+		model := f.Model
 		if f.Multi != nil {
 			if f.Info.Labels == nil {
 				return runPredictMulti(ctx, s, o, f.Multi, modelColumnNames(f.Info))
@@ -244,8 +244,8 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 			if model, err = method.TwoClass(f.Multi, f.Info.Labels); err != nil {
 				return badInputf("%s: %w", o.modelName(), err)
 			}
-			rowByRow = method.MultiRowByRow(f.Multi)
 		}
+		rowByRow := method.RowByRow(model)
 		if err := o.binaryFlags(); err != nil {
 			return err
 		}
