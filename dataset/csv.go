@@ -302,7 +302,8 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader, bl
 		counted  int
 		ids      rowIDs // the first column, of the same rows, as shuffled row numbers
 		// fraction: some value of a column but the first, below any
-		// header, is not an integer (rowIDs.index)
+		// header, is not an integer (rowIDs.index; looked for only while
+		// the first column may be unquoted row numbers)
 		fraction bool
 		fields   [][]byte
 		scratch  []byte
@@ -454,9 +455,9 @@ func decodeCSVRows(r io.Reader, name string, h HeaderRule, hdr *MatrixHeader, bl
 				} else {
 					counting = counting && v == from+float64(counted)
 				}
-				ids.add(f, counted)
+				ids.add(f, v, counted)
 				counted++
-			} else if !fraction && j > 0 && v != math.Trunc(v) && !(rangeHeader && rows == 0) {
+			} else if ids.ok && !ids.quoted && !fraction && j > 0 && v != math.Trunc(v) && !(rangeHeader && rows == 0) {
 				fraction = true
 			}
 		}
@@ -613,8 +614,8 @@ type rowIDs struct {
 	first  [2]string // the first two values, for the message
 }
 
-// add records f, the first field of row k (0-based).
-func (r *rowIDs) add(f []byte, k int) {
+// add records f, the first field of row k (0-based), whose value is v.
+func (r *rowIDs) add(f []byte, v float64, k int) {
 	if !r.ok {
 		return
 	}
@@ -622,7 +623,7 @@ func (r *rowIDs) add(f []byte, k int) {
 		r.ok = false
 		return
 	}
-	n, _ := strconv.Atoi(string(f))
+	n := int(v) // exact: at most 9 digits
 	// The bits are kept while they cost at most half a byte a row over a
 	// fixed 8 KiB: a shuffled index of n rows holds values below 4n
 	// (index); a column that exceeds this is not one, and is let go.
