@@ -60,11 +60,11 @@ func Facts() CostFacts {
 	}
 }
 
-// helpNumber returns v's text in a description: strconv's shortest form
+// HelpNumber returns v's text in a description or a help text: strconv's shortest form
 // (0.5, 1, 200), or the shortest exponent form without a plus sign or
 // leading zero in its exponent (1e-4 and 1e6, not 0.0001, 1e-04 or
 // 1e+06) when that is shorter.
-func helpNumber(v float64) string {
+func HelpNumber(v float64) string {
 	g := strconv.FormatFloat(v, 'g', -1, 64)
 	mant, exp, ok := strings.Cut(strconv.FormatFloat(v, 'e', -1, 64), "e")
 	if !ok {

@@ -10,8 +10,8 @@ import (
 
 func TestHelpNumber(t *testing.T) {
 	for v, want := range map[float64]string{1: "1", 0.5: "0.5", 1e-4: "1e-4", 0.001: "1e-3", 0.25: "0.25", 1e6: "1e6", 1.5e-7: "1.5e-7", 20: "20", -1e-5: "-1e-5"} {
-		if got := helpNumber(v); got != want {
-			t.Errorf("helpNumber(%v) = %q, want %q", v, got, want)
+		if got := HelpNumber(v); got != want {
+			t.Errorf("HelpNumber(%v) = %q, want %q", v, got, want)
 		}
 	}
 }
@@ -37,13 +37,13 @@ func TestFactsAreTheConstants(t *testing.T) {
 func TestDescriptionsStateTheirConstants(t *testing.T) {
 	def := greedytl.DefaultOptions()
 	for name, phrases := range map[string][]string{
-		"greedytl":             {"λ = " + helpNumber(def.Lambda) + ", δ = " + helpNumber(def.Delta)},
+		"greedytl":             {"λ = " + HelpNumber(def.Lambda) + ", δ = " + HelpNumber(def.Delta)},
 		"greedytl-59":          {"scoring 59 random candidates"},
-		"greedytl-auto":        {"GreedyTL (γ = " + helpNumber(autoGammas[0]) + ")", "preferring sources (γ = " + helpNumber(autoGammas[1]) + ")"},
-		"greedytl-sp":          {"scaled by γ = " + helpNumber(spFeatureFactor) + ")"},
-		"l1-logistic":          {"(tol " + helpNumber(sklearnL1Tol) + ", seeded)", "(" + helpNumber(logisticFoldCount) + "-fold above " + helpNumber(logisticLOOMaxRows) + " examples)"},
-		"multinomial-logistic": {"(C = " + helpNumber(multinomialDefaultC) + " with a class of one example)"},
-		"elastic-net":          {"(" + helpNumber(logisticFoldCount) + "-fold above " + helpNumber(logisticLOOMaxRows) + " examples)"},
+		"greedytl-auto":        {"GreedyTL (γ = " + HelpNumber(autoGammas[0]) + ")", "preferring sources (γ = " + HelpNumber(autoGammas[1]) + ")"},
+		"greedytl-sp":          {"scaled by γ = " + HelpNumber(spFeatureFactor) + ")"},
+		"l1-logistic":          {"(tol " + HelpNumber(sklearnL1Tol) + ", seeded)", "(" + HelpNumber(logisticFoldCount) + "-fold above " + HelpNumber(logisticLOOMaxRows) + " examples)"},
+		"multinomial-logistic": {"(C = " + HelpNumber(multinomialDefaultC) + " with a class of one example)"},
+		"elastic-net":          {"(" + HelpNumber(logisticFoldCount) + "-fold above " + HelpNumber(logisticLOOMaxRows) + " examples)"},
 	} {
 		r, ok := Registered(name)
 		if !ok {
@@ -74,7 +74,7 @@ func TestElasticNetMixingIsLinears(t *testing.T) {
 	if l := m.(logistic); l.l1Ratio != linear.DefaultL1Ratio {
 		t.Errorf("elastic-net's l1_ratio is %v, linear.DefaultL1Ratio is %v", l.l1Ratio, linear.DefaultL1Ratio)
 	}
-	if r, _ := Registered("elastic-net"); !strings.Contains(r.Description, "(l1_ratio "+helpNumber(linear.DefaultL1Ratio)+",") {
+	if r, _ := Registered("elastic-net"); !strings.Contains(r.Description, "(l1_ratio "+HelpNumber(linear.DefaultL1Ratio)+",") {
 		t.Errorf("elastic-net's description %q does not give l1_ratio %v", r.Description, linear.DefaultL1Ratio)
 	}
 }

@@ -35,7 +35,7 @@ func init() {
 	Register(Registration{
 		Name:            "greedytl",
 		SelectsFeatures: true,
-		Description:     "GreedyTL (exact greedy selection of features and sources, ridge λ = " + helpNumber(def.Lambda) + ", δ = " + helpNumber(def.Delta) + ")",
+		Description:     "GreedyTL (exact greedy selection of features and sources, ridge λ = " + HelpNumber(def.Lambda) + ", δ = " + HelpNumber(def.Delta) + ")",
 		New:             newGreedy("greedytl", greedytl.DefaultOptions()),
 		Decode:          greedyNaming{base: "greedytl", def: greedytl.DefaultOptions()}.decode,
 		Configure:       configureGreedy("greedytl", greedytl.DefaultOptions()),
@@ -56,7 +56,7 @@ func init() {
 	Register(Registration{
 		Name:            "greedytl-sp",
 		SelectsFeatures: true,
-		Description:     "GreedyTL preferring sources (standardised features scaled by γ = " + helpNumber(spFeatureFactor) + ")",
+		Description:     "GreedyTL preferring sources (standardised features scaled by γ = " + HelpNumber(spFeatureFactor) + ")",
 		New:             newGreedy("greedytl-sp", osp),
 		Decode:          greedyNaming{base: "greedytl-sp", def: osp}.decode,
 		Configure:       configureGreedy("greedytl-sp", osp),

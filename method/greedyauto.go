@@ -20,7 +20,7 @@ func init() {
 	Register(Registration{
 		Name:            "greedytl-auto",
 		SelectsFeatures: true,
-		Description:     "Recommended: the mean of GreedyTL (γ = " + helpNumber(autoGammas[0]) + "), GreedyTL preferring sources (γ = " + helpNumber(autoGammas[1]) + "), the source of the highest training AUC and ridge on every column, all fitted to the labels by least squares, averaged over the subsamples without one example of the larger class",
+		Description:     "Recommended: the mean of GreedyTL (γ = " + HelpNumber(autoGammas[0]) + "), GreedyTL preferring sources (γ = " + HelpNumber(autoGammas[1]) + "), the source of the highest training AUC and ridge on every column, all fitted to the labels by least squares, averaged over the subsamples without one example of the larger class",
 		New:             func() Method { return newGreedyAuto() },
 		Decode:          decodeAuto,
 		Configure:       configureAuto,

@@ -143,7 +143,7 @@ func init() {
 	Register(Registration{
 		Name:            "l1-logistic",
 		SelectsFeatures: true,
-		Description:     "L1-regularised logistic regression on [X, H] (bias penalised, -B 1) as scikit-learn's liblinear solver fits it (tol " + helpNumber(sklearnL1Tol) + ", seeded), C by LOO (" + helpNumber(logisticFoldCount) + "-fold above " + helpNumber(logisticLOOMaxRows) + " examples); exact=1 solves to a certified duality gap",
+		Description:     "L1-regularised logistic regression on [X, H] (bias penalised, -B 1) as scikit-learn's liblinear solver fits it (tol " + HelpNumber(sklearnL1Tol) + ", seeded), C by LOO (" + HelpNumber(logisticFoldCount) + "-fold above " + HelpNumber(logisticLOOMaxRows) + " examples); exact=1 solves to a certified duality gap",
 		New:             func() Method { return logistic{name: "l1-logistic", l1Ratio: 1, standard: true} },
 		Decode:          decodeLinear,
 		Configure:       configureL1Logistic,
@@ -151,7 +151,7 @@ func init() {
 	Register(Registration{
 		Name:            "elastic-net",
 		SelectsFeatures: true,
-		Description:     "elastic-net logistic regression on [X, H] (l1_ratio " + helpNumber(linear.DefaultL1Ratio) + ", bias penalised), C by LOO (" + helpNumber(logisticFoldCount) + "-fold above " + helpNumber(logisticLOOMaxRows) + " examples)",
+		Description:     "elastic-net logistic regression on [X, H] (l1_ratio " + HelpNumber(linear.DefaultL1Ratio) + ", bias penalised), C by LOO (" + HelpNumber(logisticFoldCount) + "-fold above " + HelpNumber(logisticLOOMaxRows) + " examples)",
 		New:             func() Method { return logistic{name: "elastic-net", l1Ratio: linear.DefaultL1Ratio} },
 		Decode:          decodeLinear,
 	})

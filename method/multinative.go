@@ -22,7 +22,7 @@ func init() {
 	})
 	Register(Registration{
 		Name:        "multinomial-logistic",
-		Description: "multinomial (softmax) L2 logistic regression on the standardised [X, H], class-balanced (every class the same total weight, as scikit-learn's class_weight=\"balanced\"), C by stratified cross-validation (C = " + helpNumber(multinomialDefaultC) + " with a class of one example)",
+		Description: "multinomial (softmax) L2 logistic regression on the standardised [X, H], class-balanced (every class the same total weight, as scikit-learn's class_weight=\"balanced\"), C by stratified cross-validation (C = " + HelpNumber(multinomialDefaultC) + " with a class of one example)",
 		NewMulti:    func() MultiMethod { return multinomialLogistic{} },
 		DecodeMulti: decodeNamed("multinomial-logistic", decodeLinearMulti),
 	})

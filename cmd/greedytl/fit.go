@@ -148,7 +148,7 @@ func newFitCmd(s *streams) *cobra.Command {
 
 The default method, greedytl-auto (the recommended one), is the mean of four
 least-squares fits: GreedyTL over all columns, GreedyTL preferring sources
-(feature factor ` + helpFloat(f.SPFeatureFactor) + `), the single source of the highest training AUC (the
+(feature factor ` + method.HelpNumber(f.SPFeatureFactor) + `), the single source of the highest training AUC (the
 share of (positive, negative) pairs it scores positive higher, a tie
 counting half; equal AUCs broken by LogME evidence) and ridge regression on
 every column,
@@ -219,7 +219,7 @@ all the others (a binary method only).
 The cost of ` + method.RecommendedMulti + `, for m examples of K classes and
 p = d + n columns: two multinomial logistic regressions, each a choice of
 C by cross-validation over ` + strconv.Itoa(f.MultinomialCValues) + ` values (up to ` + strconv.Itoa(f.MultinomialFolds) + ` folds: as many as the smallest
-class has examples, at most ` + strconv.Itoa(f.MultinomialFolds) + `; C = ` + helpFloat(f.MultinomialDefaultC) + ` without it when a class has one
+class has examples, at most ` + strconv.Itoa(f.MultinomialFolds) + `; C = ` + method.HelpNumber(f.MultinomialDefaultC) + ` without it when a class has one
 example; on at most ` + strconv.Itoa(f.MultinomialCVPerClass) + ` examples of each class) and a final fit, by L-BFGS steps of O(m·min(m, p)·K) (in the span of
 the rows when p > m, after an O(m²·p) reduction). Measured (one core, CPU,
 loaded 2-core machine; p = 1,000, K = 20): 0.7 s at 10 examples a class,
@@ -322,7 +322,7 @@ class-balanced leave-one-out on the training set):
 	fl.Var(&o.lambda, "lambda", "ridge regularisation λ > 0, or auto (leave-one-out over 1e-4…1e4)")
 	numberVarP(c, &o.delta, "delta", "", def.Delta, "stop when the mean regularised error improves by less than this")
 	intVarP(fl, &o.maxK, "max-k", "", 0, "select at most this many columns (0: no limit)")
-	numberVarP(c, &o.gamma, "gamma", "", def.FeatureFactor, "γ ≥ 0: scale of feature columns relative to source columns (greedytl-sp's default: "+helpFloat(f.SPFeatureFactor)+")")
+	numberVarP(c, &o.gamma, "gamma", "", def.FeatureFactor, "γ ≥ 0: scale of feature columns relative to source columns (greedytl-sp's default: "+method.HelpNumber(f.SPFeatureFactor)+")")
 	numberVarP(c, &o.gamma, "feature-factor", "", def.FeatureFactor, "the former name of --gamma")
 	// Hidden, and not cobra's MarkDeprecated, whose message goes to the
 	// command's output, standard output (where the model or --json's

@@ -31,7 +31,3 @@ func aboutCount(n int) string {
 	}
 	return "about a million"
 }
-
-// helpFloat returns v as the help texts write a setting's value:
-// strconv's shortest form (0.5, 1).
-func helpFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

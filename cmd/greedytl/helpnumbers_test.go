@@ -40,7 +40,7 @@ func TestFitHelpStatesMethodFacts(t *testing.T) {
 	f := method.Facts()
 	itoa := strconv.Itoa
 	for _, phrase := range []string{
-		"GreedyTL preferring sources (feature factor " + helpFloat(f.SPFeatureFactor) + ")",
+		"GreedyTL preferring sources (feature factor " + method.HelpNumber(f.SPFeatureFactor) + ")",
 		"(and m·N ≥ " + groupDigits(f.AutoGramMinWork) + ")",
 		"with N > m and at most " + itoa(f.AutoRidgeLambdaRows) + " examples",
 		"or more than " + itoa(f.AutoRidgeLambdaRows) + " examples",
@@ -48,7 +48,7 @@ func TestFitHelpStatesMethodFacts(t *testing.T) {
 		"up to " + itoa(f.LogisticLOOMaxRows) + " examples and by " + itoa(f.LogisticFolds) + "-fold cross-validation",
 		"for each of its " + itoa(f.DAMPairs) + " (τ, λ) pairs",
 		"over " + itoa(f.MultinomialCValues) + " values (up to " + itoa(f.MultinomialFolds) + " folds",
-		"at most " + itoa(f.MultinomialFolds) + "; C = " + helpFloat(f.MultinomialDefaultC) + " without it",
+		"at most " + itoa(f.MultinomialFolds) + "; C = " + method.HelpNumber(f.MultinomialDefaultC) + " without it",
 		"on at most " + itoa(f.MultinomialCVPerClass) + " examples of each class",
 		"keeps " + itoa(f.MultinomialCValues) + " numbers an example",
 		"a block of " + aboutCount(f.ScoreBlockFloats) + " class scores",
@@ -57,7 +57,7 @@ func TestFitHelpStatesMethodFacts(t *testing.T) {
 			t.Errorf("greedytl help fit does not say %q", phrase)
 		}
 	}
-	if u := fit.Flags().Lookup("gamma").Usage; !strings.Contains(u, "greedytl-sp's default: "+helpFloat(f.SPFeatureFactor)+")") {
+	if u := fit.Flags().Lookup("gamma").Usage; !strings.Contains(u, "greedytl-sp's default: "+method.HelpNumber(f.SPFeatureFactor)+")") {
 		t.Errorf("--gamma's usage %q does not give greedytl-sp's default %v", u, f.SPFeatureFactor)
 	}
 }

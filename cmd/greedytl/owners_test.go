@@ -39,7 +39,7 @@ func TestDefaultsAreTheirOwners(t *testing.T) {
 		t.Errorf("experiment --ways defaults to %q, experiment.DefaultWays is %q", got, want)
 	}
 	train := subcommand(t, "train")
-	if got, want := train.Flags().Lookup("l1-ratio").DefValue, helpFloat(linear.DefaultL1Ratio); got != want {
+	if got, want := train.Flags().Lookup("l1-ratio").DefValue, strconv.FormatFloat(linear.DefaultL1Ratio, 'g', -1, 64); got != want {
 		t.Errorf("train --l1-ratio defaults to %q, linear.DefaultL1Ratio is %q", got, want)
 	}
 	long := strings.Join(strings.Fields(train.Long), " ")

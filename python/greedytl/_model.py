@@ -801,10 +801,12 @@ class Scorer:
     merged; the file's own objects when they are so named already), ``method`` (its method spec),
     ``num_features`` and ``num_sources`` (the column counts of X and H it was
     fitted on), ``classes`` (None for a binary model, else the K class
-    names).
+    names), ``positive`` (the index in ``classes`` of a two-class file's
+    positive class when the file records it, else None).
     """
 
     classes = None
+    positive = None
     # Whether selection() lists the columns in selection order (the greedy
     # methods) rather than by decreasing |weight|.
     greedy = False
@@ -890,7 +892,7 @@ class Scorer:
         out = {"method": self.method, "hyperparameters": copy.deepcopy(doc.get("hyperparameters"))}
         if self.classes is not None:
             out["classes"] = list(self.classes)
-            if getattr(self, "positive", None) is not None:
+            if self.positive is not None:
                 out["positive"] = self.classes[self.positive]
             # Each class's columns as a binary model's (below): the order
             # ("greedy": a class model of a greedy method, one class
@@ -935,7 +937,7 @@ class Scorer:
         the model's, non-finite values and scores that overflow."""
         X, H, rows = self._inputs(X, H)
         f = self._finite_scores(X, H, rows)
-        p = getattr(self, "positive", None)
+        p = self.positive
         if p is not None:
             # A two-class file that records its positive class: one score
             # a row, as greedytl predict prints it.
