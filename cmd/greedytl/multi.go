@@ -330,7 +330,7 @@ func runPredictMulti(ctx context.Context, s *streams, o *predictOptions, model m
 	}
 	var report io.Writer
 	if o.scores {
-		report, err = writePredictions(ctx, s, o.out, func(w io.Writer) error {
+		report, err = o.writePredictions(ctx, s, func(w io.Writer) error {
 			// The header is written with the first block's rows (or,
 			// with none, once they are all read): standard output gets
 			// nothing when the inputs fail before a block is scored.
@@ -411,7 +411,7 @@ func runPredictMulti(ctx context.Context, s *streams, o *predictOptions, model m
 		if err := evaluate(rows); err != nil {
 			return err
 		}
-		report, err = writePredictions(ctx, s, o.out, func(w io.Writer) error {
+		report, err = o.writePredictions(ctx, s, func(w io.Writer) error {
 			for _, k := range pred {
 				if _, err := fmt.Fprintln(w, lines[k]); err != nil {
 					return err
@@ -421,7 +421,7 @@ func runPredictMulti(ctx context.Context, s *streams, o *predictOptions, model m
 		})
 	}
 	if err != nil {
-		return o.writeError(ctx, err)
+		return err
 	}
 	if eval != nil {
 		if o.json {

@@ -285,9 +285,9 @@ func runPredict(ctx context.Context, s *streams, o *predictOptions) error {
 	if err := ctx.Err(); err != nil {
 		return o.interrupted(err)
 	}
-	report, err := writePredictions(ctx, s, o.out, write)
+	report, err := o.writePredictions(ctx, s, write)
 	if err != nil {
-		return o.writeError(ctx, err)
+		return err
 	}
 	if y != nil {
 		pred := make([]float64, len(scores)) // ±1: the predicted classes
@@ -820,21 +820,24 @@ func predictLiblinear(s *streams, o *predictOptions, r io.Reader) (*linear.Model
 // flushed by write where it wants its rows out: --scores after each block)
 // to a stopWriter: a stop signal (ctx done) while a write is blocked — a
 // reader that takes no more, as in predict --scores | (sleep 1000) — ends
-// the write after stopGrace with ctx's error, which predict returns as its
-// interruption; the write waited for the reader, and the stop with it.
-func writePredictions(ctx context.Context, s *streams, out string, write func(io.Writer) error) (io.Writer, error) {
-	if s.isStdout(out) {
-		sw := newStopWriter(ctx, s.out)
-		defer sw.close()
-		bw := bufio.NewWriterSize(sw, outputBuffer)
-		err := write(bw)
-		// What write wrote before an error is out, as it was unbuffered.
-		if ferr := bw.Flush(); err == nil {
-			err = ferr
-		}
-		return s.err, err
+// the write after stopGrace, and predict returns its interruption
+// (interrupted); the write waited for the reader, and the stop with it.
+func (o *predictOptions) writePredictions(ctx context.Context, s *streams, write func(io.Writer) error) (io.Writer, error) {
+	if out := o.out; !s.isStdout(out) {
+		return s.out, atomicfile.Write(out, write)
 	}
-	return s.out, atomicfile.Write(out, write)
+	sw := newStopWriter(ctx, s.out)
+	defer sw.close()
+	bw := bufio.NewWriterSize(sw, outputBuffer)
+	err := write(bw)
+	// What write wrote before an error is out, as it was unbuffered.
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	if errors.As(err, new(writeGivenUp)) { // made only once ctx is done
+		err = o.interrupted(ctx.Err())
+	}
+	return s.err, err
 }
 
 // outputBuffer is the size of the buffer before predict's standard output
@@ -962,16 +965,6 @@ func (e writeGivenUp) Error() string {
 }
 
 func (e writeGivenUp) Unwrap() error { return e.err }
-
-// writeError returns err, writePredictions' error, as predict's
-// interruption when it is a write given up after a stop (writeGivenUp),
-// as a stop between blocks is.
-func (o *predictOptions) writeError(ctx context.Context, err error) error {
-	if errors.As(err, new(writeGivenUp)) && ctx.Err() != nil {
-		return o.interrupted(ctx.Err())
-	}
-	return err
-}
 
 // close ends the goroutine once its write, if any, has ended.
 func (sw *stopWriter) close() {
