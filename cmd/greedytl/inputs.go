@@ -1214,19 +1214,14 @@ func (f *dataFlags) noteRangeHeaders(s *streams) {
 // to drop it.
 func headerNote(path string, first []float64, line firstLine) string {
 	const most = 3
-	vals := make([]string, 0, most+1)
-	if line.values != nil {
-		vals = append(vals, line.values[:min(len(line.values), most)]...)
-		if len(line.values) > most {
-			vals = append(vals, "…")
-		}
-	} else {
-		for _, v := range first[:min(len(first), most)] {
+	vals := line.values // as written
+	if vals == nil {
+		for _, v := range first[:min(len(first), most+1)] {
 			vals = append(vals, strconv.FormatFloat(v, 'g', -1, 64))
 		}
-		if len(first) > most {
-			vals = append(vals, "…")
-		}
+	}
+	if len(vals) > most {
+		vals = append(vals[:most:most], "…")
 	}
 	name := displayName(path)
 	drop := fmt.Sprintf("drop the line (tail -n +2 %s > new.csv) or ", name)
