@@ -116,10 +116,10 @@ func (p *productRows) at(a, b int) float64 {
 // times gf[b]), to dst[:len(p.col)].
 func (p *productRows) scaledRow(a int, ga float64, gf, dst []float64) {
 	dst = dst[:len(p.col)]
-	p.S.row(int(p.col[a]), p.col, dst)
+	S := p.S.rowOf(int(p.col[a]))
 	ka, ua := p.fm*p.d[a], p.u[a]
-	for b, v := range dst {
-		v = (v - ka*p.d[b]) * ua * p.u[b]
+	for b, cb := range p.col {
+		v := (S[cb] - ka*p.d[b]) * ua * p.u[b]
 		dst[b] = v * ga * gf[b]
 	}
 }
@@ -170,6 +170,19 @@ func (s *sampleProducts) row(c int, cols []int32, dst []float64) {
 		dst[b] = S[cb]
 	}
 	s.mu.Unlock()
+}
+
+// rowOf returns row c of S (w values), not to be written: the full
+// matrix's, or a kept row, which keptRow never writes once it has stored
+// it in s.rows, so that it is read without s.mu.
+func (s *sampleProducts) rowOf(c int) []float64 {
+	if s.full != nil {
+		return s.full[c*s.w : c*s.w+s.w]
+	}
+	s.mu.Lock()
+	R := s.keptRow(c)
+	s.mu.Unlock()
+	return R
 }
 
 // keptRow returns row c of S, computed now if no fit has read it yet
@@ -633,9 +646,10 @@ func (g *Gram) prepare(ctx context.Context, st []colStats, f []float64) error {
 	g.u = u
 	g.b = make([]float64, n)
 	yc := b.nc
+	Sy := S.rowOf(yc) // S[yc, ca] = S[ca, yc], bit for bit (S symmetric)
 	for a, ca := range cols {
 		ka := fm * delta[ca]
-		g.b[a] = (S.at(ca, yc) - ka*delta[yc]) * u[a]
+		g.b[a] = (Sy[ca] - ka*delta[yc]) * u[a]
 	}
 	g.prods = productRows{S: S, fm: fm, col: make([]int32, n), d: slices.Clone(g.delta), u: slices.Clone(u)}
 	for a, c := range cols {
