@@ -94,26 +94,16 @@ type productRows struct {
 	u   []float64
 }
 
-// row writes the cross-products of column a with every column to
-// dst[:len(p.col)].
-func (p *productRows) row(a int, dst []float64) {
-	dst = dst[:len(p.col)]
-	p.S.row(int(p.col[a]), p.col, dst)
-	ka, ua := p.fm*p.d[a], p.u[a]
-	for b, v := range dst {
-		dst[b] = (v - ka*p.d[b]) * ua * p.u[b]
-	}
-}
-
-// at returns element b of row(a): the same operations in the same order.
+// at returns the cross-product of columns a and b: scaledRow(a)'s element
+// b at unit scales (ga = gf[b] = 1), the same operations in the same order.
 func (p *productRows) at(a, b int) float64 {
 	ka := p.fm * p.d[a]
 	return (p.S.at(int(p.col[a]), int(p.col[b])) - ka*p.d[b]) * p.u[a] * p.u[b]
 }
 
 // scaledRow writes the cross-products of column a with every column,
-// times ga·gf[b] (each product as row computes it, then times ga, then
-// times gf[b]), to dst[:len(p.col)].
+// times ga·gf[b] (each product (S[a, b] − fm·d[a]·d[b])·u[a]·u[b], then
+// times ga, then times gf[b]), to dst[:len(p.col)].
 func (p *productRows) scaledRow(a int, ga float64, gf, dst []float64) {
 	dst = dst[:len(p.col)]
 	S := p.S.rowOf(int(p.col[a]))
@@ -153,23 +143,6 @@ type sampleProducts struct {
 	mu   sync.Mutex
 	rows [][]float64 // the rows computed, by column (nil: not yet)
 	left []int       // scratch: the columns of a new row not yet in rows
-}
-
-// row writes S[c, cols[b]] to dst[b] for every b.
-func (s *sampleProducts) row(c int, cols []int32, dst []float64) {
-	if s.full != nil {
-		S := s.full[c*s.w : c*s.w+s.w]
-		for b, cb := range cols {
-			dst[b] = S[cb]
-		}
-		return
-	}
-	s.mu.Lock()
-	S := s.keptRow(c)
-	for b, cb := range cols {
-		dst[b] = S[cb]
-	}
-	s.mu.Unlock()
 }
 
 // rowOf returns row c of S (w values), not to be written: the full
