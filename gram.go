@@ -94,32 +94,22 @@ type productRows struct {
 	u   []float64
 }
 
-// row writes the cross-products of column a with every column to
-// dst[:len(p.col)].
-func (p *productRows) row(a int, dst []float64) {
-	dst = dst[:len(p.col)]
-	p.S.row(int(p.col[a]), p.col, dst)
-	ka, ua := p.fm*p.d[a], p.u[a]
-	for b, v := range dst {
-		dst[b] = (v - ka*p.d[b]) * ua * p.u[b]
-	}
-}
-
-// at returns element b of row(a): the same operations in the same order.
+// at returns the cross-product of columns a and b: scaledRow(a)'s element
+// b at unit scales (ga = gf[b] = 1), the same operations in the same order.
 func (p *productRows) at(a, b int) float64 {
 	ka := p.fm * p.d[a]
 	return (p.S.at(int(p.col[a]), int(p.col[b])) - ka*p.d[b]) * p.u[a] * p.u[b]
 }
 
 // scaledRow writes the cross-products of column a with every column,
-// times ga·gf[b] (each product as row computes it, then times ga, then
-// times gf[b]), to dst[:len(p.col)].
+// times ga·gf[b] (each product (S[a, b] − fm·d[a]·d[b])·u[a]·u[b], then
+// times ga, then times gf[b]), to dst[:len(p.col)].
 func (p *productRows) scaledRow(a int, ga float64, gf, dst []float64) {
 	dst = dst[:len(p.col)]
-	p.S.row(int(p.col[a]), p.col, dst)
+	S := p.S.rowOf(int(p.col[a]))
 	ka, ua := p.fm*p.d[a], p.u[a]
-	for b, v := range dst {
-		v = (v - ka*p.d[b]) * ua * p.u[b]
+	for b, cb := range p.col {
+		v := (S[cb] - ka*p.d[b]) * ua * p.u[b]
 		dst[b] = v * ga * gf[b]
 	}
 }
@@ -155,21 +145,17 @@ type sampleProducts struct {
 	left []int       // scratch: the columns of a new row not yet in rows
 }
 
-// row writes S[c, cols[b]] to dst[b] for every b.
-func (s *sampleProducts) row(c int, cols []int32, dst []float64) {
+// rowOf returns row c of S (w values), not to be written: the full
+// matrix's, or a kept row, which keptRow never writes once it has stored
+// it in s.rows, so that it is read without s.mu.
+func (s *sampleProducts) rowOf(c int) []float64 {
 	if s.full != nil {
-		S := s.full[c*s.w : c*s.w+s.w]
-		for b, cb := range cols {
-			dst[b] = S[cb]
-		}
-		return
+		return s.full[c*s.w : c*s.w+s.w]
 	}
 	s.mu.Lock()
-	S := s.keptRow(c)
-	for b, cb := range cols {
-		dst[b] = S[cb]
-	}
+	R := s.keptRow(c)
 	s.mu.Unlock()
+	return R
 }
 
 // keptRow returns row c of S, computed now if no fit has read it yet
@@ -633,9 +619,10 @@ func (g *Gram) prepare(ctx context.Context, st []colStats, f []float64) error {
 	g.u = u
 	g.b = make([]float64, n)
 	yc := b.nc
+	Sy := S.rowOf(yc) // S[yc, ca] = S[ca, yc], bit for bit (S symmetric)
 	for a, ca := range cols {
 		ka := fm * delta[ca]
-		g.b[a] = (S.at(ca, yc) - ka*delta[yc]) * u[a]
+		g.b[a] = (Sy[ca] - ka*delta[yc]) * u[a]
 	}
 	g.prods = productRows{S: S, fm: fm, col: make([]int32, n), d: slices.Clone(g.delta), u: slices.Clone(u)}
 	for a, c := range cols {

@@ -490,9 +490,12 @@ func TestGramProducts(t *testing.T) {
 		if _, _, b2, _ := s.Products(); b2[0] == -1 {
 			t.Error("Products returned the Gram's own b")
 		}
-		row := make([]float64, len(cols))
+		row, ones := make([]float64, len(cols)), make([]float64, len(cols))
+		for c := range ones {
+			ones[c] = 1
+		}
 		for a := range cols {
-			s.prods.row(a, row)
+			s.prods.scaledRow(a, 1, ones, row)
 			for c := a; c < len(cols); c++ {
 				if math.Float64bits(A.At(a, c)) != math.Float64bits(row[c]) || math.Float64bits(A.At(c, a)) != math.Float64bits(row[c]) {
 					t.Fatalf("%d rows: A(%d, %d) = %v, A(%d, %d) = %v, want row %d's %v", len(rows), a, c, A.At(a, c), c, a, A.At(c, a), a, row[c])

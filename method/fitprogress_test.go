@@ -119,8 +119,8 @@ func TestGreedyAutoProgress(t *testing.T) {
 		log.check(t, tc.name, items)
 		m, d := tc.train.X.Dims()
 		_, n := tc.train.H.Dims()
-		ridge, committee := a.autoUnits(m, d, n, unbaggedRidge(m, d+n), sharedGram(m, d+n) && d+n <= m)
-		if want := ridge + (items-1)*committee; len(log.calls) > 0 && log.calls[0][1] != want {
+		ridge := a.autoUnits(m, d, n, unbaggedRidge(m, d+n), sharedGram(m, d+n) && d+n <= m)
+		if want := ridge + (items-1)*autoCommitteeUnits; len(log.calls) > 0 && log.calls[0][1] != want {
 			t.Errorf("%s: total %d, want %d", tc.name, log.calls[0][1], want)
 		}
 		without, err := a.Fit(context.Background(), tc.train, Extra{})

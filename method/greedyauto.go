@@ -332,8 +332,9 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int,
 	// estimated cost (autoUnits; those of the second, a subsample's ridge
 	// member from the whole sample's reduction, take about a tenth of a
 	// committee's time).
-	ridgeUnits, committeeUnits := a.autoUnits(m, d, n, unbaggedRidge(m, d+n), ridgeGram)
-	done := newFitProgress(progress, ridgeUnits+len(samples)*committeeUnits)
+	oneRidge := unbaggedRidge(m, d+n)
+	ridgeUnits := a.autoUnits(m, d, n, oneRidge, ridgeGram)
+	done := newFitProgress(progress, ridgeUnits+len(samples)*autoCommitteeUnits)
 	// Item 0 chooses the ridge member's λ and fits it on the whole sample
 	// (for every sample when unbaggedRidge); item k+1 fits the other
 	// members of sample k's committee. One
@@ -341,7 +342,7 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int,
 	workers := parallel.Workers(m*(d+n), 0)
 	err = parallel.For(ctx, len(samples)+1, workers, func(ctx context.Context, item int) error {
 		if item == 0 {
-			if unbaggedRidge(m, d+n) {
+			if oneRidge {
 				// From the shared cross-products with N ≤ m, where their
 				// O(N³) solve is no dearer than the dual's O(m²·N + m³);
 				// with more columns than rows in the dual, from the columns.
@@ -428,7 +429,7 @@ func (a *GreedyAuto) fitCommittees(ctx context.Context, train Data, m, d, n int,
 		if k == 0 {
 			members = count + 1 // and the ridge member
 		}
-		done.addUnits(ctx, committeeUnits)
+		done.addUnits(ctx, autoCommitteeUnits)
 		return nil
 	})
 	if err = fitctx.Stopped(ctx, err, fitCaller(a)); err != nil {
@@ -528,8 +529,8 @@ const autoCommitteeUnits = 10
 // against the ridge member's multiply-adds as autoUnits counts them.
 const autoSteps = 100
 
-// autoUnits returns the units of work of greedytl-auto's ridge member and
-// of each committee (autoCommitteeUnits) on m examples of d features and n
+// autoUnits returns the units of work of greedytl-auto's ridge member,
+// against a committee's autoCommitteeUnits, on m examples of d features and n
 // sources, unbagged (unbaggedRidge) and, if so, solved from the shared
 // cross-products (fromProducts), so that its progress advances with the
 // work done: each in proportion to its estimated multiply-adds. A
@@ -541,7 +542,7 @@ const autoSteps = 100
 // cross-products. At m = 2,000, N = 3,080 the ridge member counted one
 // committee's unit, an eleventh of the total, where its dual solve took
 // half the fit's time (the progress stood still, then jumped).
-func (a *GreedyAuto) autoUnits(m, d, n int, unbagged, fromProducts bool) (ridge, committee int) {
+func (a *GreedyAuto) autoUnits(m, d, n int, unbagged, fromProducts bool) int {
 	fm, fN := float64(m), float64(d+n)
 	loo := func(r float64) float64 {
 		k := min(r, fN)
@@ -562,11 +563,10 @@ func (a *GreedyAuto) autoUnits(m, d, n int, unbagged, fromProducts bool) (ridge,
 		steps = min(steps, a.Options.MaxK)
 	}
 	per := float64(len(a.memberGammas(d, n))*max(steps, 1)) * fm * fN
-	ridge = autoCommitteeUnits
 	if per > 0 && work > 0 {
-		ridge = max(1, int(min(math.Round(autoCommitteeUnits*work/per), 1e6)))
+		return max(1, int(min(math.Round(autoCommitteeUnits*work/per), 1e6)))
 	}
-	return ridge, autoCommitteeUnits
+	return autoCommitteeUnits
 }
 
 // unbaggedRidge reports whether greedytl-auto's ridge member is one fit for

@@ -488,7 +488,7 @@ func IsLiblinearModel(head []byte) bool {
 }
 
 // ownModels reports whether the models folder models holds files but
-// none of the sidecar records (".json") train-sources writes beside each
+// none of the sidecar records (sidecarExt) train-sources writes beside each
 // model it trains: models of the user's own, not a stopped run's.
 func ownModels(models string) bool {
 	entries, err := os.ReadDir(models)
@@ -496,7 +496,7 @@ func ownModels(models string) bool {
 		return false
 	}
 	for _, e := range entries {
-		if strings.HasSuffix(e.Name(), ".json") {
+		if strings.HasSuffix(e.Name(), sidecarExt) {
 			return false
 		}
 	}

@@ -191,7 +191,7 @@ func lockDir(out string, sh shard.Shard) (*dirlock.Lock, error) {
 			// may be live: it writes without the lock).
 			_, _ = atomicfile.RemoveStale(out, func(name string) bool { return name == IndexFile })
 			_, _ = atomicfile.RemoveStale(filepath.Join(out, modelDir), func(name string) bool {
-				return strings.HasSuffix(name, ".model") || strings.HasSuffix(name, ".json") // modelFile, sidecarFile
+				return strings.HasSuffix(name, modelExt) || strings.HasSuffix(name, sidecarExt)
 			})
 		}
 	} else {
@@ -353,13 +353,20 @@ func (job *trainJob) writeIndex() error {
 // (lower-cased) and digits with '-' between runs of them, at most
 // maxSlug bytes (filename.Slug) — "models/1-obj2.model" for class 1,
 // "obj2". The class index keeps the names unique whatever the slugs.
-func modelFile(c int, name string) string { return path.Join(modelDir, fileStem(c, name)+".model") }
+func modelFile(c int, name string) string { return path.Join(modelDir, fileStem(c, name)+modelExt) }
 
 // sidecarFile returns the path of the sidecar record of class c, named
-// name, relative to the sources directory (beside modelFile, ".json").
+// name, relative to the sources directory (beside modelFile, sidecarExt).
 func sidecarFile(c int, name string) string {
-	return path.Join(modelDir, fileStem(c, name)+".json")
+	return path.Join(modelDir, fileStem(c, name)+sidecarExt)
 }
+
+// modelExt and sidecarExt end the names of models/'s model files and of
+// their sidecar records (modelFile, sidecarFile, legacyFile's).
+const (
+	modelExt   = ".model"
+	sidecarExt = ".json"
+)
 
 // maxSlug bounds the bytes of a class name's slug in a file name.
 const maxSlug = 64
@@ -382,7 +389,7 @@ func legacyFile(c int, ext string) string { return path.Join(modelDir, strconv.I
 // not adopted is trained again).
 func adoptLegacy(out string, c int, name, fp string) {
 	abs := func(rel string) string { return filepath.Join(out, filepath.FromSlash(rel)) }
-	oldModel, oldSide := abs(legacyFile(c, ".model")), abs(legacyFile(c, ".json"))
+	oldModel, oldSide := abs(legacyFile(c, modelExt)), abs(legacyFile(c, sidecarExt))
 	newModel, newSide := abs(modelFile(c, name)), abs(sidecarFile(c, name))
 	if _, err := os.Lstat(newSide); err == nil {
 		return

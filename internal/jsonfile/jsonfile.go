@@ -67,7 +67,7 @@ func decodeBytes(doc []byte, v any, what string, complete bool) error {
 	if err := c.value(destination(v)); err != nil {
 		return err
 	}
-	err = strictDecode(raw, v)
+	err = Unmarshal(raw, v)
 	if te := (*json.UnmarshalTypeError)(nil); errors.As(err, &te) {
 		// te.Offset counts from raw, which starts at start of doc.
 		return newPositionError(doc, start+te.Offset, err)
@@ -126,7 +126,7 @@ func DecodeObject(b []byte, what string, choose func(members map[string]bool) an
 	if err := c.value(nil); err != nil {
 		return nil, err
 	}
-	if err := strictDecode(raw, choose(c.members)); err != nil {
+	if err := Unmarshal(raw, choose(c.members)); err != nil {
 		return nil, fmt.Errorf("not a %s: %w", what, err)
 	}
 	return c.members, nil
@@ -167,12 +167,6 @@ func firstValue(doc []byte, what string) (raw json.RawMessage, start int64, err 
 
 // errTrailing is the error of data after a document's one value.
 var errTrailing = errors.New("trailing data")
-
-// strictDecode decodes the JSON value raw into v, refusing members that v
-// has no field for (Unmarshal).
-func strictDecode(raw json.RawMessage, v any) error {
-	return Unmarshal(raw, v)
-}
 
 // Unmarshal decodes the one JSON value b into v as encoding/json's
 // Decoder does with DisallowUnknownFields — what every strict reader of
